@@ -1,0 +1,116 @@
+# herd - a discrete-event simulator for retry storms.
+#
+#   make run      install what is missing (as root, apt-get), build, run the default scenario
+#   make test     same set-up, then every test (unit, end-to-end, sanitizers)
+#   make          build ./herd and libherdpolicy.a
+#   make bench    events/s and peak memory at 10,000 and 1,000,000 clients
+#   make install  PREFIX=/usr/local DESTDIR=
+#   make keys     regenerate docs/keys.md from the key table
+#   make clean
+
+CC       ?= cc
+PREFIX   ?= /usr/local
+BUILD    ?= build
+WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith \
+            -Wvla -Wno-format-truncation
+ifeq ($(CI),true)
+WARN     += -Werror
+endif
+CFLAGS   ?= -O2 -g
+ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) $(CFLAGS) -MMD -MP
+LDLIBS   := -linih -lgsl -lgslcblas -lm -lpthread
+
+DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev valgrind
+
+POLICY_SRC := sim/policy/backoff.c sim/policy/classify.c
+SIM_SRC    := sim/engine/alloc.c sim/engine/equeue.c sim/engine/rng.c sim/engine/sim.c \
+              sim/model/dist.c sim/model/metrics.c sim/model/model.c sim/model/client.c \
+              sim/model/server.c sim/scenario/scenario.c sim/report/csv.c sim/report/stats.c \
+              sim/experiment/experiment.c
+CLI_SRC    := sim/cli/main.c
+TESTS      := test_policy test_equeue test_dist test_scenario test_model
+
+POLICY_OBJ := $(POLICY_SRC:%.c=$(BUILD)/%.o)
+SIM_OBJ    := $(SIM_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TEST_BIN   := $(TESTS:%=$(BUILD)/tests/%)
+
+.PHONY: all deps run test unit-test cli-test asan-test bench install clean keys
+
+all: herd $(BUILD)/libherdpolicy.a
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/libherdpolicy.a: $(POLICY_OBJ)
+	ar rcs $@ $^
+
+$(BUILD)/libherdsim.a: $(SIM_OBJ)
+	ar rcs $@ $^
+
+herd: $(CLI_OBJ) $(BUILD)/libherdsim.a $(BUILD)/libherdpolicy.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/%.c $(BUILD)/libherdsim.a $(BUILD)/libherdpolicy.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Isim/policy -o $@ $^ -lcmocka $(LDLIBS)
+
+# Installs the Debian packages that are missing (needs root and apt-get);
+# does nothing when all are present.
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" != 0 ]; then echo "make deps: run as root (or install:$$missing)" >&2; exit 1; fi; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	./herd run scenarios/thundering-herd.ini
+
+test: deps
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory unit-test
+	@$(MAKE) --no-print-directory cli-test
+	@$(MAKE) --no-print-directory asan-test
+
+unit-test: $(TEST_BIN)
+	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t; done
+
+cli-test: herd
+	@sh tests/cli.sh ./herd
+
+# The unit tests and one end-to-end run again, built with ASan and UBSan.
+asan-test:
+	@$(MAKE) --no-print-directory BUILD=build-asan \
+	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
+	  build-asan/libherdpolicy.a $(TESTS:%=build-asan/tests/%) herd-asan
+	@set -e; for t in $(TESTS:%=build-asan/tests/%); do echo "== $$t (asan)"; $$t; done
+	./herd-asan run scenarios/thundering-herd.ini --quiet -o $(BUILD)/asan-e2e \
+	  --set clients.count=500 --replications 2 --jobs 2
+	@echo "asan: end-to-end run clean"
+
+herd-asan: $(CLI_OBJ) $(BUILD)/libherdsim.a $(BUILD)/libherdpolicy.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@sh tests/bench.sh ./herd
+
+keys: herd
+	./herd keys > docs/keys.md
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
+	install -m 755 herd $(DESTDIR)$(PREFIX)/bin/herd
+	install -m 644 $(BUILD)/libherdpolicy.a $(DESTDIR)$(PREFIX)/lib/libherdpolicy.a
+	install -m 644 sim/policy/herdpolicy.h $(DESTDIR)$(PREFIX)/include/herdpolicy.h
+
+clean:
+	rm -rf build build-asan herd herd-asan
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

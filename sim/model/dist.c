@@ -1,0 +1,192 @@
+/*
+ * dist.c - parsing and sampling of duration distributions (see dist.h).
+ */
+#include "dist.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+
+static const struct {
+    const char *name;
+    dist_kind kind;
+    int nparams;
+} kinds[] = {
+    {"constant", DIST_CONSTANT, 1},   {"uniform", DIST_UNIFORM, 2},
+    {"exponential", DIST_EXPONENTIAL, 1}, {"normal", DIST_NORMAL, 2},
+    {"abs_normal", DIST_ABS_NORMAL, 2}, {"lognormal", DIST_LOGNORMAL, 2},
+};
+
+#define EXPECTED                                                                      \
+    "expected a duration in seconds: a number, constant(V), uniform(LO, HI), "       \
+    "exponential(MEAN), normal(MEAN, SD), abs_normal(MEAN, SD) or lognormal(MEAN, SD)"
+
+/* Parses one finite number at *p, skipping spaces; advances *p. */
+static int number(const char **p, double *out)
+{
+    while (**p == ' ' || **p == '\t')
+        (*p)++;
+    if (!**p)
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(*p, &end);
+    if (end == *p || errno == ERANGE || !isfinite(v))
+        return -1;
+    *p = end;
+    while (**p == ' ' || **p == '\t')
+        (*p)++;
+    *out = v;
+    return 0;
+}
+
+const char *dist_parse(const char *text, dist *out)
+{
+    const char *p = text;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    dist d = {0};
+    double v;
+    const char *q = p;
+    if (number(&q, &v) == 0 && *q == '\0') {
+        if (v < 0)
+            return "a duration must be >= 0";
+        d.kind = DIST_CONSTANT;
+        d.a = v;
+        *out = d;
+        return NULL;
+    }
+    size_t n = strcspn(p, "( \t");
+    size_t k;
+    for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+        if (strlen(kinds[k].name) == n && strncmp(p, kinds[k].name, n) == 0)
+            break;
+    if (k == sizeof kinds / sizeof kinds[0])
+        return EXPECTED;
+    p += n;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p++ != '(')
+        return EXPECTED;
+    double par[2] = {0, 0};
+    for (int i = 0; i < kinds[k].nparams; i++) {
+        if (number(&p, &par[i]) != 0)
+            return EXPECTED;
+        if (*p != (i + 1 < kinds[k].nparams ? ',' : ')'))
+            return kinds[k].nparams == 1 ? "this distribution takes one parameter: " EXPECTED
+                                         : "this distribution takes two parameters: " EXPECTED;
+        p++;
+    }
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p)
+        return "trailing characters after the distribution";
+    d.kind = kinds[k].kind;
+    d.a = par[0];
+    d.b = par[1];
+    switch (d.kind) {
+    case DIST_CONSTANT:
+        if (d.a < 0)
+            return "constant(V) needs V >= 0";
+        break;
+    case DIST_UNIFORM:
+        if (d.a < 0 || d.b < d.a)
+            return "uniform(LO, HI) needs 0 <= LO <= HI";
+        break;
+    case DIST_EXPONENTIAL:
+        if (!(d.a > 0))
+            return "exponential(MEAN) needs MEAN > 0";
+        break;
+    case DIST_NORMAL:
+        if (d.b < 0)
+            return "normal(MEAN, SD) needs SD >= 0";
+        if (d.b == 0 ? d.a < 0 : d.a < -3 * d.b)
+            return "normal(MEAN, SD) is truncated at 0 and needs MEAN >= -3 SD (else almost every draw is redrawn)";
+        break;
+    case DIST_ABS_NORMAL:
+        if (d.b < 0)
+            return "abs_normal(MEAN, SD) needs SD >= 0";
+        break;
+    case DIST_LOGNORMAL:
+        if (!(d.a > 0) || d.b < 0)
+            return "lognormal(MEAN, SD) needs MEAN > 0 and SD >= 0";
+        d.sigma = sqrt(log1p((d.b / d.a) * (d.b / d.a)));
+        d.mu = log(d.a) - 0.5 * d.sigma * d.sigma;
+        break;
+    }
+    *out = d;
+    return NULL;
+}
+
+void dist_format(const dist *d, char *buf, size_t len)
+{
+    switch (d->kind) {
+    case DIST_CONSTANT:
+        snprintf(buf, len, "constant(%g)", d->a);
+        break;
+    case DIST_EXPONENTIAL:
+        snprintf(buf, len, "exponential(%g)", d->a);
+        break;
+    default:
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+            if (kinds[k].kind == d->kind)
+                snprintf(buf, len, "%s(%g, %g)", kinds[k].name, d->a, d->b);
+        break;
+    }
+}
+
+double dist_sample(const dist *d, gsl_rng *r)
+{
+    double x;
+    switch (d->kind) {
+    case DIST_CONSTANT:
+        return d->a;
+    case DIST_UNIFORM:
+        return d->a + (d->b - d->a) * gsl_rng_uniform(r);
+    case DIST_EXPONENTIAL:
+        return gsl_ran_exponential(r, d->a);
+    case DIST_NORMAL:
+        if (d->b == 0)
+            return d->a;
+        do
+            x = d->a + gsl_ran_gaussian_ziggurat(r, d->b);
+        while (x < 0);
+        return x;
+    case DIST_ABS_NORMAL:
+        return fabs(d->a + (d->b > 0 ? gsl_ran_gaussian_ziggurat(r, d->b) : 0));
+    case DIST_LOGNORMAL:
+        return d->b == 0 ? d->a : gsl_ran_lognormal(r, d->mu, d->sigma);
+    }
+    return 0;
+}
+
+double dist_mean(const dist *d)
+{
+    switch (d->kind) {
+    case DIST_CONSTANT:
+    case DIST_EXPONENTIAL:
+    case DIST_LOGNORMAL:
+        return d->a;
+    case DIST_UNIFORM:
+        return 0.5 * (d->a + d->b);
+    case DIST_NORMAL: {
+        if (d->b == 0)
+            return d->a;
+        double alpha = -d->a / d->b;
+        double pdf = exp(-0.5 * alpha * alpha) / sqrt(2 * M_PI);
+        return d->a + d->b * pdf / gsl_cdf_ugaussian_Q(alpha);
+    }
+    case DIST_ABS_NORMAL: {
+        double m = d->a, s = d->b;
+        if (s == 0)
+            return fabs(m);
+        return s * sqrt(2 / M_PI) * exp(-m * m / (2 * s * s)) + m * (1 - 2 * gsl_cdf_ugaussian_P(-m / s));
+    }
+    }
+    return 0;
+}

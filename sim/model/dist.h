@@ -1,0 +1,50 @@
+/*
+ * dist.h - the random durations a scenario can ask for (service times,
+ * network delays, think times), written in scenario files as
+ *
+ *   constant(V)        always V
+ *   uniform(LO, HI)    uniform on [LO, HI)
+ *   exponential(MEAN)  exponential with the given mean
+ *   normal(MEAN, SD)   normal truncated at 0 (redrawn while negative)
+ *   abs_normal(MEAN, SD)  |Normal(MEAN, SD)|, as in the AWS 2015 simulation
+ *   lognormal(MEAN, SD)   lognormal with that mean and standard deviation
+ *
+ * Every value is seconds.  A bare number V means constant(V).  All draws are
+ * finite and >= 0.
+ */
+#ifndef HERD_DIST_H
+#define HERD_DIST_H
+
+#include <stddef.h>
+
+#include <gsl/gsl_rng.h>
+
+typedef enum dist_kind {
+    DIST_CONSTANT = 0,
+    DIST_UNIFORM,
+    DIST_EXPONENTIAL,
+    DIST_NORMAL,
+    DIST_ABS_NORMAL,
+    DIST_LOGNORMAL
+} dist_kind;
+
+typedef struct dist {
+    dist_kind kind;
+    double a, b; /* parameters as written (see above) */
+    double mu, sigma; /* lognormal: derived log-space parameters */
+} dist;
+
+/* Parses `text`.  Returns NULL and fills *out, or a static message saying
+ * what was expected (nothing written to *out). */
+const char *dist_parse(const char *text, dist *out);
+
+/* Writes the canonical text of d into buf (always NUL-terminated). */
+void dist_format(const dist *d, char *buf, size_t len);
+
+/* One draw from d using r. */
+double dist_sample(const dist *d, gsl_rng *r);
+
+/* The distribution's mean (for a truncated normal, the truncated mean). */
+double dist_mean(const dist *d);
+
+#endif

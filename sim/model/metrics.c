@@ -1,0 +1,66 @@
+/*
+ * metrics.c - the metric name table and the growable timeseries.
+ */
+#include "metrics.h"
+
+#include <string.h>
+
+#include "../engine/alloc.h"
+
+#define U(f) {#f, METRIC_U64, offsetof(metrics, f)}
+#define D(f) {#f, METRIC_DOUBLE, offsetof(metrics, f)}
+
+const metric_desc metric_table[] = {
+    U(clients),          D(completion_time_s), U(calls),          U(refused),
+    U(successes),        U(failures),          U(unfinished),
+    U(retries),          U(timeouts),          U(late_replies),
+    U(rejected),         U(outage_errors),     U(background_errors),
+    U(gave_up_attempts), U(non_retryable_failures), U(unknown_outcomes),
+    U(peak_inflight),    D(peak_arrivals_per_s), D(mean_latency_s),
+    D(p50_latency_s),    D(p99_latency_s),     D(max_latency_s),
+    U(events),
+};
+
+const size_t metric_count = sizeof metric_table / sizeof metric_table[0];
+
+double metric_value(const metrics *m, const metric_desc *d)
+{
+    const char *p = (const char *)m + d->off;
+    if (d->type == METRIC_U64) {
+        uint64_t v;
+        memcpy(&v, p, sizeof v);
+        return (double)v;
+    }
+    double v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+ts_bucket *ts_at(timeseries *ts, size_t i, uint32_t carry)
+{
+    if (i >= ts->len) {
+        if (i >= ts->cap) {
+            size_t ncap = ts->cap ? ts->cap : 256;
+            while (ncap <= i)
+                ncap *= 2;
+            ts_bucket *n = herd_realloc_array(ts->b, ncap, sizeof *n);
+            if (!n)
+                return NULL;
+            ts->b = n;
+            ts->cap = ncap;
+        }
+        for (size_t j = ts->len; j <= i; j++)
+            ts->b[j] = (ts_bucket){.in_flight = carry};
+        ts->len = i + 1;
+    }
+    return &ts->b[i];
+}
+
+void ts_free(timeseries *ts)
+{
+    if (!ts)
+        return;
+    herd_free(ts->b);
+    ts->b = NULL;
+    ts->len = ts->cap = 0;
+}

@@ -1,0 +1,76 @@
+/*
+ * metrics.h - what one simulation run measures, and the table that names
+ * each metric for the CSV writers (summary and aggregate columns come from
+ * this table, in this order).
+ *
+ * Models fill a metrics struct and a timeseries during the run; nothing is
+ * written to files from inside the event loop.
+ */
+#ifndef HERD_METRICS_H
+#define HERD_METRICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct metrics {
+    uint64_t clients;
+    double completion_time_s;   /* last logical request finished (horizon if any is unfinished) */
+    uint64_t calls;             /* attempts that reached the server (not refused at connect) */
+    uint64_t refused;           /* attempts refused at connect (never reached the server) */
+    uint64_t successes;         /* logical requests that succeeded */
+    uint64_t failures;          /* logical requests the policy gave up on */
+    uint64_t unfinished;        /* logical requests still open at the horizon */
+    uint64_t retries;           /* retries scheduled */
+    uint64_t timeouts;          /* attempts that timed out at the client */
+    uint64_t late_replies;      /* replies that arrived after their attempt timed out */
+    uint64_t rejected;          /* attempts answered 503 because workers and queue were full */
+    uint64_t outage_errors;     /* attempts answered or swallowed by an outage */
+    uint64_t background_errors; /* attempts answered by the background error mix */
+    uint64_t gave_up_attempts;  /* logical failures: attempts exhausted */
+    uint64_t non_retryable_failures; /* logical failures: non-retryable class */
+    uint64_t unknown_outcomes;  /* logical failures: timeout of a non-idempotent call */
+    uint64_t peak_inflight;     /* max attempts in service + queued at the server */
+    double peak_arrivals_per_s; /* busiest timeseries bucket's arrivals / bucket_s */
+    double mean_latency_s;      /* logical request latency, first attempt to outcome */
+    double p50_latency_s;
+    double p99_latency_s;
+    double max_latency_s;
+    uint64_t events;            /* events the engine dispatched */
+} metrics;
+
+typedef enum metric_type { METRIC_U64, METRIC_DOUBLE } metric_type;
+
+typedef struct metric_desc {
+    const char *name; /* CSV column */
+    metric_type type;
+    size_t off;
+} metric_desc;
+
+extern const metric_desc metric_table[];
+extern const size_t metric_count;
+
+/* The metric's value as a double (u64 converted). */
+double metric_value(const metrics *m, const metric_desc *d);
+
+/* One timeseries bucket [i * bucket_s, (i + 1) * bucket_s). */
+typedef struct ts_bucket {
+    uint32_t arrivals;          /* attempts arriving at the server */
+    uint32_t in_flight;         /* peak attempts in service + queued during the bucket */
+    uint32_t successes;         /* attempts answered with success, at the client */
+    uint32_t errors;            /* attempts that failed (error reply or timeout), at the client */
+    uint32_t retries_scheduled; /* retries the clients scheduled */
+} ts_bucket;
+
+typedef struct timeseries {
+    double bucket_s;
+    ts_bucket *b;
+    size_t len, cap;
+} timeseries;
+
+/* Returns bucket i, growing the series (new buckets start with
+ * in_flight = carry, the level at the time).  NULL on allocation failure. */
+ts_bucket *ts_at(timeseries *ts, size_t i, uint32_t carry);
+
+void ts_free(timeseries *ts);
+
+#endif

@@ -1,0 +1,118 @@
+/*
+ * model.c - set-up, run and summary of the closed-population model (see
+ * model.h); the event handlers live in client.c and server.c.
+ */
+#include "model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "../engine/alloc.h"
+#include "dist.h"
+
+size_t model_client_bytes(uint32_t requests_per_client)
+{
+    return sizeof(client) + sizeof(double) * requests_per_client;
+}
+
+ts_bucket *model_bucket(model *md)
+{
+    double i = floor(sim_now(md->sim) / md->ts.bucket_s);
+    ts_bucket *b = ts_at(&md->ts, (size_t)i, model_inflight(md));
+    if (!b) {
+        md->sim->failed = true;
+        sim_stop(md->sim);
+    }
+    return b;
+}
+
+static int by_start(const void *a, const void *b)
+{
+    const scn_outage *x = a, *y = b;
+    return (x->start_s > y->start_s) - (x->start_s < y->start_s);
+}
+
+int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *sim)
+{
+    memset(md, 0, sizeof *md);
+    md->cfg = cfg;
+    md->sim = sim;
+    md->policy = cfg->policy;
+    md->policy.strategy = strategy;
+    md->ts.bucket_s = cfg->bucket_s;
+    md->m.clients = cfg->clients;
+    uint64_t total = (uint64_t)cfg->clients * cfg->requests_per_client;
+    md->open = total;
+
+    md->clients = herd_calloc(cfg->clients, sizeof *md->clients);
+    md->latency = herd_malloc_array(total, sizeof *md->latency);
+    md->queue = herd_malloc_array(cfg->queue ? cfg->queue : 1, sizeof *md->queue);
+    if (!md->clients || !md->latency || !md->queue)
+        return -1;
+    memcpy(md->outages, cfg->outages, sizeof cfg->outages[0] * cfg->noutages);
+    qsort(md->outages, cfg->noutages, sizeof md->outages[0], by_start);
+
+    sim_on(sim, EV_START, client_start, md);
+    sim_on(sim, EV_SEND, client_send, md);
+    sim_on(sim, EV_ARRIVE, server_arrive, md);
+    sim_on(sim, EV_DONE, server_done, md);
+    sim_on(sim, EV_REPLY, client_reply, md);
+    sim_on(sim, EV_TIMEOUT, client_timeout, md);
+
+    /* Start times come first from the arrivals stream, in client order, so
+     * every strategy sees the same ones. */
+    gsl_rng *r = sim_rng(sim, RNG_ARRIVALS);
+    for (uint32_t i = 0; i < cfg->clients; i++) {
+        double t = cfg->start == SCN_START_SPREAD ? cfg->spread_s * gsl_rng_uniform(r) : 0;
+        sim_schedule(sim, t, EV_START, i, 0, 0);
+    }
+    return sim->failed ? -1 : 0;
+}
+
+int model_run(model *md)
+{
+    sim_t *sim = md->sim;
+    if (sim_run(sim, md->cfg->horizon_s) != 0)
+        return -1;
+    metrics *m = &md->m;
+    m->unfinished = md->open;
+    if (md->open)
+        m->completion_time_s = md->cfg->horizon_s;
+    m->events = sim->events;
+
+    double peak = 0;
+    for (size_t i = 0; i < md->ts.len; i++)
+        if (md->ts.b[i].arrivals > peak)
+            peak = md->ts.b[i].arrivals;
+    m->peak_arrivals_per_s = peak / md->ts.bucket_s;
+
+    if (md->nlatency) {
+        double *x = md->latency;
+        size_t n = (size_t)md->nlatency;
+        gsl_sort(x, 1, n);
+        m->mean_latency_s = gsl_stats_mean(x, 1, n);
+        m->p50_latency_s = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.5);
+        m->p99_latency_s = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.99);
+        m->max_latency_s = x[n - 1];
+    } else {
+        m->mean_latency_s = m->p50_latency_s = m->p99_latency_s = m->max_latency_s = NAN;
+    }
+    return 0;
+}
+
+void model_free(model *md)
+{
+    if (!md)
+        return;
+    herd_free(md->clients);
+    herd_free(md->latency);
+    herd_free(md->queue);
+    ts_free(&md->ts);
+    md->clients = NULL;
+    md->latency = NULL;
+    md->queue = NULL;
+}

@@ -1,0 +1,98 @@
+/*
+ * model.h - the closed-population retry model: clients that make logical
+ * requests through a retry policy, a network with random one-way delays,
+ * and a capacity-limited server (workers + FIFO queue) with outages and a
+ * background error mix.
+ *
+ * The model connects the engine (events, time, random streams) and the
+ * policy library (decisions): clients ask libherdpolicy what follows each
+ * outcome and schedule the next event.  It owns per-run state only; the
+ * configuration is read, never changed.
+ *
+ * Per-client state is `struct client` (40 bytes) plus one latency sample
+ * (8 bytes) per logical request; see model_client_bytes().
+ */
+#ifndef HERD_MODEL_H
+#define HERD_MODEL_H
+
+#include <stdint.h>
+
+#include "../engine/sim.h"
+#include "../policy/herdpolicy.h"
+#include "../scenario/scenario.h"
+#include "metrics.h"
+
+/* Event types of this model. */
+enum {
+    EV_START = 0, /* obj=client: begin the next logical request */
+    EV_SEND,      /* obj=client: send the next attempt (after a backoff) */
+    EV_ARRIVE,    /* obj=client, tag=attempt: the attempt reaches the server */
+    EV_DONE,      /* obj=client, tag=attempt: service completes at the server */
+    EV_REPLY,     /* obj=client, tag=attempt, arg=outcome: the reply reaches the client */
+    EV_TIMEOUT,   /* obj=client, tag=attempt: the attempt's timer fires */
+    EV_COUNT
+};
+
+typedef struct client {
+    hp_state retry;     /* policy state of the current logical request */
+    double req_start;   /* when the current logical request began */
+    uint32_t tag;       /* attempt generation: events with another tag are stale */
+    uint32_t done;      /* logical requests finished */
+    uint8_t waiting;    /* an attempt is outstanding (not timed out, no reply) */
+} client;
+
+typedef struct qslot {
+    uint32_t client, tag;
+} qslot;
+
+typedef struct model {
+    const scn_config *cfg;
+    hp_policy policy;
+    sim_t *sim;
+
+    client *clients;
+    uint64_t open;      /* logical requests not yet finished (incl. not started) */
+
+    /* server */
+    uint32_t busy;
+    qslot *queue;       /* ring of cfg->queue slots */
+    uint32_t qhead, qlen;
+    uint32_t outage;    /* index of the first outage not yet over */
+    scn_outage outages[SCN_MAX_OUTAGES]; /* sorted by start */
+
+    /* measurements */
+    metrics m;
+    timeseries ts;
+    double *latency;    /* one sample per finished logical request */
+    uint64_t nlatency;
+} model;
+
+/* Sets up a model for cfg with the given strategy on sim (whose handlers
+ * it registers) and schedules every client's first request.  Returns 0 or
+ * -1 on allocation failure (then model_free is still safe). */
+int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *sim);
+
+/* Runs to completion or the horizon, then computes the summary metrics
+ * (latency quantiles, peaks).  Returns 0, or -1 on allocation failure. */
+int model_run(model *md);
+
+void model_free(model *md);
+
+/* Bytes of model state per client (state + latency samples). */
+size_t model_client_bytes(uint32_t requests_per_client);
+
+/* Internal: the server side (server.c) and client side (client.c). */
+void server_arrive(sim_t *sim, const eq_event *ev, void *ctx);
+void server_done(sim_t *sim, const eq_event *ev, void *ctx);
+void client_start(sim_t *sim, const eq_event *ev, void *ctx);
+void client_send(sim_t *sim, const eq_event *ev, void *ctx);
+void client_reply(sim_t *sim, const eq_event *ev, void *ctx);
+void client_timeout(sim_t *sim, const eq_event *ev, void *ctx);
+
+/* Timeseries bucket for the current time (NULL and sim marked failed on
+ * allocation failure). */
+ts_bucket *model_bucket(model *md);
+
+static inline uint32_t model_inflight(const model *md) { return md->busy + md->qlen; }
+
+#endif

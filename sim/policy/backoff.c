@@ -1,0 +1,273 @@
+/*
+ * backoff.c - herd policy library: strategies, policy defaults and checks,
+ * backoff sleeps and the retry decision.
+ *
+ * Everything here is a pure function of the policy, the per-request state
+ * and the caller's uniform u; nothing allocates and there is no global state.
+ *
+ * Invariants
+ *   - Zero means default: base_s 0 -> HP_DEFAULT_BASE_S, cap_s 0 ->
+ *     HP_DEFAULT_CAP_S, resolved on every call by policy_times().  Values
+ *     that hp_policy_check() rejects as negative or non-finite are resolved
+ *     to their default too, so that every function here stays total; a
+ *     caller that wants to be told about them calls hp_policy_check().
+ *   - hp_ceiling() never forms 2^n: it compares base against cap * 2^-n
+ *     (ldexp, exact or underflowing towards 0) and only scales base up when
+ *     the product is known to stay below cap.  Result: finite, in [0, cap],
+ *     non-decreasing in n, for every uint32_t n.
+ *   - Decorrelated jitter reads its memory clamped into [base, cap], so an
+ *     uninitialised, NaN or foreign prev_sleep_s still gives a sane sleep.
+ *   - u is clamped into [0, 1) (NaN -> 0); every sleep is finite and in
+ *     [0, cap].  Jittered sleeps that round up onto their open upper bound
+ *     are stepped down one ulp so the documented half-open ranges hold.
+ *   - An out-of-range strategy sleeps cap (the most conservative value).
+ *   - Counters in hp_state saturate at UINT32_MAX instead of wrapping, so a
+ *     request that retries forever never falls back to a short ceiling.
+ */
+#include "herdpolicy.h"
+
+#include <float.h>
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+/* Table indexed by hp_strategy. */
+static const char *const strategy_names[HP_STRATEGY_COUNT] = {
+    "immediate",   "constant",     "exponential",
+    "full_jitter", "equal_jitter", "decorrelated_jitter",
+};
+
+static const char *const reason_names[HP_REASON_COUNT] = {
+    "none",
+    "attempts_exhausted",
+    "non_retryable",
+    "unknown_outcome",
+};
+
+/* base * 2^n >= 2^-1074 * 2^2100 > DBL_MAX for every n at or above this, so
+ * the ceiling is cap whatever the (positive) base. */
+#define HP_EXPONENT_SATURATED 2100u
+
+/* Largest double below 1. */
+#define HP_U_MAX (1.0 - DBL_EPSILON / 2.0)
+
+static double resolve_time(double v, double dflt)
+{
+    if (v == 0.0 || !isfinite(v) || v < 0.0)
+        return dflt;
+    return v;
+}
+
+static void policy_times(const hp_policy *p, double *base, double *cap)
+{
+    *base = resolve_time(p->base_s, HP_DEFAULT_BASE_S);
+    *cap = resolve_time(p->cap_s, HP_DEFAULT_CAP_S);
+}
+
+static double clamp_unit(double u)
+{
+    if (!(u > 0.0)) /* NaN, negative, -0 */
+        return 0.0;
+    if (u >= 1.0)
+        return HP_U_MAX;
+    return u;
+}
+
+/* Keeps a jittered sleep s inside [0, hi) when hi > 0. */
+static double below(double s, double hi)
+{
+    if (hi > 0.0 && s >= hi)
+        return nextafter(hi, 0.0);
+    return s;
+}
+
+static double ceiling_of(double base, double cap, uint32_t n)
+{
+    if (base >= cap || n >= HP_EXPONENT_SATURATED)
+        return cap;
+    /* base < cap * 2^-n, as computed, implies base * 2^n < cap exactly:
+     * the scaling is exact unless cap * 2^-n is subnormal, and then base,
+     * below it, is a multiple of 2^-1074 like the rounded value, so it is at
+     * least 2^-1074 below the rounded value and 2^-1075 below the exact one. */
+    if (base >= ldexp(cap, -(int)n))
+        return cap;
+    return ldexp(base, (int)n);
+}
+
+static double decorrelated(double base, double cap, double prev, double u)
+{
+    double hi, s;
+
+    if (!(prev >= base)) /* uninitialised (0) or NaN memory */
+        prev = base;
+    if (prev > cap)
+        prev = cap;
+    hi = 3.0 * prev; /* +inf only if prev > DBL_MAX / 3 */
+    if (isfinite(hi)) {
+        /* u <= 1 - 2^-53 makes u * (hi - base) round below hi - base, so
+         * s <= hi under round-to-nearest. */
+        s = base + u * (hi - base);
+    } else {
+        /* Same value, rearranged so that no 0 * inf or inf - inf occurs;
+         * s may overflow to +inf, which the cap then replaces.  The clamp
+         * keeps rounding of base * (1 - u) from dipping below base. */
+        s = base * (1.0 - u) + 3.0 * (u * prev);
+        if (s < base)
+            s = base;
+    }
+    return s < cap ? s : cap;
+}
+
+const char *hp_strategy_name(hp_strategy s)
+{
+    if ((unsigned)s >= HP_STRATEGY_COUNT)
+        return NULL;
+    return strategy_names[s];
+}
+
+int hp_strategy_parse(const char *name, hp_strategy *out)
+{
+    int i;
+
+    if (name == NULL)
+        return -1;
+    for (i = 0; i < HP_STRATEGY_COUNT; i++) {
+        if (strcmp(name, strategy_names[i]) == 0) {
+            *out = (hp_strategy)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+hp_policy hp_policy_defaults(void)
+{
+    hp_policy p;
+
+    memset(&p, 0, sizeof p);
+    p.strategy = HP_IMMEDIATE;
+    p.base_s = HP_DEFAULT_BASE_S;
+    p.cap_s = HP_DEFAULT_CAP_S;
+    p.max_attempts = 0;
+    p.unknown = HP_UNKNOWN_RETRY;
+    p.non_idempotent = false;
+    return p;
+}
+
+const char *hp_policy_check(const hp_policy *p)
+{
+    double base, cap;
+
+    if (p == NULL)
+        return "policy is NULL";
+    if (isnan(p->base_s))
+        return "base_s is NaN";
+    if (isinf(p->base_s))
+        return "base_s is infinite";
+    if (p->base_s < 0.0)
+        return "base_s is negative";
+    if (isnan(p->cap_s))
+        return "cap_s is NaN";
+    if (isinf(p->cap_s))
+        return "cap_s is infinite";
+    if (p->cap_s < 0.0)
+        return "cap_s is negative";
+    policy_times(p, &base, &cap);
+    if (cap < base)
+        return "cap_s is below base_s";
+    if ((unsigned)p->strategy >= HP_STRATEGY_COUNT)
+        return "strategy is out of range";
+    if ((unsigned)p->unknown > HP_UNKNOWN_FAIL)
+        return "unknown policy is out of range";
+    return NULL;
+}
+
+void hp_state_init(hp_state *st, const hp_policy *p)
+{
+    double base, cap;
+
+    policy_times(p, &base, &cap);
+    st->prev_sleep_s = base;
+    st->attempts = 0;
+    st->retries = 0;
+}
+
+double hp_ceiling(const hp_policy *p, uint32_t n)
+{
+    double base, cap;
+
+    policy_times(p, &base, &cap);
+    return ceiling_of(base, cap, n);
+}
+
+double hp_backoff(const hp_policy *p, hp_state *st, uint32_t n, double u)
+{
+    double base, cap, c, half, s;
+
+    policy_times(p, &base, &cap);
+    u = clamp_unit(u);
+    switch (p->strategy) {
+    case HP_IMMEDIATE:
+        return 0.0;
+    case HP_CONSTANT:
+        return base < cap ? base : cap;
+    case HP_EXPONENTIAL:
+        return ceiling_of(base, cap, n);
+    case HP_FULL_JITTER:
+        c = ceiling_of(base, cap, n);
+        return below(u * c, c);
+    case HP_EQUAL_JITTER:
+        c = ceiling_of(base, cap, n);
+        half = c / 2.0;
+        return below(half + u * half, c);
+    case HP_DECORRELATED_JITTER:
+        s = decorrelated(base, cap, st != NULL ? st->prev_sleep_s : base, u);
+        if (st != NULL)
+            st->prev_sleep_s = s;
+        return s;
+    case HP_STRATEGY_COUNT:
+    default:
+        return cap;
+    }
+}
+
+const char *hp_reason_name(hp_reason r)
+{
+    if ((unsigned)r >= HP_REASON_COUNT)
+        return NULL;
+    return reason_names[r];
+}
+
+void hp_on_attempt(hp_state *st)
+{
+    if (st->attempts < UINT32_MAX)
+        st->attempts++;
+}
+
+hp_decision hp_decide(const hp_policy *p, hp_state *st, int outcome,
+                      double now_s, double u)
+{
+    hp_decision d;
+
+    (void)now_s; /* reserved for budgets and Retry-After */
+    d.cls = hp_classify(outcome);
+    d.action = HP_GIVE_UP;
+    d.reason = HP_REASON_NONE;
+    d.delay_s = 0.0;
+
+    if (d.cls == HP_CLASS_OK) {
+        d.action = HP_DONE_OK;
+    } else if (d.cls == HP_CLASS_TIMEOUT && p->non_idempotent) {
+        d.reason = HP_REASON_UNKNOWN_OUTCOME;
+    } else if (!hp_retryable(p, d.cls)) {
+        d.reason = HP_REASON_NON_RETRYABLE;
+    } else if (p->max_attempts != 0 && st->attempts >= p->max_attempts) {
+        d.reason = HP_REASON_ATTEMPTS;
+    } else {
+        d.action = HP_RETRY;
+        d.delay_s = hp_backoff(p, st, st->retries, u);
+        if (st->retries < UINT32_MAX)
+            st->retries++;
+    }
+    return d;
+}

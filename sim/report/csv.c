@@ -1,0 +1,157 @@
+/*
+ * csv.c - atomic CSV files (see csv.h).
+ */
+#include "csv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../engine/alloc.h"
+
+static char *join(const char *dir, const char *prefix, const char *name, const char *suffix)
+{
+    size_t n = strlen(dir) + strlen(prefix) + strlen(name) + strlen(suffix) + 2;
+    char *p = herd_malloc_array(n, 1);
+    if (p)
+        snprintf(p, n, "%s/%s%s%s", dir, prefix, name, suffix);
+    return p;
+}
+
+int csv_open(csv_out *o, const char *dir, const char *name, char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    o->dest = join(dir, "", name, "");
+    o->tmp = join(dir, ".", name, ".tmp.XXXXXX");
+    if (!o->dest || !o->tmp) {
+        snprintf(err, errlen, "%s/%s: out of memory", dir, name);
+        goto fail;
+    }
+    int fd = mkstemp(o->tmp);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: cannot create output file: %s", o->dest, strerror(errno));
+        goto fail;
+    }
+    o->f = fdopen(fd, "w");
+    if (!o->f) {
+        snprintf(err, errlen, "%s: cannot open output file: %s", o->dest, strerror(errno));
+        close(fd);
+        unlink(o->tmp);
+        goto fail;
+    }
+    /* mkstemp creates 0600; results are meant to be shared like any file. */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    return 0;
+fail:
+    herd_free(o->dest);
+    herd_free(o->tmp);
+    memset(o, 0, sizeof *o);
+    return -1;
+}
+
+void csv_str(csv_out *o, const char *s, int first)
+{
+    if (!first)
+        fputc(',', o->f);
+    if (strpbrk(s, ",\"\n\r")) {
+        fputc('"', o->f);
+        for (; *s; s++) {
+            if (*s == '"')
+                fputc('"', o->f);
+            fputc(*s, o->f);
+        }
+        fputc('"', o->f);
+    } else {
+        fputs(s, o->f);
+    }
+}
+
+void csv_u64(csv_out *o, uint64_t v, int first)
+{
+    fprintf(o->f, first ? "%llu" : ",%llu", (unsigned long long)v);
+}
+
+void csv_dbl(csv_out *o, double v, int first)
+{
+    if (!first)
+        fputc(',', o->f);
+    if (isnan(v))
+        fputs("nan", o->f);
+    else
+        fprintf(o->f, "%.9g", v == 0 ? 0.0 : v); /* no "-0" */
+}
+
+void csv_end(csv_out *o) { fputc('\n', o->f); }
+
+int csv_commit(csv_out *o, char *err, size_t errlen)
+{
+    int rc = 0;
+    if (fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0) {
+        snprintf(err, errlen, "%s: write failed: %s", o->dest, strerror(errno));
+        rc = -1;
+    }
+    if (fclose(o->f) != 0 && rc == 0) {
+        snprintf(err, errlen, "%s: write failed: %s", o->dest, strerror(errno));
+        rc = -1;
+    }
+    o->f = NULL;
+    if (rc == 0 && rename(o->tmp, o->dest) != 0) {
+        snprintf(err, errlen, "%s: cannot rename into place: %s", o->dest, strerror(errno));
+        rc = -1;
+    }
+    if (rc != 0)
+        unlink(o->tmp);
+    herd_free(o->tmp);
+    herd_free(o->dest);
+    o->tmp = o->dest = NULL;
+    return rc;
+}
+
+void csv_abort(csv_out *o)
+{
+    if (!o)
+        return;
+    if (o->f)
+        fclose(o->f);
+    if (o->tmp)
+        unlink(o->tmp);
+    herd_free(o->tmp);
+    herd_free(o->dest);
+    memset(o, 0, sizeof *o);
+}
+
+int csv_mkdirs(const char *dir, char *err, size_t errlen)
+{
+    char *p = herd_strdup(dir);
+    if (!p) {
+        snprintf(err, errlen, "%s: out of memory", dir);
+        return -1;
+    }
+    int rc = 0;
+    for (char *s = p + 1;; s++) {
+        if (*s == '/' || *s == '\0') {
+            char c = *s;
+            *s = '\0';
+            if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+                snprintf(err, errlen, "%s: cannot create output directory: %s", p, strerror(errno));
+                rc = -1;
+                break;
+            }
+            *s = c;
+            if (c == '\0')
+                break;
+        }
+    }
+    struct stat st;
+    if (rc == 0 && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        snprintf(err, errlen, "%s: not a directory", dir);
+        rc = -1;
+    }
+    herd_free(p);
+    return rc;
+}

@@ -1,0 +1,44 @@
+/*
+ * csv.h - output files that appear whole or not at all.
+ *
+ * A csv_out writes to a temporary file beside its destination
+ * (".NAME.tmp.XXXXXX") and csv_commit() renames it into place only after
+ * every byte was written and the file closed without error; csv_abort()
+ * removes the temporary.  An interrupted or failed run leaves the previous
+ * complete file, or none: never a truncated one.
+ */
+#ifndef HERD_CSV_H
+#define HERD_CSV_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct csv_out {
+    FILE *f;
+    char *tmp;   /* temporary path */
+    char *dest;  /* final path */
+} csv_out;
+
+/* Creates the temporary for dir/name.  Returns 0, or -1 with a message
+ * naming the path in err. */
+int csv_open(csv_out *o, const char *dir, const char *name, char *err, size_t errlen);
+
+/* Writes a field: text (quoted only if needed), or numbers.  A leading
+ * comma is written unless first is nonzero.  Doubles use %.9g; NaN is
+ * written as "nan" (never "-nan"), so output is byte-stable. */
+void csv_str(csv_out *o, const char *s, int first);
+void csv_u64(csv_out *o, uint64_t v, int first);
+void csv_dbl(csv_out *o, double v, int first);
+void csv_end(csv_out *o);
+
+/* Flushes, closes and renames into place.  Returns 0, or -1 with err (the
+ * temporary is removed). */
+int csv_commit(csv_out *o, char *err, size_t errlen);
+
+/* Closes and removes the temporary.  Safe on a zeroed or finished csv_out. */
+void csv_abort(csv_out *o);
+
+/* Creates dir and its parents (like mkdir -p).  Returns 0 or -1 with err. */
+int csv_mkdirs(const char *dir, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,860 @@
+/*
+ * scenario.c - scenario files and --set overrides into a validated
+ * scn_config (see scenario.h).
+ *
+ * inih does the INI syntax; this file does everything else.  inih is fed
+ * through our own line reader, which
+ *   - counts lines, so every message carries FILE:LINE (Debian's inih does
+ *     not pass line numbers to handlers),
+ *   - detects lines longer than the buffer, which inih would silently split,
+ *   - strips leading blanks, so an indented key is a key and never an inih
+ *     "multi-line continuation" of the previous value.
+ *
+ * The key table below is the single description of the format: parsing,
+ * range checks, defaults and the `herd keys` reference all come from it.
+ */
+#include "scenario.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <ini.h>
+
+#define LINE_MAX_LEN 1024
+
+typedef enum ktype { K_DOUBLE, K_U32, K_U64, K_DIST, K_STRATEGY, K_STRATEGIES, K_ENUM, K_NAME, K_OUTCOME } ktype;
+
+typedef struct key {
+    const char *section; /* "outage" for [outage NAME] */
+    const char *name;
+    ktype type;
+    size_t off;          /* into scn_config, or into scn_outage */
+    double lo, hi;       /* numeric range, inclusive */
+    const char *const *enums; /* K_ENUM: names, index = value */
+    const char *unit;
+    const char *def;     /* default, as text (documentation only) */
+    const char *doc;
+} key;
+
+static const char *const start_names[] = {"burst", "spread", NULL};
+static const char *const mode_names[] = {"fail_fast", "black_hole", NULL};
+static const char *const unknown_names[] = {"retry", "fail", NULL};
+static const char *const idem_names[] = {"true", "false", NULL};
+
+#define C(f) offsetof(scn_config, f)
+#define O(f) offsetof(scn_outage, f)
+#define BIG 1e12
+
+static const key keys[] = {
+    {"run", "name", K_NAME, C(name), 0, 0, NULL, "", "file name without .ini",
+     "Scenario name: default output folder is out/NAME/. Letters, digits, '-', '_', '.'."},
+    {"run", "seed", K_U64, C(seed), 1, 18446744073709551615.0, NULL, "", "1",
+     "Master seed (>= 1). Replication r of every strategy uses the streams of (seed, r)."},
+    {"run", "replications", K_U32, C(replications), 1, 100000, NULL, "", "10",
+     "Independent replications per strategy; CIs need at least 2."},
+    {"run", "strategies", K_STRATEGIES, C(strategies), 0, 0, NULL, "", "the [retry] strategy",
+     "Comma-separated strategies run side by side: immediate, constant, exponential, "
+     "full_jitter, equal_jitter, decorrelated_jitter."},
+    {"run", "bucket_s", K_DOUBLE, C(bucket_s), 1e-6, 1e6, NULL, "s", "1",
+     "Width of a timeseries bucket; peak_arrivals_per_s is the busiest bucket's rate."},
+    {"run", "horizon_s", K_DOUBLE, C(horizon_s), 1e-6, 1e9, NULL, "s", "3600",
+     "Simulated time limit; logical requests still open then count as unfinished."},
+
+    {"clients", "count", K_U32, C(clients), 1, 100000000, NULL, "", "1000",
+     "Number of clients (a closed population)."},
+    {"clients", "requests_per_client", K_U32, C(requests_per_client), 1, 1000000, NULL, "", "1",
+     "Logical requests each client makes, one after the other."},
+    {"clients", "start", K_ENUM, C(start), 0, 0, start_names, "", "burst",
+     "burst: every client starts at t=0; spread: start times uniform on [0, spread_s)."},
+    {"clients", "spread_s", K_DOUBLE, C(spread_s), 0, 1e9, NULL, "s", "0",
+     "Width of the start interval with start = spread."},
+    {"clients", "think_time_s", K_DIST, C(think), 0, 0, NULL, "s", "0",
+     "Pause between a client's logical requests (a distribution, see below)."},
+
+    {"network", "delay_s", K_DIST, C(delay), 0, 0, NULL, "s", "constant(0.005)",
+     "One-way delay, drawn independently for the request and for the reply."},
+
+    {"server", "workers", K_U32, C(workers), 1, 10000000, NULL, "", "100",
+     "Requests served concurrently."},
+    {"server", "queue", K_U32, C(queue), 0, 100000000, NULL, "", "1000",
+     "FIFO waiting places; an attempt finding workers and queue full gets 503 at once."},
+    {"server", "service_time_s", K_DIST, C(service), 0, 0, NULL, "s", "exponential(0.1)",
+     "Service time of one attempt."},
+
+    {"retry", "strategy", K_STRATEGY, C(policy.strategy), 0, 0, NULL, "", "exponential",
+     "Strategy when [run] strategies is not given."},
+    {"retry", "base_s", K_DOUBLE, C(policy.base_s), 1e-9, 1e9, NULL, "s", "1",
+     "Backoff base: the first retry's ceiling."},
+    {"retry", "cap_s", K_DOUBLE, C(policy.cap_s), 1e-9, 1e9, NULL, "s", "60",
+     "Backoff cap, respected by every strategy (>= base_s)."},
+    {"retry", "max_attempts", K_U32, C(policy.max_attempts), 0, 1000000000, NULL, "", "5",
+     "Attempts per logical request including the first; 0 = unlimited."},
+    {"retry", "attempt_timeout_s", K_DOUBLE, C(attempt_timeout_s), 0, 1e9, NULL, "s", "0",
+     "Per-attempt timeout at the client; 0 = wait for the reply however long. "
+     "A reply after the timeout is counted as late, never as a success."},
+    {"retry", "unknown_errors", K_ENUM, C(policy.unknown), 0, 0, unknown_names, "", "retry",
+     "Errors the classification does not know: retry them, or fail (allow-list)."},
+    {"retry", "idempotent", K_ENUM, C(policy.non_idempotent), 0, 0, idem_names, "", "true",
+     "false: a timed-out attempt is not retried and ends as an unknown outcome."},
+
+    {"outage", "start_s", K_DOUBLE, O(start_s), 0, 1e9, NULL, "s", "(required)",
+     "[outage NAME] sections, any number: the outage covers [start_s, end_s)."},
+    {"outage", "end_s", K_DOUBLE, O(end_s), 0, 1e9, NULL, "s", "(required)", "End of the outage (> start_s)."},
+    {"outage", "mode", K_ENUM, O(mode), 0, 0, mode_names, "", "fail_fast",
+     "fail_fast: every attempt is answered at once with `status`; black_hole: attempts "
+     "are accepted and never answered (clients need attempt_timeout_s)."},
+    {"outage", "status", K_OUTCOME, O(outcome), 0, 0, NULL, "", "503",
+     "fail_fast answer: an HTTP status (100..599) or connection_refused / connection_reset."},
+};
+
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+void scn_defaults(scn_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->seed = 1;
+    c->replications = 10;
+    c->bucket_s = 1;
+    c->horizon_s = 3600;
+    c->clients = 1000;
+    c->requests_per_client = 1;
+    c->start = SCN_START_BURST;
+    c->think = (dist){.kind = DIST_CONSTANT, .a = 0};
+    c->delay = (dist){.kind = DIST_CONSTANT, .a = 0.005};
+    c->workers = 100;
+    c->queue = 1000;
+    c->service = (dist){.kind = DIST_EXPONENTIAL, .a = 0.1};
+    c->policy = hp_policy_defaults();
+    c->policy.strategy = HP_EXPONENTIAL;
+    c->policy.base_s = 1;
+    c->policy.cap_s = 60;
+    c->policy.max_attempts = 5;
+}
+
+/* ---- parse state --------------------------------------------------- */
+
+typedef struct pstate {
+    scn_config *c;
+    const char *path;
+    FILE *fp;
+    int lineno;          /* line most recently handed to inih */
+    int long_line;       /* first overlong line, 0 if none */
+    int failed;
+    char *err;
+    int key_line[NKEYS]; /* where each non-outage key was set (0: default) */
+    int section_line;    /* line of the current section header */
+    char section[LINE_MAX_LEN];
+    unsigned char seen_outage_key[SCN_MAX_OUTAGES][NKEYS];
+    unsigned char seen_error[1000 + 8];
+} pstate;
+
+static void fail(pstate *ps, int line, const char *fmt, const char *a, const char *b, const char *c)
+{
+    if (ps->failed)
+        return;
+    ps->failed = 1;
+    char msg[SCN_ERR_MAX];
+    snprintf(msg, sizeof msg, fmt, a ? a : "", b ? b : "", c ? c : "");
+    if (line > 0)
+        snprintf(ps->err, SCN_ERR_MAX, "%s:%d: %s", ps->path, line, msg);
+    else
+        snprintf(ps->err, SCN_ERR_MAX, "%s: %s", ps->path, msg);
+}
+
+/* Strict numbers: the whole value must be one finite number. */
+static int parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno == ERANGE || !isfinite(v))
+        return -1;
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (*end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s < '0' || *s > '9')
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno == ERANGE)
+        return -1;
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (*end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_outcome(const char *s, int *out)
+{
+    if (strcmp(s, "connection_refused") == 0) {
+        *out = HP_OUTCOME_CONN_REFUSED;
+        return 0;
+    }
+    if (strcmp(s, "connection_reset") == 0) {
+        *out = HP_OUTCOME_CONN_RESET;
+        return 0;
+    }
+    uint64_t v;
+    if (parse_u64(s, &v) != 0 || v < 100 || v > 599)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int valid_name(const char *s)
+{
+    if (!*s || strlen(s) >= SCN_NAME_MAX || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+              *s == '-' || *s == '_' || *s == '.'))
+            return 0;
+    return 1;
+}
+
+static void range_text(const key *k, char *buf, size_t n)
+{
+    if (k->type == K_U64)
+        snprintf(buf, n, "an integer in [%.0f, 2^64 - 1]", k->lo);
+    else if (k->type == K_U32)
+        snprintf(buf, n, "an integer in [%.0f, %.0f]", k->lo, k->hi);
+    else
+        snprintf(buf, n, "a number in [%g, %g]%s%s", k->lo, k->hi, *k->unit ? " " : "", k->unit);
+}
+
+/* Applies value to the field of key k at base.  Returns NULL or a message
+ * (written into buf). */
+static const char *apply(const key *k, void *base, const char *value, char *buf, size_t n)
+{
+    char *field = (char *)base + k->off;
+    char range[128];
+    switch (k->type) {
+    case K_DOUBLE: {
+        double v;
+        range_text(k, range, sizeof range);
+        if (parse_double(value, &v) != 0 || v < k->lo || v > k->hi) {
+            snprintf(buf, n, "expected %s, got '%s'", range, value);
+            return buf;
+        }
+        memcpy(field, &v, sizeof v);
+        return NULL;
+    }
+    case K_U32:
+    case K_U64: {
+        uint64_t v;
+        range_text(k, range, sizeof range);
+        if (parse_u64(value, &v) != 0 || (double)v < k->lo || (double)v > k->hi) {
+            snprintf(buf, n, "expected %s, got '%s'", range, value);
+            return buf;
+        }
+        if (k->type == K_U32) {
+            uint32_t w = (uint32_t)v;
+            memcpy(field, &w, sizeof w);
+        } else {
+            memcpy(field, &v, sizeof v);
+        }
+        return NULL;
+    }
+    case K_DIST: {
+        dist d;
+        const char *m = dist_parse(value, &d);
+        if (m) {
+            snprintf(buf, n, "%s, got '%s'", m, value);
+            return buf;
+        }
+        memcpy(field, &d, sizeof d);
+        return NULL;
+    }
+    case K_STRATEGY: {
+        hp_strategy s;
+        if (hp_strategy_parse(value, &s) != 0) {
+            snprintf(buf, n, "unknown strategy '%s'; expected one of immediate, constant, exponential, "
+                             "full_jitter, equal_jitter, decorrelated_jitter", value);
+            return buf;
+        }
+        memcpy(field, &s, sizeof s);
+        return NULL;
+    }
+    case K_STRATEGIES: {
+        scn_config *c = base;
+        hp_strategy list[HP_STRATEGY_COUNT];
+        uint32_t cnt = 0;
+        const char *p = value;
+        for (;;) {
+            while (*p == ' ' || *p == '\t')
+                p++;
+            size_t len = strcspn(p, ", \t");
+            char name[64];
+            if (len == 0 || len >= sizeof name) {
+                snprintf(buf, n, "expected a comma-separated list of strategies, got '%s'", value);
+                return buf;
+            }
+            memcpy(name, p, len);
+            name[len] = '\0';
+            hp_strategy s;
+            if (hp_strategy_parse(name, &s) != 0) {
+                snprintf(buf, n, "unknown strategy '%s'; expected immediate, constant, exponential, "
+                                 "full_jitter, equal_jitter or decorrelated_jitter", name);
+                return buf;
+            }
+            for (uint32_t i = 0; i < cnt; i++)
+                if (list[i] == s) {
+                    snprintf(buf, n, "strategy '%s' is listed twice", name);
+                    return buf;
+                }
+            list[cnt++] = s;
+            p += len;
+            while (*p == ' ' || *p == '\t')
+                p++;
+            if (!*p)
+                break;
+            if (*p != ',') {
+                snprintf(buf, n, "expected a comma-separated list of strategies, got '%s'", value);
+                return buf;
+            }
+            p++;
+        }
+        memcpy(c->strategies, list, sizeof list[0] * cnt);
+        c->nstrategies = cnt;
+        return NULL;
+    }
+    case K_ENUM:
+        for (int i = 0; k->enums[i]; i++)
+            if (strcmp(value, k->enums[i]) == 0) {
+                if (k->enums == idem_names) {
+                    bool non_idem = i == 1;
+                    memcpy(field, &non_idem, sizeof non_idem);
+                } else {
+                    memcpy(field, &i, sizeof i); /* enums are int-sized */
+                }
+                return NULL;
+            }
+        {
+            size_t used = (size_t)snprintf(buf, n, "expected one of");
+            for (int i = 0; k->enums[i] && used < n; i++)
+                used += (size_t)snprintf(buf + used, n - used, "%s %s", i ? "," : "", k->enums[i]);
+            if (used < n)
+                snprintf(buf + used, n - used, "; got '%s'", value);
+        }
+        return buf;
+    case K_NAME:
+        if (!valid_name(value)) {
+            snprintf(buf, n, "expected 1-63 characters from letters, digits, '-', '_', '.', got '%s'", value);
+            return buf;
+        }
+        memcpy(field, value, strlen(value) + 1);
+        return NULL;
+    case K_OUTCOME:
+        if (parse_outcome(value, (int *)(void *)field) != 0) {
+            snprintf(buf, n, "expected an HTTP status 100..599, connection_refused or connection_reset, got '%s'",
+                     value);
+            return buf;
+        }
+        return NULL;
+    }
+    return "internal: unknown key type";
+}
+
+static scn_outage *find_outage(scn_config *c, const char *name, int create, int line)
+{
+    for (uint32_t i = 0; i < c->noutages; i++)
+        if (strcmp(c->outages[i].name, name) == 0)
+            return &c->outages[i];
+    if (!create || c->noutages == SCN_MAX_OUTAGES)
+        return NULL;
+    scn_outage *o = &c->outages[c->noutages++];
+    memset(o, 0, sizeof *o);
+    snprintf(o->name, sizeof o->name, "%s", name);
+    o->start_s = o->end_s = NAN;
+    o->mode = SCN_OUTAGE_FAIL_FAST;
+    o->outcome = 503;
+    o->line = line;
+    return o;
+}
+
+/* Sets section.name = value from `line` (0 for --set).  Returns 1 on
+ * success, 0 on error (ps->err filled). */
+static int set_key(pstate *ps, const char *section, const char *name, const char *value, int line)
+{
+    char buf[SCN_ERR_MAX];
+    const char *kind = section;
+    const char *sub = NULL;
+    if (strncmp(section, "outage", 6) == 0 && (section[6] == ' ' || section[6] == '\0')) {
+        kind = "outage";
+        sub = section + 6;
+        while (*sub == ' ')
+            sub++;
+        if (!*sub || strlen(sub) >= SCN_NAME_MAX) {
+            fail(ps, line, "[%s]: an outage section needs a name of 1-63 characters, e.g. [outage 1]", section, NULL,
+                 NULL);
+            return 0;
+        }
+    } else if (strcmp(section, "run") && strcmp(section, "clients") && strcmp(section, "network") &&
+               strcmp(section, "server") && strcmp(section, "retry")) {
+        fail(ps, line, "unknown section [%s]; expected run, clients, network, server, retry or outage NAME", section,
+             NULL, NULL);
+        return 0;
+    }
+
+    /* [server] error_rate_NNN / error_rate_connection_refused ... */
+    if (strcmp(kind, "server") == 0 && strncmp(name, "error_rate_", 11) == 0) {
+        int outcome;
+        if (parse_outcome(name + 11, &outcome) != 0) {
+            fail(ps, line, "[server] %s: unknown error; expected error_rate_NNN with an HTTP status 100..599, "
+                           "error_rate_connection_refused or error_rate_connection_reset", name, NULL, NULL);
+            return 0;
+        }
+        double p;
+        if (parse_double(value, &p) != 0 || p < 0 || p > 1) {
+            fail(ps, line, "[server] %s: expected a probability in [0, 1], got '%s'", name, value, NULL);
+            return 0;
+        }
+        size_t slot = outcome > 0 ? (size_t)outcome : (size_t)(1000 - outcome);
+        if (line > 0 && ps->seen_error[slot]) {
+            fail(ps, line, "[server] %s: duplicate key", name, NULL, NULL);
+            return 0;
+        }
+        ps->seen_error[slot] = 1;
+        scn_config *c = ps->c;
+        for (uint32_t i = 0; i < c->nerrors; i++)
+            if (c->errors[i].outcome == outcome) {
+                c->errors[i].p = p;
+                return 1;
+            }
+        if (c->nerrors == SCN_MAX_ERRORS) {
+            fail(ps, line, "[server] %s: too many error_rate keys (at most 16)", name, NULL, NULL);
+            return 0;
+        }
+        c->errors[c->nerrors++] = (scn_error_rate){.outcome = outcome, .p = p};
+        return 1;
+    }
+
+    for (size_t i = 0; i < NKEYS; i++) {
+        const key *k = &keys[i];
+        if (strcmp(k->section, kind) || strcmp(k->name, name))
+            continue;
+        void *base = ps->c;
+        int *seen = &ps->key_line[i];
+        if (sub) {
+            scn_outage *o = find_outage(ps->c, sub, 1, line);
+            if (!o) {
+                fail(ps, line, "[%s]: too many outages (at most 32)", section, NULL, NULL);
+                return 0;
+            }
+            base = o;
+            unsigned char *s = &ps->seen_outage_key[o - ps->c->outages][i];
+            if (line > 0 && *s) {
+                fail(ps, line, "[%s] %s: duplicate key", section, name, NULL);
+                return 0;
+            }
+            *s = 1;
+        } else if (line > 0 && *seen > 0) {
+            char prev[32];
+            snprintf(prev, sizeof prev, "%d", *seen);
+            fail(ps, line, "[%s] %s: duplicate key (first set on line %s)", section, name, prev);
+            return 0;
+        }
+        const char *m = apply(k, base, value, buf, sizeof buf);
+        if (m) {
+            char where[SCN_ERR_MAX];
+            snprintf(where, sizeof where, "[%s] %s", section, name);
+            fail(ps, line, "%s: %s", where, m, NULL);
+            return 0;
+        }
+        if (!sub)
+            *seen = line > 0 ? line : -1;
+        return 1;
+    }
+    fail(ps, line, "[%s]: unknown key '%s' (see `herd keys` for every key)", section, name, NULL);
+    return 0;
+}
+
+/* ---- inih glue ----------------------------------------------------- */
+
+static char *reader(char *str, int num, void *stream)
+{
+    pstate *ps = stream;
+    if (!fgets(str, num, ps->fp))
+        return NULL;
+    ps->lineno++;
+    size_t len = strlen(str);
+    if (len == (size_t)num - 1 && str[len - 1] != '\n' && !feof(ps->fp)) {
+        int ch;
+        while ((ch = fgetc(ps->fp)) != EOF && ch != '\n')
+            ;
+        if (!ps->long_line)
+            ps->long_line = ps->lineno;
+        str[0] = '\0';
+        return str;
+    }
+    size_t lead = strspn(str, " \t");
+    if (lead)
+        memmove(str, str + lead, len - lead + 1);
+    return str;
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+    pstate *ps = user;
+    if (ps->failed)
+        return 0;
+    if (!*section) {
+        fail(ps, ps->lineno, "key '%s' appears before any [section]", name, NULL, NULL);
+        return 0;
+    }
+    return set_key(ps, section, name, value, ps->lineno);
+}
+
+/* Rejects NUL bytes and duplicate section headers, which inih accepts
+ * silently, in a first pass over the file. */
+static int prescan(pstate *ps)
+{
+    char line[LINE_MAX_LEN];
+    char seen[SCN_MAX_OUTAGES + 8][LINE_MAX_LEN / 8];
+    int seen_line[SCN_MAX_OUTAGES + 8];
+    int nseen = 0, lineno = 0;
+    while (fgets(line, sizeof line, ps->fp)) {
+        lineno++;
+        size_t len = strlen(line);
+        if (len + 1 < sizeof line && !feof(ps->fp) && (len == 0 || line[len - 1] != '\n')) {
+            fail(ps, lineno, "the file contains a NUL byte; expected a text scenario file", NULL, NULL, NULL);
+            return -1;
+        }
+        if (len == sizeof line - 1 && line[len - 1] != '\n') {
+            int ch;
+            while ((ch = fgetc(ps->fp)) != EOF && ch != '\n')
+                ;
+            continue; /* reported by the reader */
+        }
+        char *p = line + strspn(line, " \t");
+        if (*p != '[')
+            continue;
+        char *end = strchr(p, ']');
+        if (!end)
+            continue; /* inih reports the syntax error */
+        *end = '\0';
+        p++;
+        if (strlen(p) >= sizeof seen[0])
+            continue;
+        for (int i = 0; i < nseen; i++)
+            if (strcmp(seen[i], p) == 0) {
+                char prev[32];
+                snprintf(prev, sizeof prev, "%d", seen_line[i]);
+                fail(ps, lineno, "duplicate section [%s] (first on line %s); each section appears once", p, prev,
+                     NULL);
+                return -1;
+            }
+        if (nseen < (int)(sizeof seen / sizeof seen[0])) {
+            snprintf(seen[nseen], sizeof seen[0], "%s", p);
+            seen_line[nseen++] = lineno;
+        }
+    }
+    if (ferror(ps->fp)) {
+        fail(ps, 0, "cannot read the file", NULL, NULL, NULL);
+        return -1;
+    }
+    rewind(ps->fp);
+    return 0;
+}
+
+static void default_name(scn_config *c, const char *path)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    size_t n = strlen(b);
+    if (n > 4 && strcmp(b + n - 4, ".ini") == 0)
+        n -= 4;
+    if (n >= SCN_NAME_MAX)
+        n = SCN_NAME_MAX - 1;
+    char name[SCN_NAME_MAX];
+    memcpy(name, b, n);
+    name[n] = '\0';
+    for (char *p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' ||
+              *p == '_' || *p == '.'))
+            *p = '_';
+    snprintf(c->name, sizeof c->name, "%s", valid_name(name) ? name : "scenario");
+}
+
+static int validate(const scn_config *c, const pstate *ps, char *err);
+
+int scn_load(scn_config *c, const char *path, const char *const *sets, int nsets, char err[SCN_ERR_MAX])
+{
+    static pstate ps_zero;
+    pstate *ps = malloc(sizeof *ps); /* large (seen tables): not on the stack */
+    if (!ps) {
+        snprintf(err, SCN_ERR_MAX, "%s: out of memory", path);
+        return -1;
+    }
+    *ps = ps_zero;
+    scn_defaults(c);
+    ps->c = c;
+    ps->path = path;
+    ps->err = err;
+    err[0] = '\0';
+    int rc = -1;
+
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(err, SCN_ERR_MAX, "%s: cannot open scenario: %s", path, strerror(errno));
+        goto out;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        snprintf(err, SCN_ERR_MAX, "%s: is a directory; expected a scenario file (.ini)", path);
+        goto out;
+    }
+    ps->fp = fopen(path, "r");
+    if (!ps->fp) {
+        snprintf(err, SCN_ERR_MAX, "%s: cannot open scenario: %s", path, strerror(errno));
+        goto out;
+    }
+    if (st.st_size == 0) {
+        snprintf(err, SCN_ERR_MAX, "%s: the file is empty; expected a scenario (see scenarios/ for examples)", path);
+        goto out;
+    }
+    if (prescan(ps) != 0)
+        goto out;
+    default_name(c, path);
+    int line = ini_parse_stream(reader, ps, handler, ps);
+    if (ps->long_line && (!ps->failed || ps->long_line < line)) {
+        ps->failed = 0;
+        char n[32];
+        snprintf(n, sizeof n, "%d", LINE_MAX_LEN - 2);
+        fail(ps, ps->long_line, "line longer than %s characters; shorten it", n, NULL, NULL);
+        goto out;
+    }
+    if (ps->failed)
+        goto out;
+    if (line != 0) {
+        fail(ps, line > 0 ? line : 0,
+             "syntax error: expected [section], key = value, or a comment starting with ';' or '#'", NULL, NULL,
+             NULL);
+        goto out;
+    }
+    for (int i = 0; i < nsets; i++) {
+        ps->path = "--set";
+        if (scn_set(c, sets[i], "--set", err) != 0)
+            goto out;
+    }
+    ps->path = path;
+    rc = validate(c, ps, err);
+out:
+    if (ps->fp)
+        fclose(ps->fp);
+    free(ps);
+    return rc;
+}
+
+int scn_set(scn_config *c, const char *assignment, const char *origin, char err[SCN_ERR_MAX])
+{
+    static pstate ps_zero;
+    pstate *ps = malloc(sizeof *ps);
+    if (!ps) {
+        snprintf(err, SCN_ERR_MAX, "%s: out of memory", origin);
+        return -1;
+    }
+    *ps = ps_zero;
+    ps->c = c;
+    ps->err = err;
+    char where[SCN_ERR_MAX];
+    snprintf(where, sizeof where, "%s %s", origin, assignment);
+    ps->path = where;
+    int rc = -1;
+    const char *eq = strchr(assignment, '=');
+    const char *dot = NULL;
+    for (const char *p = assignment; eq && p < eq; p++)
+        if (*p == '.')
+            dot = p;
+    if (!eq || !dot || dot == assignment || dot + 1 == eq) {
+        fail(ps, 0, "expected section.key=value (e.g. server.workers=50)", NULL, NULL, NULL);
+        goto out;
+    }
+    char section[LINE_MAX_LEN], name[LINE_MAX_LEN];
+    if ((size_t)(dot - assignment) >= sizeof section || (size_t)(eq - dot - 1) >= sizeof name) {
+        fail(ps, 0, "section or key too long", NULL, NULL, NULL);
+        goto out;
+    }
+    memcpy(section, assignment, (size_t)(dot - assignment));
+    section[dot - assignment] = '\0';
+    memcpy(name, dot + 1, (size_t)(eq - dot - 1));
+    name[eq - dot - 1] = '\0';
+    const char *value = eq + 1;
+    while (*value == ' ')
+        value++;
+    rc = set_key(ps, section, name, value, 0) ? 0 : -1;
+out:
+    free(ps);
+    return rc;
+}
+
+/* ---- validation ---------------------------------------------------- */
+
+static int key_index(const char *section, const char *name)
+{
+    for (size_t i = 0; i < NKEYS; i++)
+        if (!strcmp(keys[i].section, section) && !strcmp(keys[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+static int line_of(const pstate *ps, const char *section, const char *name)
+{
+    int i = key_index(section, name);
+    return ps && i >= 0 && ps->key_line[i] > 0 ? ps->key_line[i] : 0;
+}
+
+double scn_memory_estimate(const scn_config *c)
+{
+    /* per client: state (40 B) + one latency sample per logical request
+     * (8 B) + about two pending events (2 x 32 B); plus the server queue. */
+    return (double)c->clients * (40.0 + 64.0 + 8.0 * c->requests_per_client) + 8.0 * c->queue +
+           (double)c->workers * 8.0;
+}
+
+static int validate(const scn_config *c, const pstate *ps, char *err)
+{
+    const char *path = ps ? ps->path : "scenario";
+#define BAD(line, ...)                                                                                        \
+    do {                                                                                                      \
+        char m_[SCN_ERR_MAX];                                                                                 \
+        snprintf(m_, sizeof m_, __VA_ARGS__);                                                                 \
+        if (line)                                                                                             \
+            snprintf(err, SCN_ERR_MAX, "%s:%d: %s", path, (int)(line), m_);                                   \
+        else                                                                                                  \
+            snprintf(err, SCN_ERR_MAX, "%s: %s", path, m_);                                                   \
+        return -1;                                                                                            \
+    } while (0)
+
+    if (c->policy.cap_s < c->policy.base_s) {
+        int l = line_of(ps, "retry", "cap_s");
+        BAD(l ? l : line_of(ps, "retry", "base_s"),
+            "[retry] cap_s (%g s) is below base_s (%g s); expected cap_s >= base_s", c->policy.cap_s,
+            c->policy.base_s);
+    }
+    if (c->start == SCN_START_SPREAD && !(c->spread_s > 0))
+        BAD(line_of(ps, "clients", "start"), "[clients] start = spread needs spread_s > 0");
+    double total = 0;
+    for (uint32_t i = 0; i < c->nerrors; i++)
+        total += c->errors[i].p;
+    if (total > 1 + 1e-12)
+        BAD(0, "[server] the error_rate_* probabilities sum to %g; expected at most 1", total);
+    for (uint32_t i = 0; i < c->noutages; i++) {
+        const scn_outage *o = &c->outages[i];
+        if (isnan(o->start_s) || isnan(o->end_s))
+            BAD(o->line, "[outage %s]: missing required key %s", o->name, isnan(o->start_s) ? "start_s" : "end_s");
+        if (!(o->end_s > o->start_s))
+            BAD(o->line, "[outage %s]: end_s (%g) must be after start_s (%g)", o->name, o->end_s, o->start_s);
+        if (o->mode == SCN_OUTAGE_BLACK_HOLE && !(c->attempt_timeout_s > 0))
+            BAD(o->line,
+                "[outage %s]: a black_hole outage never answers, so clients would wait forever; "
+                "set [retry] attempt_timeout_s > 0",
+                o->name);
+        for (uint32_t j = 0; j < i; j++) {
+            const scn_outage *q = &c->outages[j];
+            if (o->start_s < q->end_s && q->start_s < o->end_s)
+                BAD(o->line, "[outage %s] [%g, %g) overlaps [outage %s] [%g, %g); expected disjoint outages",
+                    o->name, o->start_s, o->end_s, q->name, q->start_s, q->end_s);
+        }
+    }
+    double need = scn_memory_estimate(c);
+    if (need > 16.0 * 1024 * 1024 * 1024)
+        BAD(line_of(ps, "clients", "count"),
+            "this scenario needs about %.1f GiB of memory (clients x requests_per_client); "
+            "expected at most 16 GiB",
+            need / (1024.0 * 1024 * 1024));
+    if ((double)c->clients * c->requests_per_client > 4e9)
+        BAD(line_of(ps, "clients", "requests_per_client"),
+            "clients x requests_per_client exceeds 4e9 logical requests");
+    return 0;
+#undef BAD
+}
+
+int scn_validate(const scn_config *c, const char *path, char err[SCN_ERR_MAX])
+{
+    pstate *ps = calloc(1, sizeof *ps);
+    if (!ps) {
+        snprintf(err, SCN_ERR_MAX, "%s: out of memory", path);
+        return -1;
+    }
+    ps->path = path;
+    int rc = validate(c, ps, err);
+    free(ps);
+    return rc;
+}
+
+uint32_t scn_strategies(const scn_config *c, hp_strategy out[HP_STRATEGY_COUNT])
+{
+    if (c->nstrategies == 0) {
+        out[0] = c->policy.strategy;
+        return 1;
+    }
+    memcpy(out, c->strategies, sizeof out[0] * c->nstrategies);
+    return c->nstrategies;
+}
+
+void scn_print_reference(FILE *f)
+{
+    const char *cur = "";
+    fprintf(f, "# herd scenario keys\n\n"
+               "Generated by `herd keys`. Durations are seconds. A distribution is a number V "
+               "(constant), constant(V), uniform(LO, HI), exponential(MEAN), normal(MEAN, SD) "
+               "(truncated at 0), abs_normal(MEAN, SD) or lognormal(MEAN, SD).\n");
+    for (size_t i = 0; i < NKEYS; i++) {
+        const key *k = &keys[i];
+        if (strcmp(cur, k->section)) {
+            cur = k->section;
+            fprintf(f, "\n## [%s%s]\n\n| key | type | unit | default | meaning |\n|---|---|---|---|---|\n", cur,
+                    strcmp(cur, "outage") ? "" : " NAME");
+        }
+        char type[160];
+        switch (k->type) {
+        case K_DOUBLE:
+        case K_U32:
+        case K_U64:
+            range_text(k, type, sizeof type);
+            break;
+        case K_DIST:
+            snprintf(type, sizeof type, "distribution");
+            break;
+        case K_STRATEGY:
+            snprintf(type, sizeof type, "strategy");
+            break;
+        case K_STRATEGIES:
+            snprintf(type, sizeof type, "list of strategies");
+            break;
+        case K_ENUM: {
+            size_t u = (size_t)snprintf(type, sizeof type, "one of");
+            for (int j = 0; k->enums[j] && u < sizeof type; j++)
+                u += (size_t)snprintf(type + u, sizeof type - u, "%s %s", j ? "," : "", k->enums[j]);
+            break;
+        }
+        case K_NAME:
+            snprintf(type, sizeof type, "name");
+            break;
+        case K_OUTCOME:
+            snprintf(type, sizeof type, "status");
+            break;
+        }
+        fprintf(f, "| `%s` | %s | %s | %s | %s |\n", k->name, type, *k->unit ? k->unit : "-", k->def, k->doc);
+        if (!strcmp(k->section, "server") && !strcmp(k->name, "service_time_s"))
+            fprintf(f, "| `error_rate_NNN` | a number in [0, 1] | - | 0 | Probability that an arriving attempt "
+                       "is answered at once with status NNN (or `error_rate_connection_refused`, "
+                       "`error_rate_connection_reset`). Any number of these; they sum to at most 1. |\n");
+    }
+}

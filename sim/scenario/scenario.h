@@ -1,0 +1,111 @@
+/*
+ * scenario.h - a scenario file (INI, read with inih) turned into a validated
+ * config struct.  Nothing downstream parses strings.
+ *
+ * The config is plain data (no pointers), so the experiment layer can copy
+ * it and change one field per strategy, variant or sweep point.
+ *
+ * Every key is described once, in the key table of scenario.c, which both
+ * the parser and `herd keys` (the reference page) read.  Errors are reported
+ * as "FILE:LINE: [section] key: what is wrong; expected ..." and nothing is
+ * applied after the first one.
+ */
+#ifndef HERD_SCENARIO_H
+#define HERD_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../model/dist.h"
+#include "../policy/herdpolicy.h"
+
+#define SCN_MAX_OUTAGES 32
+#define SCN_MAX_ERRORS 16
+#define SCN_NAME_MAX 64
+#define SCN_ERR_MAX 512
+
+typedef enum scn_start { SCN_START_BURST = 0, SCN_START_SPREAD } scn_start;
+typedef enum scn_outage_mode { SCN_OUTAGE_FAIL_FAST = 0, SCN_OUTAGE_BLACK_HOLE } scn_outage_mode;
+
+typedef struct scn_outage {
+    char name[SCN_NAME_MAX];
+    double start_s, end_s;      /* [start, end) */
+    scn_outage_mode mode;
+    int outcome;                /* fail_fast: 503 or HP_OUTCOME_CONN_REFUSED */
+    int line;                   /* where the section starts, for messages */
+} scn_outage;
+
+typedef struct scn_error_rate {
+    int outcome;                /* status code or HP_OUTCOME_CONN_* */
+    double p;                   /* probability per arriving attempt */
+} scn_error_rate;
+
+typedef struct scn_config {
+    char name[SCN_NAME_MAX];    /* scenario name (output folder) */
+
+    /* [run] */
+    uint64_t seed;
+    uint32_t replications;
+    hp_strategy strategies[HP_STRATEGY_COUNT];
+    uint32_t nstrategies;       /* 0: just [retry] strategy */
+    double bucket_s;
+    double horizon_s;
+
+    /* [clients] */
+    uint32_t clients;
+    uint32_t requests_per_client;
+    scn_start start;
+    double spread_s;
+    dist think;
+
+    /* [network] */
+    dist delay;                 /* one way, drawn per hop */
+
+    /* [server] */
+    uint32_t workers;
+    uint32_t queue;
+    dist service;
+    scn_error_rate errors[SCN_MAX_ERRORS];
+    uint32_t nerrors;
+
+    /* [outage NAME] */
+    scn_outage outages[SCN_MAX_OUTAGES];
+    uint32_t noutages;
+
+    /* [retry] */
+    hp_policy policy;           /* policy.strategy: the [retry] strategy */
+    double attempt_timeout_s;   /* 0: no per-attempt timeout */
+} scn_config;
+
+/* The built-in defaults (what an empty scenario means). */
+void scn_defaults(scn_config *c);
+
+/* Reads scenario file `path` into *c (starting from defaults), then applies
+ * each "section.key=value" of sets[0..nsets), then validates.  Returns 0,
+ * or -1 with a one-line message in err (FILE:LINE: ...).  *c is only
+ * meaningful on success. */
+int scn_load(scn_config *c, const char *path, const char *const *sets, int nsets,
+             char err[SCN_ERR_MAX]);
+
+/* Applies one "section.key=value" override to *c (no validation of the
+ * whole config).  `origin` names the source in messages.  Returns 0 or -1
+ * with err filled. */
+int scn_set(scn_config *c, const char *assignment, const char *origin, char err[SCN_ERR_MAX]);
+
+/* Checks cross-key rules (cap >= base, outages in order, rates sum <= 1,
+ * memory estimate, ...).  Returns 0 or -1 with err filled. */
+int scn_validate(const scn_config *c, const char *path, char err[SCN_ERR_MAX]);
+
+/* The strategies a run compares: c->strategies, or the [retry] strategy. */
+uint32_t scn_strategies(const scn_config *c, hp_strategy out[HP_STRATEGY_COUNT]);
+
+/* Prints the key reference (every section and key, type, unit, default,
+ * meaning) as Markdown. */
+void scn_print_reference(FILE *f);
+
+/* Bytes the model needs for this config (per-client state, latency
+ * samples, queue), an estimate used to refuse scenarios that cannot fit. */
+double scn_memory_estimate(const scn_config *c);
+
+#endif

@@ -1,0 +1,779 @@
+/*
+ * test_policy.c - cmocka tests for the retry-policy library (herdpolicy.h).
+ *
+ * Exact values for hand-picked u, saturation for huge n and extreme base/cap,
+ * properties over a (n, u) grid and random walks, distribution tests with a
+ * fixed-seed splitmix64 generator (tolerances derived from theory, not tuned),
+ * the classification table, and hp_decide() sequences.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "herdpolicy.h"
+
+/* A cmocka test whose body does not use the state pointer. */
+#define TEST(name)                                                             \
+    static void name##_body(void);                                             \
+    static void name(void **state)                                             \
+    {                                                                          \
+        (void)state;                                                           \
+        name##_body();                                                         \
+    }                                                                          \
+    static void name##_body(void)
+
+/* cmocka 1.1.5 has no assert_double_equal (only a float one): compare
+ * doubles with a tolerance relative to max(1, |expected|). */
+#define assert_close(a, b, eps) check_close((a), (b), (eps), __FILE__, __LINE__)
+#define EPS 1e-12
+
+static void check_close(double a, double b, double eps, const char *file,
+                        int line)
+{
+    double scale = fabs(b) > 1.0 ? fabs(b) : 1.0;
+
+    if (!(fabs(a - b) <= eps * scale)) {
+        print_error("%.17g != %.17g (eps %g)\n", a, b, eps);
+        _fail(file, line);
+    }
+}
+
+#define assert_decision(d, act, rsn, c)                                        \
+    check_decision((d), (act), (rsn), (c), __FILE__, __LINE__)
+
+static void check_decision(hp_decision d, hp_action act, hp_reason rsn,
+                           hp_class c, const char *file, int line)
+{
+    if (d.action != act || d.reason != rsn || d.cls != c) {
+        print_error("decision (%d, %s, %s), want (%d, %s, %s)\n", d.action,
+                    hp_reason_name(d.reason), hp_class_name(d.cls), act,
+                    hp_reason_name(rsn), hp_class_name(c));
+        _fail(file, line);
+    }
+}
+
+/* splitmix64 (Steele, Lea, Flood 2014): small, self-contained, fixed seed. */
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
+
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [0, 1): the top 53 bits scaled by 2^-53. */
+static double unif(uint64_t *s)
+{
+    return (double)(splitmix64(s) >> 11) * 0x1.0p-53;
+}
+
+static hp_policy policy(hp_strategy s, double base, double cap)
+{
+    hp_policy p = hp_policy_defaults();
+
+    p.strategy = s;
+    p.base_s = base;
+    p.cap_s = cap;
+    return p;
+}
+
+/* One backoff from a fresh state (decorrelated: prev = base). */
+static double sleep1(hp_strategy s, double base, double cap, uint32_t n,
+                     double u)
+{
+    hp_policy p = policy(s, base, cap);
+    hp_state st;
+
+    hp_state_init(&st, &p);
+    return hp_backoff(&p, &st, n, u);
+}
+
+/* ---------------------------------------------------------------- values */
+
+TEST(test_exact_values)
+{
+    static const double us[3] = {0.0, 0.5, 0.999999};
+    static const double expo[7] = {1, 2, 4, 8, 16, 30, 30};
+    static const uint32_t ns[3] = {0, 2, 5}; /* ceilings 1, 4, 30 */
+    static const double full[3][3] = { /* [u][n] */
+        {0, 0, 0}, {0.5, 2, 15}, {0.999999, 3.999996, 29.99997}};
+    static const double equal[3][3] = {
+        {0.5, 2, 15}, {0.75, 3, 22.5}, {0.9999995, 3.999998, 29.999985}};
+    hp_policy p = policy(HP_IMMEDIATE, 1, 30);
+    uint32_t n;
+    int i, j;
+
+    for (n = 0; n < 7; n++) {
+        assert_close(hp_ceiling(&p, n), expo[n], EPS);
+        for (i = 0; i < 3; i++) {
+            assert_close(sleep1(HP_IMMEDIATE, 1, 30, n, us[i]), 0, EPS);
+            assert_close(sleep1(HP_CONSTANT, 1, 30, n, us[i]), 1, EPS);
+            assert_close(sleep1(HP_EXPONENTIAL, 1, 30, n, us[i]), expo[n], EPS);
+        }
+    }
+    for (i = 0; i < 3; i++) {
+        for (j = 0; j < 3; j++) {
+            assert_close(sleep1(HP_FULL_JITTER, 1, 30, ns[j], us[i]),
+                         full[i][j], EPS);
+            assert_close(sleep1(HP_EQUAL_JITTER, 1, 30, ns[j], us[i]),
+                         equal[i][j], EPS);
+        }
+    }
+    assert_close(sleep1(HP_CONSTANT, 5, 30, 3, 0.5), 5, EPS);
+    assert_close(sleep1(HP_CONSTANT, 0.5, 0.5, 3, 0.5), 0.5, EPS);
+}
+
+TEST(test_decorrelated_sequence)
+{
+    /* By hand, base 1, cap 30: sleep = min(30, 1 + u * (3 * prev - 1)). */
+    static const double u[10] = {0.5, 0.5,      0.999999, 0,   0.999999,
+                                 0.5, 0.999999, 0.999999, 0.5, 0};
+    static const double want[10] = {2, 3.5, 10.4999905, 1, 2.999998,
+                                    4.999997, 14.999977000009, 30, 30, 1};
+    hp_policy p = policy(HP_DECORRELATED_JITTER, 1, 30);
+    hp_state st;
+    int i;
+
+    hp_state_init(&st, &p);
+    assert_close(st.prev_sleep_s, 1, 0);
+    for (i = 0; i < 10; i++) {
+        /* n is ignored by decorrelated jitter */
+        double s = hp_backoff(&p, &st, (uint32_t)(i * 1000), u[i]);
+
+        assert_close(s, want[i], EPS);
+        assert_close(st.prev_sleep_s, s, 0);
+    }
+    /* NULL state: prev is base and nothing is remembered */
+    assert_close(hp_backoff(&p, NULL, 0, 0.5), 2, EPS);
+    /* a state never initialised (prev 0) acts like prev = base */
+    st.prev_sleep_s = 0;
+    assert_close(hp_backoff(&p, &st, 0, 0.5), 2, EPS);
+}
+
+TEST(test_u_clamped)
+{
+    static const double hi[3] = {1.0, 2.0, INFINITY};
+    static const double lo[4] = {-0.0, -1.0, -INFINITY, NAN};
+    int i;
+
+    for (i = 0; i < 3; i++) {
+        hp_policy p = policy(HP_DECORRELATED_JITTER, 1, 30);
+        hp_state st = {.prev_sleep_s = 5};
+        double f = sleep1(HP_FULL_JITTER, 1, 30, 2, hi[i]);
+        double e = sleep1(HP_EQUAL_JITTER, 1, 30, 2, hi[i]);
+
+        assert_true(f < 4.0 && f > 3.999999);
+        assert_true(e < 4.0 && e > 3.999999); /* 2 + 2*(1-2^-53) rounds to 4 */
+        /* 1 + u * 14 is 29 for u = 2 and 15 for u = 1; the clamped u gives
+         * 1 + (1 - 2^-53) * 14 = 15 - 2^-49 */
+        assert_close(hp_backoff(&p, &st, 0, hi[i]), 15 - 0x1p-49, 0);
+    }
+    for (i = 0; i < 4; i++) {
+        assert_close(sleep1(HP_FULL_JITTER, 1, 30, 2, lo[i]), 0, 0);
+        assert_close(sleep1(HP_EQUAL_JITTER, 1, 30, 2, lo[i]), 2, 0);
+        assert_close(sleep1(HP_DECORRELATED_JITTER, 1, 30, 0, lo[i]), 1, 0);
+    }
+}
+
+/* ------------------------------------------------------------ saturation */
+
+/* Every strategy at retry n: finite and in [0, cap], also after 50 steps of
+ * decorrelated memory. */
+static void check_sane(hp_strategy s, double base, double cap, uint32_t n)
+{
+    static const double us[4] = {0.0, 0.5, 0.999999, 1.0};
+    hp_policy p = policy(s, base, cap);
+    hp_state st;
+    double c = hp_ceiling(&p, n);
+    int i, k;
+
+    assert_true(isfinite(c) && c >= 0 && c <= cap);
+    for (i = 0; i < 4; i++) {
+        hp_state_init(&st, &p);
+        for (k = 0; k < 50; k++) {
+            double v = hp_backoff(&p, &st, n, us[i]);
+
+            assert_true(isfinite(v) && v >= 0 && v <= cap);
+        }
+    }
+}
+
+TEST(test_saturation)
+{
+    static const uint32_t ns[9] = {1023,  1024,    1075,     2099,      2100,
+                                   10000, 1000000, 1u << 31, UINT32_MAX};
+    static const double pairs[6][2] = {{1, 30},       {1e300, 1e300},
+                                       {1, 1e300},    {1e-300, 1e300},
+                                       {1e-300, 1e-300}, {1, DBL_MAX}};
+    int s, i, j;
+
+    for (s = 0; s < HP_STRATEGY_COUNT; s++)
+        for (i = 0; i < 6; i++)
+            for (j = 0; j < 9; j++)
+                check_sane((hp_strategy)s, pairs[i][0], pairs[i][1], ns[j]);
+
+    assert_close(sleep1(HP_EXPONENTIAL, 1, 30, UINT32_MAX, 0), 30, 0);
+    assert_close(sleep1(HP_EXPONENTIAL, 1e300, 1e300, 1, 0), 1e300, 0);
+    assert_close(sleep1(HP_EXPONENTIAL, 1e300, DBL_MAX, 1, 0), 2e300, EPS);
+    /* tiny base: 1e-300 * 2^1024 ~ 1.8e8 is far below cap 1e300, so a
+     * shortcut "n >= 1024 -> cap" would be wrong */
+    assert_close(sleep1(HP_EXPONENTIAL, 1e-300, 1e300, 1024, 0),
+                 ldexp(1e-300, 1024), EPS);
+    assert_close(sleep1(HP_EXPONENTIAL, 1e-300, 1e300, 1500, 0),
+                 ldexp(1e-300, 1500), EPS);
+    assert_close(sleep1(HP_EXPONENTIAL, 1e-300, 1e300, 2000, 0), 1e300, 0);
+    /* smallest subnormal base */
+    assert_close(sleep1(HP_EXPONENTIAL, 0x1p-1074, 1, 1073, 0), 0.5, 0);
+    assert_close(sleep1(HP_EXPONENTIAL, 0x1p-1074, 1, 1074, 0), 1, 0);
+    assert_close(sleep1(HP_FULL_JITTER, 1e-300, 1e-300, 5, 0.5), 5e-301, EPS);
+}
+
+/* Policies that hp_policy_check() rejects still give finite sleeps in
+ * [0, cap]: negative or non-finite times act as their default, and a cap
+ * below base wins over base. */
+TEST(test_invalid_policy_total)
+{
+    static const double bad[4] = {-1, NAN, INFINITY, -INFINITY};
+    static const uint32_t ns[4] = {0, 3, 1000, UINT32_MAX};
+    int i, j, s;
+
+    for (i = 0; i < 4; i++) {
+        hp_policy p = policy(HP_EXPONENTIAL, bad[i], 30);
+
+        assert_close(hp_ceiling(&p, 0), HP_DEFAULT_BASE_S, 0);
+        p = policy(HP_EXPONENTIAL, 1, bad[i]);
+        assert_close(hp_ceiling(&p, 100), HP_DEFAULT_CAP_S, 0);
+        p = policy(HP_EXPONENTIAL, bad[i], bad[i]);
+        assert_close(hp_ceiling(&p, 3), 0.8, EPS);
+    }
+    for (s = 0; s < HP_STRATEGY_COUNT; s++)
+        for (j = 0; j < 4; j++)
+            check_sane((hp_strategy)s, 5, 2, ns[j]);
+    assert_close(sleep1(HP_CONSTANT, 5, 2, 0, 0.5), 2, 0);
+    assert_close(sleep1(HP_DECORRELATED_JITTER, 5, 2, 0, 0), 2, 0);
+    assert_close(sleep1(HP_CONSTANT, 30, 0, 0, 0.5), HP_DEFAULT_CAP_S, 0);
+    assert_close(sleep1((hp_strategy)99, 1, 30, 0, 0.5), 30, 0);
+}
+
+TEST(test_decorrelated_no_overflow)
+{
+    hp_policy p = policy(HP_DECORRELATED_JITTER, 1, DBL_MAX);
+    hp_state st = {.prev_sleep_s = DBL_MAX}; /* 3 * prev overflows */
+
+    assert_close(hp_backoff(&p, &st, 0, 0), 1, 0);
+    st.prev_sleep_s = DBL_MAX;
+    assert_close(hp_backoff(&p, &st, 0, 0.5), DBL_MAX, 0);
+    st.prev_sleep_s = DBL_MAX;
+    assert_close(hp_backoff(&p, &st, 0, 1e-300), 1 + 3e-300 * DBL_MAX, 1e-9);
+    /* prev above cap (state from another policy) is treated as cap */
+    p.cap_s = 30;
+    st.prev_sleep_s = 1e308;
+    assert_close(hp_backoff(&p, &st, 0, 0.5), 30, 0);
+    st.prev_sleep_s = NAN;
+    assert_close(hp_backoff(&p, &st, 0, 0.5), 2, EPS);
+}
+
+/* ------------------------------------------------------------ properties */
+
+#define GRID 1000
+static const double edge_u[8] = {0.0, -0.0, DBL_MIN, 1e-300, 0.5,
+                                 0x1.fffffffffffffp-1, 1.0, NAN};
+
+/* Every strategy, n = 0..200, u on a grid of GRID values plus edge_u:
+ * bounds per strategy, monotone in u; ceiling non-decreasing in n. */
+static void check_grid(double base, double cap)
+{
+    hp_policy p = policy(HP_IMMEDIATE, base, cap);
+    double prev_c = 0;
+    uint32_t n;
+    int i, s;
+
+    for (n = 0; n <= 200; n++) {
+        double c = hp_ceiling(&p, n);
+
+        assert_true(c >= prev_c && c <= cap && c > 0 && isfinite(c));
+        assert_close(c, fmin(cap, base * pow(2.0, n)), EPS);
+        prev_c = c;
+        for (s = 0; s < HP_STRATEGY_COUNT; s++) {
+            double last = -1;
+
+            p.strategy = (hp_strategy)s;
+            for (i = 0; i < GRID + 8; i++) {
+                double u = i < GRID ? (double)i / GRID : edge_u[i - GRID];
+                double v = hp_backoff(&p, NULL, n, u);
+                bool ok;
+
+                switch (s) {
+                case HP_IMMEDIATE: ok = v == 0; break;
+                case HP_CONSTANT: ok = v == fmin(base, cap); break;
+                case HP_EXPONENTIAL: ok = v == c; break;
+                case HP_FULL_JITTER: ok = v >= 0 && v < c; break;
+                case HP_EQUAL_JITTER: ok = v >= c / 2 && v < c; break;
+                default: ok = v >= base && v <= fmin(cap, 3 * base); break;
+                }
+                if (!ok || !isfinite(v) || v > cap || (i < GRID && v < last))
+                    fail_msg("%s n=%u u=%.17g: %.17g (ceiling %.17g)",
+                             hp_strategy_name(p.strategy), n, u, v, c);
+                if (i < GRID) /* the grid is increasing in u */
+                    last = v;
+            }
+        }
+    }
+    for (n = 200; n < 5000; n++) {
+        double c = hp_ceiling(&p, n);
+
+        assert_true(c >= prev_c && c <= cap);
+        prev_c = c;
+    }
+    assert_true(hp_ceiling(&p, UINT32_MAX) >= prev_c);
+}
+
+TEST(test_grid_properties)
+{
+    check_grid(1, 30);
+    check_grid(0.005, 2.0); /* the AWS 2015 model: 5 ms, 2000 ms */
+    check_grid(HP_DEFAULT_BASE_S, HP_DEFAULT_CAP_S);
+    check_grid(1e-300, 1e300);
+    check_grid(3, 3);
+}
+
+TEST(test_decorrelated_walks)
+{
+    static const double pairs[3][2] = {{1, 30}, {0.005, 2.0}, {1e-300, 1e300}};
+    uint64_t seed = 42;
+    int k, w, i;
+
+    for (k = 0; k < 3; k++) {
+        double base = pairs[k][0], cap = pairs[k][1];
+        hp_policy p = policy(HP_DECORRELATED_JITTER, base, cap);
+
+        for (w = 0; w < 1000; w++) {
+            hp_state st;
+
+            hp_state_init(&st, &p);
+            for (i = 0; i < 200; i++) {
+                double prev = st.prev_sleep_s, u = unif(&seed);
+                hp_state copy = st;
+                double v = hp_backoff(&p, &st, (uint32_t)i, u);
+
+                assert_true(isfinite(v));
+                assert_true(v >= base && v <= fmin(cap, 3 * prev));
+                /* independent of n */
+                assert_true(hp_backoff(&p, &copy, UINT32_MAX, u) == v);
+            }
+        }
+    }
+}
+
+/* ---------------------------------------------------------- distribution */
+
+#define NSAMP 100000
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* Kolmogorov-Smirnov statistic D_n of x[0..n) against U(lo, hi); sorts x. */
+static double ks_uniform(double *x, int n, double lo, double hi)
+{
+    double d = 0;
+    int i;
+
+    qsort(x, (size_t)n, sizeof *x, cmp_double);
+    for (i = 0; i < n; i++) {
+        double f = (x[i] - lo) / (hi - lo);
+
+        d = fmax(d, fmax((double)(i + 1) / n - f, f - (double)i / n));
+    }
+    return d;
+}
+
+/*
+ * Draws NSAMP sleeps (fixed seed) from a state whose decorrelated memory is
+ * prev, and checks them against U(lo, hi):
+ *  - every sample in [lo, hi) ([lo, hi] for decorrelated jitter);
+ *  - sample mean within 4.5 standard errors of (lo + hi) / 2, the standard
+ *    error being (hi - lo) / sqrt(12) / sqrt(NSAMP): a correct
+ *    implementation fails with probability ~7e-6 (two-sided normal tail);
+ *  - KS: D_n below the alpha = 0.001 critical value 1.95 / sqrt(NSAMP).
+ */
+static void check_uniform(hp_strategy s, uint32_t n, double prev, double lo,
+                          double hi, uint64_t seed)
+{
+    hp_policy p = policy(s, 1, 30);
+    double *x = malloc(NSAMP * sizeof *x);
+    double sum = 0, se, d;
+    int i, bad = -1;
+
+    assert_non_null(x);
+    for (i = 0; i < NSAMP; i++) {
+        hp_state st = {.prev_sleep_s = prev};
+
+        x[i] = hp_backoff(&p, &st, n, unif(&seed));
+        sum += x[i];
+        if (bad < 0 && !(x[i] >= lo && (x[i] < hi || (x[i] == hi &&
+                                        s == HP_DECORRELATED_JITTER))))
+            bad = i;
+    }
+    se = (hi - lo) / sqrt(12.0) / sqrt((double)NSAMP);
+    d = ks_uniform(x, NSAMP, lo, hi);
+    free(x);
+    assert_int_equal(bad, -1);
+    assert_true(fabs(sum / NSAMP - (lo + hi) / 2) < 4.5 * se);
+    assert_true(d < 1.95 / sqrt((double)NSAMP));
+}
+
+TEST(test_distributions)
+{
+    check_uniform(HP_FULL_JITTER, 3, 1, 0, 8, 1);          /* ceiling 8 */
+    check_uniform(HP_FULL_JITTER, 9, 1, 0, 30, 2);         /* capped */
+    check_uniform(HP_EQUAL_JITTER, 4, 1, 8, 16, 3);        /* mean 0.75 * 16 */
+    check_uniform(HP_DECORRELATED_JITTER, 0, 1, 1, 3, 4);  /* U(base, 3) */
+    check_uniform(HP_DECORRELATED_JITTER, 7, 5, 1, 15, 5); /* U(base, 15) */
+}
+
+/* -------------------------------------------------------- classification */
+
+TEST(test_classify_table)
+{
+    static const struct {
+        int outcome;
+        hp_class cls;
+    } t[] = {
+        {200, HP_CLASS_OK}, {201, HP_CLASS_OK}, {204, HP_CLASS_OK},
+        {299, HP_CLASS_OK}, {429, HP_CLASS_RATE_LIMITED},
+        {500, HP_CLASS_SERVER}, {502, HP_CLASS_SERVER}, {503, HP_CLASS_SERVER},
+        {504, HP_CLASS_SERVER}, {501, HP_CLASS_NOT_IMPLEMENTED},
+        {400, HP_CLASS_BAD_REQUEST}, {422, HP_CLASS_BAD_REQUEST},
+        {401, HP_CLASS_AUTH}, {402, HP_CLASS_AUTH}, {403, HP_CLASS_AUTH},
+        {404, HP_CLASS_NOT_FOUND}, {HP_OUTCOME_TIMEOUT, HP_CLASS_TIMEOUT},
+        {HP_OUTCOME_CONN_REFUSED, HP_CLASS_CONNECTION},
+        {HP_OUTCOME_CONN_RESET, HP_CLASS_CONNECTION},
+        {HP_OUTCOME_UNKNOWN, HP_CLASS_UNKNOWN}, {199, HP_CLASS_UNKNOWN},
+        {300, HP_CLASS_UNKNOWN}, {418, HP_CLASS_UNKNOWN}, {505, HP_CLASS_UNKNOWN},
+        {599, HP_CLASS_UNKNOWN}, {0, HP_CLASS_UNKNOWN}, {-5, HP_CLASS_UNKNOWN},
+        {1000, HP_CLASS_UNKNOWN}, {INT_MIN, HP_CLASS_UNKNOWN},
+        {INT_MAX, HP_CLASS_UNKNOWN},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (hp_classify(t[i].outcome) != t[i].cls)
+            fail_msg("outcome %d: class %s, want %s", t[i].outcome,
+                     hp_class_name(hp_classify(t[i].outcome)),
+                     hp_class_name(t[i].cls));
+}
+
+TEST(test_retryable)
+{
+    /* [class] = {with HP_UNKNOWN_RETRY, with HP_UNKNOWN_FAIL} */
+    static const bool want[HP_CLASS_COUNT][2] = {
+        [HP_CLASS_OK] = {0, 0},          [HP_CLASS_RATE_LIMITED] = {1, 1},
+        [HP_CLASS_SERVER] = {1, 1},      [HP_CLASS_NOT_IMPLEMENTED] = {0, 0},
+        [HP_CLASS_BAD_REQUEST] = {0, 0}, [HP_CLASS_AUTH] = {0, 0},
+        [HP_CLASS_NOT_FOUND] = {0, 0},   [HP_CLASS_TIMEOUT] = {1, 1},
+        [HP_CLASS_CONNECTION] = {1, 1},  [HP_CLASS_UNKNOWN] = {1, 0},
+    };
+    hp_policy p = hp_policy_defaults();
+    int c;
+
+    for (c = 0; c < HP_CLASS_COUNT; c++) {
+        p.unknown = HP_UNKNOWN_RETRY;
+        assert_int_equal(hp_retryable(&p, (hp_class)c), want[c][0]);
+        p.unknown = HP_UNKNOWN_FAIL;
+        assert_int_equal(hp_retryable(&p, (hp_class)c), want[c][1]);
+    }
+}
+
+/* ---------------------------------------------------------------- decide */
+
+TEST(test_decide_attempts)
+{
+    static const double want_delay[3] = {1, 2, 4};
+    hp_policy p = policy(HP_EXPONENTIAL, 1, 30);
+    hp_state st;
+    hp_decision d;
+    int attempts = 0;
+
+    p.max_attempts = 4;
+    hp_state_init(&st, &p);
+    for (;;) {
+        hp_on_attempt(&st);
+        attempts++;
+        assert_true(attempts <= 10);
+        d = hp_decide(&p, &st, 503, attempts, 0.5);
+        if (d.action != HP_RETRY)
+            break;
+        assert_decision(d, HP_RETRY, HP_REASON_NONE, HP_CLASS_SERVER);
+        assert_close(d.delay_s, want_delay[attempts - 1], 0);
+    }
+    assert_decision(d, HP_GIVE_UP, HP_REASON_ATTEMPTS, HP_CLASS_SERVER);
+    assert_int_equal(attempts, 4);
+    assert_int_equal(st.attempts, 4);
+    assert_int_equal(st.retries, 3);
+
+    p.max_attempts = 1; /* no retry at all */
+    hp_state_init(&st, &p);
+    hp_on_attempt(&st);
+    d = hp_decide(&p, &st, HP_OUTCOME_CONN_RESET, 0, 0.5);
+    assert_decision(d, HP_GIVE_UP, HP_REASON_ATTEMPTS, HP_CLASS_CONNECTION);
+}
+
+/* One attempt from a fresh state, then hp_decide(): exponential, base 1,
+ * cap 30, so a retry sleeps exactly 1 s. */
+TEST(test_decide_table)
+{
+    enum { F = HP_UNKNOWN_FAIL, NI = 1 }; /* unknown = FAIL; non_idempotent */
+    static const struct {
+        int unknown, non_idem, max_attempts, outcome;
+        hp_action act;
+        hp_reason rsn;
+        hp_class cls;
+    } t[] = {
+        {0, 0, 0, 200, HP_DONE_OK, HP_REASON_NONE, HP_CLASS_OK},
+        {0, 0, 1, 204, HP_DONE_OK, HP_REASON_NONE, HP_CLASS_OK},
+        {0, 0, 0, 400, HP_GIVE_UP, HP_REASON_NON_RETRYABLE, HP_CLASS_BAD_REQUEST},
+        {0, 0, 0, 401, HP_GIVE_UP, HP_REASON_NON_RETRYABLE, HP_CLASS_AUTH},
+        {0, 0, 0, 402, HP_GIVE_UP, HP_REASON_NON_RETRYABLE, HP_CLASS_AUTH},
+        {0, 0, 0, 403, HP_GIVE_UP, HP_REASON_NON_RETRYABLE, HP_CLASS_AUTH},
+        {0, 0, 0, 404, HP_GIVE_UP, HP_REASON_NON_RETRYABLE, HP_CLASS_NOT_FOUND},
+        {0, 0, 0, 422, HP_GIVE_UP, HP_REASON_NON_RETRYABLE, HP_CLASS_BAD_REQUEST},
+        {0, 0, 0, 501, HP_GIVE_UP, HP_REASON_NON_RETRYABLE,
+         HP_CLASS_NOT_IMPLEMENTED},
+        {0, 0, 1, 404, HP_GIVE_UP, HP_REASON_NON_RETRYABLE, HP_CLASS_NOT_FOUND},
+        {0, 0, 0, HP_OUTCOME_TIMEOUT, HP_RETRY, HP_REASON_NONE, HP_CLASS_TIMEOUT},
+        {0, NI, 0, HP_OUTCOME_TIMEOUT, HP_GIVE_UP, HP_REASON_UNKNOWN_OUTCOME,
+         HP_CLASS_TIMEOUT},
+        {0, NI, 1, HP_OUTCOME_TIMEOUT, HP_GIVE_UP, HP_REASON_UNKNOWN_OUTCOME,
+         HP_CLASS_TIMEOUT},
+        {0, NI, 0, 503, HP_RETRY, HP_REASON_NONE, HP_CLASS_SERVER},
+        {0, NI, 0, HP_OUTCOME_CONN_RESET, HP_RETRY, HP_REASON_NONE,
+         HP_CLASS_CONNECTION},
+        {0, 0, 0, HP_OUTCOME_UNKNOWN, HP_RETRY, HP_REASON_NONE, HP_CLASS_UNKNOWN},
+        {0, 0, 0, 418, HP_RETRY, HP_REASON_NONE, HP_CLASS_UNKNOWN},
+        {F, 0, 0, HP_OUTCOME_UNKNOWN, HP_GIVE_UP, HP_REASON_NON_RETRYABLE,
+         HP_CLASS_UNKNOWN},
+        {F, 0, 0, 429, HP_RETRY, HP_REASON_NONE, HP_CLASS_RATE_LIMITED},
+        {F, 0, 0, HP_OUTCOME_CONN_REFUSED, HP_RETRY, HP_REASON_NONE,
+         HP_CLASS_CONNECTION},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+        hp_policy p = policy(HP_EXPONENTIAL, 1, 30);
+        hp_state st;
+        hp_decision d;
+        bool retry = t[i].act == HP_RETRY;
+
+        p.unknown = (hp_unknown_policy)t[i].unknown;
+        p.non_idempotent = t[i].non_idem;
+        p.max_attempts = (uint32_t)t[i].max_attempts;
+        hp_state_init(&st, &p);
+        hp_on_attempt(&st);
+        d = hp_decide(&p, &st, t[i].outcome, 0, 0.5);
+        if (d.action != t[i].act || d.reason != t[i].rsn ||
+            d.cls != t[i].cls || d.delay_s != (retry ? 1 : 0) ||
+            st.retries != (retry ? 1u : 0u) || st.attempts != 1)
+            fail_msg("row %zu (outcome %d): action %d reason %s class %s "
+                     "delay %g retries %u", i, t[i].outcome, d.action,
+                     hp_reason_name(d.reason), hp_class_name(d.cls),
+                     d.delay_s, st.retries);
+    }
+}
+
+TEST(test_decide_unlimited)
+{
+    int s, i;
+
+    for (s = 0; s < HP_STRATEGY_COUNT; s++) {
+        hp_policy p = policy((hp_strategy)s, 1, 30);
+        hp_state st;
+        uint64_t seed = 7;
+        double last = 0;
+
+        hp_state_init(&st, &p);
+        for (i = 0; i < 10000; i++) {
+            hp_decision d;
+
+            hp_on_attempt(&st);
+            d = hp_decide(&p, &st, 503, i, unif(&seed));
+            assert_int_equal(d.action, HP_RETRY);
+            assert_true(isfinite(d.delay_s) && d.delay_s >= 0 &&
+                        d.delay_s <= 30);
+            if (s == HP_DECORRELATED_JITTER)
+                assert_true(st.prev_sleep_s == d.delay_s);
+            last = d.delay_s;
+        }
+        assert_int_equal(st.retries, 10000);
+        assert_int_equal(st.attempts, 10000);
+        if (s == HP_EXPONENTIAL)
+            assert_close(last, 30, 0);
+    }
+}
+
+TEST(test_counters_saturate)
+{
+    hp_policy p = policy(HP_EXPONENTIAL, 1, 30);
+    hp_state st = {.attempts = UINT32_MAX, .retries = UINT32_MAX};
+    hp_decision d;
+
+    hp_on_attempt(&st);
+    assert_true(st.attempts == UINT32_MAX);
+    d = hp_decide(&p, &st, 503, 0, 0.5);
+    assert_int_equal(d.action, HP_RETRY);
+    assert_close(d.delay_s, 30, 0);
+    assert_true(st.retries == UINT32_MAX); /* no wrap back to 1 s */
+    assert_int_equal(sizeof(hp_state), 16);
+}
+
+/* ------------------------------------------------- names, checks, defaults */
+
+TEST(test_names)
+{
+    static const char *const strat[HP_STRATEGY_COUNT] = {
+        "immediate",   "constant",     "exponential",
+        "full_jitter", "equal_jitter", "decorrelated_jitter"};
+    static const char *const cls[HP_CLASS_COUNT] = {
+        "ok",   "rate_limited", "server",  "not_implemented", "bad_request",
+        "auth", "not_found",    "timeout", "connection",      "unknown"};
+    static const char *const rsn[HP_REASON_COUNT] = {
+        "none", "attempts_exhausted", "non_retryable", "unknown_outcome"};
+    static const char *const bad[7] = {"Full_Jitter",  "",     "full-jitter",
+                                       "full_jitter ", "full", "none",
+                                       "IMMEDIATE"};
+    hp_strategy out;
+    int i;
+
+    for (i = 0; i < HP_STRATEGY_COUNT; i++) {
+        assert_string_equal(hp_strategy_name((hp_strategy)i), strat[i]);
+        out = HP_STRATEGY_COUNT;
+        assert_int_equal(hp_strategy_parse(strat[i], &out), 0);
+        assert_int_equal(out, i);
+    }
+    for (i = 0; i < 7; i++) {
+        out = HP_EQUAL_JITTER;
+        assert_int_equal(hp_strategy_parse(bad[i], &out), -1);
+        assert_int_equal(out, HP_EQUAL_JITTER); /* untouched */
+    }
+    assert_int_equal(hp_strategy_parse(NULL, &out), -1);
+    assert_null(hp_strategy_name(HP_STRATEGY_COUNT));
+    assert_null(hp_strategy_name((hp_strategy)1000));
+    for (i = 0; i < HP_CLASS_COUNT; i++)
+        assert_string_equal(hp_class_name((hp_class)i), cls[i]);
+    assert_null(hp_class_name(HP_CLASS_COUNT));
+    for (i = 0; i < HP_REASON_COUNT; i++)
+        assert_string_equal(hp_reason_name((hp_reason)i), rsn[i]);
+    assert_null(hp_reason_name(HP_REASON_COUNT));
+}
+
+TEST(test_policy_check)
+{
+    static const struct {
+        double base, cap;
+        const char *msg;
+    } t[] = {
+        {-1, 30, "base_s is negative"}, {NAN, 30, "base_s is NaN"},
+        {INFINITY, 30, "base_s is infinite"},
+        {-INFINITY, 1, "base_s is infinite"},
+        {1, -1, "cap_s is negative"},   {1, NAN, "cap_s is NaN"},
+        {1, INFINITY, "cap_s is infinite"}, {5, 2, "cap_s is below base_s"},
+        {30, 0, "cap_s is below base_s"},   /* default cap 20 */
+        {0, 0.05, "cap_s is below base_s"}, /* default base 0.1 */
+    };
+    hp_policy p = hp_policy_defaults();
+    size_t i;
+
+    assert_null(hp_policy_check(&p));
+    assert_string_equal(hp_policy_check(NULL), "policy is NULL");
+    for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+        p = policy(HP_FULL_JITTER, t[i].base, t[i].cap);
+        assert_string_equal(hp_policy_check(&p), t[i].msg);
+    }
+    p = policy(HP_FULL_JITTER, 2, 2); /* cap == base is fine */
+    assert_null(hp_policy_check(&p));
+    p = policy(HP_FULL_JITTER, 0, 0.2);
+    assert_null(hp_policy_check(&p));
+    p.strategy = HP_STRATEGY_COUNT;
+    assert_string_equal(hp_policy_check(&p), "strategy is out of range");
+    p.strategy = HP_DECORRELATED_JITTER;
+    p.unknown = (hp_unknown_policy)2;
+    assert_string_equal(hp_policy_check(&p), "unknown policy is out of range");
+}
+
+TEST(test_defaults)
+{
+    hp_policy d = hp_policy_defaults(), z;
+    hp_state sd, sz;
+    uint32_t n;
+    int s;
+
+    assert_int_equal(d.strategy, HP_IMMEDIATE);
+    assert_true(d.base_s == HP_DEFAULT_BASE_S && d.base_s == 0.1);
+    assert_true(d.cap_s == HP_DEFAULT_CAP_S && d.cap_s == 20.0);
+    assert_int_equal(d.max_attempts, 0);
+    assert_int_equal(d.unknown, HP_UNKNOWN_RETRY);
+    assert_false(d.non_idempotent);
+
+    /* a zero-initialised policy behaves exactly as the defaults */
+    memset(&z, 0, sizeof z);
+    assert_null(hp_policy_check(&z));
+    hp_state_init(&sz, &z);
+    assert_true(sz.prev_sleep_s == 0.1);
+    assert_int_equal(sz.attempts, 0);
+    assert_int_equal(sz.retries, 0);
+    for (s = 0; s < HP_STRATEGY_COUNT; s++) {
+        z.strategy = d.strategy = (hp_strategy)s;
+        hp_state_init(&sd, &d);
+        hp_state_init(&sz, &z);
+        for (n = 0; n < 20; n++) {
+            double u = (n % 7) / 7.0;
+
+            assert_true(hp_ceiling(&z, n) == hp_ceiling(&d, n));
+            assert_true(hp_backoff(&z, &sz, n, u) == hp_backoff(&d, &sd, n, u));
+        }
+    }
+    z.strategy = HP_EXPONENTIAL;
+    assert_close(hp_ceiling(&z, 0), 0.1, 0);
+    assert_close(hp_ceiling(&z, 7), 12.8, EPS);
+    assert_close(hp_ceiling(&z, 8), 20, 0);
+    assert_true(hp_retryable(&z, HP_CLASS_UNKNOWN));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exact_values),
+        cmocka_unit_test(test_decorrelated_sequence),
+        cmocka_unit_test(test_u_clamped),
+        cmocka_unit_test(test_saturation),
+        cmocka_unit_test(test_invalid_policy_total),
+        cmocka_unit_test(test_decorrelated_no_overflow),
+        cmocka_unit_test(test_grid_properties),
+        cmocka_unit_test(test_decorrelated_walks),
+        cmocka_unit_test(test_distributions),
+        cmocka_unit_test(test_classify_table),
+        cmocka_unit_test(test_retryable),
+        cmocka_unit_test(test_decide_table),
+        cmocka_unit_test(test_decide_attempts),
+        cmocka_unit_test(test_decide_unlimited),
+        cmocka_unit_test(test_counters_saturate),
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_policy_check),
+        cmocka_unit_test(test_defaults),
+    };
+
+    return cmocka_run_group_tests_name("policy", tests, NULL, NULL);
+}
