@@ -23,6 +23,20 @@
 #include "rng.h"
 
 #define SIM_MAX_TYPES 16
+#define SIM_MAX_LANES 8
+
+/* A FIFO lane: events that are all scheduled with the same fixed delay
+ * (a constant timeout, a constant network delay) become due in the order
+ * they were scheduled, so a ring buffer holds them in time order and they
+ * never enter the heap: O(1) to schedule and to pop.  The run loop takes
+ * the earliest of the heap top and the lane heads by (time, seq), with seq
+ * shared with the heap, so the event order is exactly the order a single
+ * heap would give. */
+typedef struct sim_lane {
+    double delay;
+    eq_event *ring;
+    size_t head, len, cap;
+} sim_lane;
 
 typedef struct sim sim_t;
 
@@ -38,6 +52,8 @@ struct sim {
     bool failed;      /* an allocation failed while scheduling */
     sim_handler handler[SIM_MAX_TYPES];
     void *ctx[SIM_MAX_TYPES];
+    sim_lane lane[SIM_MAX_LANES];
+    int nlanes;
 };
 
 /* Initialises a simulation at time 0 with streams seeded from
@@ -55,6 +71,18 @@ void sim_on(sim_t *sim, uint32_t type, sim_handler h, void *ctx);
  * allocation failure the simulation is marked failed and stops. */
 void sim_schedule(sim_t *sim, double delay, uint32_t type, uint32_t obj,
                   uint32_t tag, int32_t arg);
+
+/* Returns a lane for events delayed by exactly `delay` seconds (>= 0,
+ * finite), reusing one with the same delay; -1 if all SIM_MAX_LANES are in
+ * use (then use sim_schedule). */
+int sim_lane_for(sim_t *sim, double delay);
+
+/* Schedules an event `delay` seconds from now through lane `lane` (the
+ * lane's delay).  On allocation failure the simulation is marked failed. */
+void sim_schedule_lane(sim_t *sim, int lane, uint32_t type, uint32_t obj, uint32_t tag, int32_t arg);
+
+/* Pending events, heap and lanes together. */
+size_t sim_pending(const sim_t *sim);
 
 /* Runs until the queue is empty, sim_stop() is called, or the next event
  * lies after `until` (events at exactly `until` run).  Returns 0, or -1 if

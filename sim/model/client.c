@@ -22,8 +22,10 @@ static void send_attempt(model *md, uint32_t id)
     hp_on_attempt(&c->retry);
     c->tag++;
     c->waiting = 1;
-    sim_schedule(sim, dist_sample(&md->cfg->delay, sim_rng(sim, RNG_NETWORK)), EV_ARRIVE, id, c->tag, 0);
-    if (md->cfg->attempt_timeout_s > 0)
+    model_after(md, &md->cfg->delay, md->delay_lane, RNG_NETWORK, EV_ARRIVE, id, c->tag, 0);
+    if (md->timeout_lane >= 0)
+        sim_schedule_lane(sim, md->timeout_lane, EV_TIMEOUT, id, c->tag, 0);
+    else if (md->cfg->attempt_timeout_s > 0)
         sim_schedule(sim, md->cfg->attempt_timeout_s, EV_TIMEOUT, id, c->tag, 0);
 }
 
@@ -46,10 +48,7 @@ static void finish(model *md, uint32_t id, hp_decision d)
     }
     md->m.completion_time_s = now;
     c->done++;
-    if (--md->open == 0) {
-        sim_stop(sim);
-        return;
-    }
+    md->open--;
     if (c->done < md->cfg->requests_per_client)
         sim_schedule(sim, dist_sample(&md->cfg->think, sim_rng(sim, RNG_ARRIVALS)), EV_START, id, 0, 0);
 }

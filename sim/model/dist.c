@@ -23,7 +23,7 @@ static const struct {
 };
 
 #define EXPECTED                                                                      \
-    "expected a duration in seconds: a number, constant(V), uniform(LO, HI), "       \
+    "expected a duration in seconds (numbers at most 1e9): a number, constant(V), uniform(LO, HI), "       \
     "exponential(MEAN), normal(MEAN, SD), abs_normal(MEAN, SD) or lognormal(MEAN, SD)"
 
 /* Parses one finite number at *p, skipping spaces; advances *p. */
@@ -36,7 +36,9 @@ static int number(const char **p, double *out)
     char *end;
     errno = 0;
     double v = strtod(*p, &end);
-    if (end == *p || errno == ERANGE || !isfinite(v))
+    /* ERANGE on underflow (1e-310) is fine; overflow and anything past
+     * 1e9 s (31 years) is not: every draw must stay finite. */
+    if (end == *p || !isfinite(v) || (errno == ERANGE && fabs(v) >= 1) || fabs(v) > 1e9)
         return -1;
     *p = end;
     while (**p == ' ' || **p == '\t')
@@ -127,15 +129,15 @@ void dist_format(const dist *d, char *buf, size_t len)
 {
     switch (d->kind) {
     case DIST_CONSTANT:
-        snprintf(buf, len, "constant(%g)", d->a);
+        snprintf(buf, len, "constant(%.17g)", d->a);
         break;
     case DIST_EXPONENTIAL:
-        snprintf(buf, len, "exponential(%g)", d->a);
+        snprintf(buf, len, "exponential(%.17g)", d->a);
         break;
     default:
         for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
             if (kinds[k].kind == d->kind)
-                snprintf(buf, len, "%s(%g, %g)", kinds[k].name, d->a, d->b);
+                snprintf(buf, len, "%s(%.17g, %.17g)", kinds[k].name, d->a, d->b);
         break;
     }
 }
@@ -147,7 +149,8 @@ double dist_sample(const dist *d, gsl_rng *r)
     case DIST_CONSTANT:
         return d->a;
     case DIST_UNIFORM:
-        return d->a + (d->b - d->a) * gsl_rng_uniform(r);
+        x = d->a + (d->b - d->a) * gsl_rng_uniform(r);
+        return x < d->b || d->b == d->a ? x : d->a; /* rounding can reach HI: stay in [LO, HI) */
     case DIST_EXPONENTIAL:
         return gsl_ran_exponential(r, d->a);
     case DIST_NORMAL:

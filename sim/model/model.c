@@ -30,6 +30,20 @@ ts_bucket *model_bucket(model *md)
     return b;
 }
 
+void model_after(model *md, const dist *d, int lane, rng_purpose p, uint32_t type, uint32_t obj, uint32_t tag,
+                 int32_t arg)
+{
+    if (lane >= 0)
+        sim_schedule_lane(md->sim, lane, type, obj, tag, arg);
+    else
+        sim_schedule(md->sim, dist_sample(d, sim_rng(md->sim, p)), type, obj, tag, arg);
+}
+
+static int lane_if_constant(sim_t *sim, const dist *d)
+{
+    return d->kind == DIST_CONSTANT ? sim_lane_for(sim, d->a) : -1;
+}
+
 static int by_start(const void *a, const void *b)
 {
     const scn_outage *x = a, *y = b;
@@ -62,6 +76,9 @@ int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *si
     sim_on(sim, EV_DONE, server_done, md);
     sim_on(sim, EV_REPLY, client_reply, md);
     sim_on(sim, EV_TIMEOUT, client_timeout, md);
+    md->timeout_lane = cfg->attempt_timeout_s > 0 ? sim_lane_for(sim, cfg->attempt_timeout_s) : -1;
+    md->delay_lane = lane_if_constant(sim, &cfg->delay);
+    md->service_lane = lane_if_constant(sim, &cfg->service);
 
     /* Start times come first from the arrivals stream, in client order, so
      * every strategy sees the same ones. */

@@ -49,6 +49,9 @@ typedef struct model {
     const scn_config *cfg;
     hp_policy policy;
     sim_t *sim;
+    int timeout_lane;   /* FIFO lane of the constant attempt timeout, or -1 */
+    int delay_lane;     /* lane of a constant network delay, or -1 */
+    int service_lane;   /* lane of a constant service time, or -1 */
 
     client *clients;
     uint64_t open;      /* logical requests not yet finished (incl. not started) */
@@ -72,8 +75,9 @@ typedef struct model {
  * -1 on allocation failure (then model_free is still safe). */
 int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *sim);
 
-/* Runs to completion or the horizon, then computes the summary metrics
- * (latency quantiles, peaks).  Returns 0, or -1 on allocation failure. */
+/* Runs until no event is left (every logical request finished and every
+ * reply still on the wire delivered, so late replies are counted) or the
+ * horizon, then computes the summary metrics (latency quantiles, peaks).  Returns 0, or -1 on allocation failure. */
 int model_run(model *md);
 
 void model_free(model *md);
@@ -92,6 +96,11 @@ void client_timeout(sim_t *sim, const eq_event *ev, void *ctx);
 /* Timeseries bucket for the current time (NULL and sim marked failed on
  * allocation failure). */
 ts_bucket *model_bucket(model *md);
+
+/* Schedules an event after a draw of d, through `lane` when d is constant
+ * (lane >= 0), else through the heap. */
+void model_after(model *md, const dist *d, int lane, rng_purpose p, uint32_t type, uint32_t obj, uint32_t tag,
+                 int32_t arg);
 
 static inline uint32_t model_inflight(const model *md) { return md->busy + md->qlen; }
 

@@ -22,9 +22,7 @@
 
 static void reply(model *md, uint32_t c, uint32_t tag, int outcome)
 {
-    sim_t *sim = md->sim;
-    double d = dist_sample(&md->cfg->delay, sim_rng(sim, RNG_NETWORK));
-    sim_schedule(sim, d, EV_REPLY, c, tag, outcome);
+    model_after(md, &md->cfg->delay, md->delay_lane, RNG_NETWORK, EV_REPLY, c, tag, outcome);
 }
 
 /* Records the level after a change; b is the bucket fetched before it, so
@@ -101,7 +99,7 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
     }
     if (md->busy < cfg->workers) {
         md->busy++;
-        sim_schedule(sim, dist_sample(&cfg->service, sim_rng(sim, RNG_SERVICE)), EV_DONE, ev->obj, ev->tag, 0);
+        model_after(md, &cfg->service, md->service_lane, RNG_SERVICE, EV_DONE, ev->obj, ev->tag, 0);
     } else if (md->qlen < cfg->queue) {
         uint32_t slot = md->qhead + md->qlen;
         if (slot >= cfg->queue)
@@ -118,6 +116,7 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
 
 void server_done(sim_t *sim, const eq_event *ev, void *ctx)
 {
+    (void)sim;
     model *md = ctx;
     ts_bucket *b = model_bucket(md);
     reply(md, ev->obj, ev->tag, 200);
@@ -125,7 +124,7 @@ void server_done(sim_t *sim, const eq_event *ev, void *ctx)
         qslot s = md->queue[md->qhead];
         md->qhead = md->qhead + 1 == md->cfg->queue ? 0 : md->qhead + 1;
         md->qlen--;
-        sim_schedule(sim, dist_sample(&md->cfg->service, sim_rng(sim, RNG_SERVICE)), EV_DONE, s.client, s.tag, 0);
+        model_after(md, &md->cfg->service, md->service_lane, RNG_SERVICE, EV_DONE, s.client, s.tag, 0);
     } else {
         md->busy--;
     }

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <ini.h>
 
@@ -143,7 +144,8 @@ typedef struct pstate {
     FILE *fp;
     int lineno;          /* line most recently handed to inih */
     int long_line;       /* first overlong line, 0 if none */
-    int failed;
+    int failed;          /* line of the first error (-1 if it has none) */
+    int max_line;        /* inih's line buffer, from the reader */
     char *err;
     int key_line[NKEYS]; /* where each non-outage key was set (0: default) */
     int section_line;    /* line of the current section header */
@@ -156,7 +158,7 @@ static void fail(pstate *ps, int line, const char *fmt, const char *a, const cha
 {
     if (ps->failed)
         return;
-    ps->failed = 1;
+    ps->failed = line > 0 ? line : -1;
     char msg[SCN_ERR_MAX];
     snprintf(msg, sizeof msg, fmt, a ? a : "", b ? b : "", c ? c : "");
     if (line > 0)
@@ -452,7 +454,7 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
         void *base = ps->c;
         int *seen = &ps->key_line[i];
         if (sub) {
-            scn_outage *o = find_outage(ps->c, sub, 1, line);
+            scn_outage *o = find_outage(ps->c, sub, 1, line > 0 ? ps->section_line : 0);
             if (!o) {
                 fail(ps, line, "[%s]: too many outages (at most 32)", section, NULL, NULL);
                 return 0;
@@ -490,6 +492,7 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
 static char *reader(char *str, int num, void *stream)
 {
     pstate *ps = stream;
+    ps->max_line = num;
     if (!fgets(str, num, ps->fp))
         return NULL;
     ps->lineno++;
@@ -506,6 +509,8 @@ static char *reader(char *str, int num, void *stream)
     size_t lead = strspn(str, " \t");
     if (lead)
         memmove(str, str + lead, len - lead + 1);
+    if (str[0] == '[')
+        ps->section_line = ps->lineno;
     return str;
 }
 
@@ -550,6 +555,19 @@ static int prescan(pstate *ps)
             continue; /* inih reports the syntax error */
         *end = '\0';
         p++;
+        if (strncmp(p, "outage", 6) == 0 && (p[6] == ' ' || p[6] == '\0')) {
+            const char *name = p + 6 + strspn(p + 6, " ");
+            if (!*name || strlen(name) >= SCN_NAME_MAX) {
+                fail(ps, lineno, "[%s]: an outage section needs a name of 1-63 characters, e.g. [outage 1]", p,
+                     NULL, NULL);
+                return -1;
+            }
+        } else if (strcmp(p, "run") && strcmp(p, "clients") && strcmp(p, "network") && strcmp(p, "server") &&
+                   strcmp(p, "retry")) {
+            fail(ps, lineno, "unknown section [%s]; expected run, clients, network, server, retry or outage NAME",
+                 p, NULL, NULL);
+            return -1;
+        }
         if (strlen(p) >= sizeof seen[0])
             continue;
         for (int i = 0; i < nseen; i++)
@@ -632,19 +650,24 @@ int scn_load(scn_config *c, const char *path, const char *const *sets, int nsets
         goto out;
     default_name(c, path);
     int line = ini_parse_stream(reader, ps, handler, ps);
-    if (ps->long_line && (!ps->failed || ps->long_line < line)) {
+    /* Report the earliest of: an overlong line, an inih syntax error, an
+     * error of ours. */
+    if (ps->long_line && (!ps->failed || ps->long_line < ps->failed) && (line <= 0 || ps->long_line <= line)) {
         ps->failed = 0;
         char n[32];
-        snprintf(n, sizeof n, "%d", LINE_MAX_LEN - 2);
+        snprintf(n, sizeof n, "%d", ps->max_line - 2);
         fail(ps, ps->long_line, "line longer than %s characters; shorten it", n, NULL, NULL);
         goto out;
     }
-    if (ps->failed)
+    if (line > 0 && (!ps->failed || line < ps->failed)) {
+        ps->failed = 0;
+        fail(ps, line, "syntax error: expected [section], key = value, or a comment starting with ';' or '#'", NULL,
+             NULL, NULL);
         goto out;
-    if (line != 0) {
-        fail(ps, line > 0 ? line : 0,
-             "syntax error: expected [section], key = value, or a comment starting with ';' or '#'", NULL, NULL,
-             NULL);
+    }
+    if (ps->failed || line != 0) {
+        if (!ps->failed)
+            fail(ps, 0, "cannot read the file", NULL, NULL, NULL);
         goto out;
     }
     for (int i = 0; i < nsets; i++) {
@@ -727,6 +750,14 @@ double scn_memory_estimate(const scn_config *c)
            (double)c->workers * 8.0;
 }
 
+double scn_memory_limit(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || size <= 0)
+        return 16.0 * 1024 * 1024 * 1024;
+    return 0.8 * (double)pages * (double)size;
+}
+
 static int validate(const scn_config *c, const pstate *ps, char *err)
 {
     const char *path = ps ? ps->path : "scenario";
@@ -772,15 +803,16 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
                     o->name, o->start_s, o->end_s, q->name, q->start_s, q->end_s);
         }
     }
-    double need = scn_memory_estimate(c);
-    if (need > 16.0 * 1024 * 1024 * 1024)
-        BAD(line_of(ps, "clients", "count"),
-            "this scenario needs about %.1f GiB of memory (clients x requests_per_client); "
-            "expected at most 16 GiB",
-            need / (1024.0 * 1024 * 1024));
     if ((double)c->clients * c->requests_per_client > 4e9)
         BAD(line_of(ps, "clients", "requests_per_client"),
             "clients x requests_per_client exceeds 4e9 logical requests");
+    double need = scn_memory_estimate(c);
+    double have = scn_memory_limit();
+    if (need > have)
+        BAD(line_of(ps, "clients", "count"),
+            "this scenario needs about %.1f GiB of memory per simulation (clients x requests_per_client); "
+            "at most %.1f GiB (80%% of this machine's memory) can be used",
+            need / (1024.0 * 1024 * 1024), have / (1024.0 * 1024 * 1024));
     return 0;
 #undef BAD
 }

@@ -108,4 +108,7 @@ void scn_print_reference(FILE *f);
  * samples, queue), an estimate used to refuse scenarios that cannot fit. */
 double scn_memory_estimate(const scn_config *c);
 
+/* Bytes a scenario may use: 80% of physical memory (16 GiB if unknown). */
+double scn_memory_limit(void);
+
 #endif

@@ -1,0 +1,153 @@
+#!/bin/sh
+# End-to-end tests of the herd command line: help and version, outputs,
+# byte-identical determinism, bad input (clear message, exit 2, no output
+# files), the README's examples, and the thundering-herd acceptance check.
+#
+#   sh tests/cli.sh ./herd
+set -u
+HERD=${1:-./herd}
+case $HERD in /*) ;; *) HERD=$(pwd)/$HERD ;; esac
+T=$(mktemp -d /tmp/herd-cli.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0
+failn=0
+ok() { pass=$((pass + 1)); }
+bad() { failn=$((failn + 1)); echo "FAIL: $*"; }
+check() { # check DESCRIPTION COMMAND...: passes if the command succeeds
+    d=$1; shift
+    if "$@"; then ok; else bad "$d"; fi
+}
+
+# expect_fail NAME EXIT FRAGMENT ARGS...: herd exits with EXIT, stderr
+# contains FRAGMENT, stdout is empty and no file appears in $T/out-NAME.
+expect_fail() {
+    name=$1 code=$2 frag=$3; shift 3
+    "$HERD" "$@" >"$T/stdout" 2>"$T/stderr"
+    rc=$?
+    if [ "$rc" -ne "$code" ]; then bad "$name: exit $rc, want $code ($(cat "$T/stderr"))"; return; fi
+    if ! grep -qF -- "$frag" "$T/stderr"; then bad "$name: stderr lacks '$frag': $(cat "$T/stderr")"; return; fi
+    if [ -s "$T/stdout" ]; then bad "$name: wrote to stdout"; return; fi
+    if [ -e "$T/out-$name" ] && [ -n "$(ls -A "$T/out-$name")" ]; then bad "$name: left output files"; return; fi
+    ok
+}
+
+# --- help and version ---------------------------------------------------
+"$HERD" --help >"$T/help" 2>&1 && grep -q 'herd run SCENARIO' "$T/help" && ok || bad "--help"
+"$HERD" --version >"$T/ver" 2>&1 && grep -q '^herd [0-9]' "$T/ver" && ok || bad "--version"
+"$HERD" keys | grep -q 'attempt_timeout_s' && ok || bad "keys"
+expect_fail noargs 2 "usage:"
+expect_fail unknown-cmd 2 "unknown command 'frobnicate'" frobnicate
+expect_fail unknown-opt 2 "unknown option '--frob'" run scenarios/thundering-herd.ini --frob
+expect_fail no-scenario 2 "run needs a scenario file" run
+expect_fail two-scenarios 2 "one scenario per run" run a.ini b.ini
+expect_fail seed-missing 2 "--seed needs a value" run scenarios/thundering-herd.ini --seed
+expect_fail jobs-bad 2 "--jobs: expected an integer in [1, 64]" run scenarios/thundering-herd.ini --jobs 0
+
+# --- a small scenario -----------------------------------------------------
+cat >"$T/small.ini" <<'INI'
+[run]
+strategies = immediate, constant, exponential, full_jitter, equal_jitter, decorrelated_jitter
+replications = 3
+seed = 7
+bucket_s = 0.5
+[clients]
+count = 300
+[network]
+delay_s = normal(0.005, 0.001)
+[server]
+workers = 10
+queue = 50
+service_time_s = exponential(0.05)
+error_rate_500 = 0.02
+[outage 1]
+start_s = 0
+end_s = 3
+[retry]
+base_s = 0.2
+cap_s = 10
+max_attempts = 6
+attempt_timeout_s = 2
+INI
+if "$HERD" run "$T/small.ini" -o "$T/a" >"$T/a.out" 2>&1; then ok; else bad "small run: $(cat "$T/a.out")"; fi
+for f in summary aggregate timeseries; do
+    [ -s "$T/a/$f.csv" ] && ok || bad "missing $f.csv"
+done
+grep -q "wrote $T/a/summary.csv" "$T/a.out" && ok || bad "run does not say where the CSVs went"
+ls -A "$T/a" | grep -q '\.tmp\.' && bad "temporary files left behind" || ok
+head -1 "$T/a/summary.csv" | grep -q '^strategy,replication,seed,clients,completion_time_s,calls,refused,successes,failures,' \
+    && ok || bad "summary header: $(head -1 "$T/a/summary.csv")"
+for col in late_replies peak_inflight peak_arrivals_per_s mean_latency_s p50_latency_s p99_latency_s events; do
+    head -1 "$T/a/summary.csv" | tr ',' '\n' | grep -qx "$col" && ok || bad "summary lacks $col"
+done
+head -1 "$T/a/aggregate.csv" | grep -q '^strategy,replications,clients_mean,clients_ci95,completion_time_s_mean,completion_time_s_ci95,' \
+    && ok || bad "aggregate header"
+head -1 "$T/a/timeseries.csv" | grep -qx 'strategy,replication,time_s,arrivals,in_flight,successes,errors,retries_scheduled' \
+    && ok || bad "timeseries header"
+[ "$(tail -n +2 "$T/a/summary.csv" | wc -l)" -eq 18 ] && ok || bad "summary rows != 6 x 3"
+[ "$(cut -d, -f1 "$T/a/aggregate.csv" | tail -n +2 | tr '\n' ' ')" = \
+  "immediate constant exponential full_jitter equal_jitter decorrelated_jitter " ] && ok || bad "strategy names"
+# every summary row accounts for all 300 requests
+awk -F, 'NR > 1 && $8 + $9 + $10 != 300 { exit 1 }' "$T/a/summary.csv" && ok || bad "successes + failures + unfinished != clients"
+
+# --- determinism ---------------------------------------------------------
+"$HERD" run "$T/small.ini" -o "$T/b" --quiet --jobs 1 && ok || bad "run --jobs 1"
+"$HERD" run "$T/small.ini" -o "$T/c" --quiet --jobs 2 && ok || bad "run --jobs 2"
+for f in summary aggregate timeseries; do
+    cmp -s "$T/a/$f.csv" "$T/b/$f.csv" && ok || bad "$f.csv differs between identical runs"
+    cmp -s "$T/b/$f.csv" "$T/c/$f.csv" && ok || bad "$f.csv depends on --jobs"
+done
+"$HERD" run "$T/small.ini" -o "$T/d" --quiet --seed 8 && ok || bad "run --seed 8"
+cmp -s "$T/a/summary.csv" "$T/d/summary.csv" && bad "--seed changes nothing" || ok
+"$HERD" run "$T/small.ini" -o "$T/q" --quiet >"$T/q.out" 2>&1 && [ ! -s "$T/q.out" ] && ok || bad "--quiet printed"
+"$HERD" run "$T/small.ini" -o "$T/e" --quiet --replications 2 --set clients.count=100 --set 'outage 1.end_s=1' \
+    && [ "$(tail -n +2 "$T/e/summary.csv" | wc -l)" -eq 12 ] && awk -F, 'NR > 1 && $4 != 100 { exit 1 }' "$T/e/summary.csv" \
+    && ok || bad "--replications / --set"
+(cd "$T" && "$HERD" run small.ini --quiet) && [ -s "$T/out/small/summary.csv" ] && ok || bad "default output dir out/<name>/"
+
+# --- bad input: clear message, exit 2, no output ---------------------------
+printf '[server]\nworkers = many\n' >"$T/bad1.ini"
+expect_fail badnum 2 "$T/bad1.ini:2: [server] workers: expected an integer in [1, 10000000], got 'many'" \
+    run "$T/bad1.ini" -o "$T/out-badnum"
+printf '[run]\nreplications = 3\n[retry]\nbase_s = 5\ncap_s = 1\n' >"$T/bad2.ini"
+expect_fail capbase 2 "$T/bad2.ini:5: [retry] cap_s (1 s) is below base_s (5 s)" run "$T/bad2.ini" -o "$T/out-capbase"
+expect_fail missing 2 "$T/nope.ini: cannot open scenario: No such file or directory" run "$T/nope.ini" -o "$T/out-missing"
+expect_fail dir 2 "is a directory" run "$T" -o "$T/out-dir"
+: >"$T/empty.ini"
+expect_fail empty 2 "the file is empty" run "$T/empty.ini" -o "$T/out-empty"
+expect_fail badset 2 "--set server.queue=-1: [server] queue: expected an integer" \
+    run "$T/small.ini" -o "$T/out-badset" --set server.queue=-1
+expect_fail badseed 2 "[run] seed: expected an integer" run "$T/small.ini" -o "$T/out-badseed" --seed 0
+expect_fail badstrat 2 "unknown strategy 'fulljitter'" run "$T/small.ini" -o "$T/out-badstrat" --set run.strategies=fulljitter
+# an output directory that cannot be created: exit 1, names the path
+expect_fail outfile 1 "$T/small.ini/x: cannot create output directory" run "$T/small.ini" -o "$T/small.ini/x"
+# a failed run leaves the previous complete outputs untouched
+cp "$T/a/summary.csv" "$T/a.keep"
+expect_fail keep 2 "expected an integer" run "$T/small.ini" -o "$T/a" --set clients.count=x
+cmp -s "$T/a/summary.csv" "$T/a.keep" && ok || bad "failed run changed previous output"
+
+# --- the README's examples run as written -----------------------------------
+grep -E '^\./herd ' README.md | sed 's/ *#.*$//' | grep -v -- '--help' >"$T/readme-cmds"
+[ -s "$T/readme-cmds" ] && ok || bad "no ./herd examples found in README.md"
+while IFS= read -r cmd; do
+    if (cd "$(dirname "$0")/.." && eval "$(echo "$cmd" | sed "s|^\./herd|'$HERD'|")") >"$T/readme.out" 2>&1; then
+        ok
+    else
+        bad "README example failed: $cmd: $(tail -3 "$T/readme.out")"
+    fi
+done <"$T/readme-cmds"
+
+# --- acceptance: the thundering herd ---------------------------------------
+# Exponential backoff without jitter must show a higher peak arrival rate
+# than full jitter, with non-overlapping 95% CIs over 10 replications.
+"$HERD" run scenarios/thundering-herd.ini -o "$T/th" --quiet && ok || bad "thundering-herd run"
+awk -F, '
+NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+{ m[$1] = $col["peak_arrivals_per_s_mean"]; h[$1] = $col["peak_arrivals_per_s_ci95"]; r[$1] = $col["replications"] }
+END {
+    printf "thundering herd: peak_arrivals_per_s exponential %.0f +/- %.0f, full_jitter %.0f +/- %.0f (%d replications)\n",
+        m["exponential"], h["exponential"], m["full_jitter"], h["full_jitter"], r["exponential"]
+    exit !(r["exponential"] >= 10 && m["exponential"] - h["exponential"] > m["full_jitter"] + h["full_jitter"])
+}' "$T/th/aggregate.csv" && ok || bad "exponential peak_arrivals_per_s not above full_jitter's"
+
+echo "cli: $pass passed, $failn failed"
+[ "$failn" -eq 0 ]

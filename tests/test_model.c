@@ -1,0 +1,383 @@
+/*
+ * test_model.c - the closed-population model end to end (engine + policy +
+ * model), on small scenarios whose every event can be worked out by hand,
+ * plus invariants, determinism, common random numbers and allocation
+ * failures on a larger one.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sim/engine/alloc.h"
+#include "../sim/engine/sim.h"
+#include "../sim/model/model.h"
+#include "../sim/scenario/scenario.h"
+
+#define close_to(a, b) assert_true(fabs((a) - (b)) < 1e-9)
+
+static void set(scn_config *c, const char *kv)
+{
+    char err[SCN_ERR_MAX];
+    if (scn_set(c, kv, "test", err) != 0)
+        fail_msg("%s", err);
+}
+
+/* Hand-checkable defaults: one client, constant 10 ms hops, constant
+ * 100 ms service, one worker, exponential backoff from 0.1 s. */
+static void base(scn_config *c)
+{
+    scn_defaults(c);
+    set(c, "clients.count=1");
+    set(c, "network.delay_s=constant(0.01)");
+    set(c, "server.workers=1");
+    set(c, "server.queue=10");
+    set(c, "server.service_time_s=constant(0.1)");
+    set(c, "retry.base_s=0.1");
+    set(c, "retry.cap_s=10");
+    set(c, "retry.max_attempts=10");
+}
+
+typedef struct result {
+    metrics m;
+    timeseries ts;
+} result;
+
+static result run(const scn_config *c, hp_strategy s, uint32_t rep)
+{
+    char err[SCN_ERR_MAX];
+    if (scn_validate(c, "test", err) != 0)
+        fail_msg("%s", err);
+    sim_t sim;
+    model md;
+    assert_int_equal(sim_init(&sim, rng_replication_seed(c->seed, rep), 16), 0);
+    assert_int_equal(model_init(&md, c, s, &sim), 0);
+    assert_int_equal(model_run(&md), 0);
+    result r = {.m = md.m, .ts = md.ts};
+    md.ts = (timeseries){0};
+    model_free(&md);
+    sim_free(&sim);
+    return r;
+}
+
+static void one_request_no_failure(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    close_to(r.m.completion_time_s, 0.12); /* 10 ms + 100 ms + 10 ms */
+    assert_int_equal(r.m.calls, 1);
+    assert_int_equal(r.m.successes, 1);
+    assert_int_equal(r.m.failures, 0);
+    assert_int_equal(r.m.retries, 0);
+    close_to(r.m.mean_latency_s, 0.12);
+    assert_int_equal(r.m.peak_inflight, 1);
+    ts_free(&r.ts);
+}
+
+/* Fail-fast 503 during [0, 1): sends at 0, 0.12, 0.34, 0.76 fail (reply
+ * 20 ms after sending, then sleeps 0.1, 0.2, 0.4); the send at
+ * 0.78 + 0.8 = 1.58 arrives at 1.59, after the outage, and is served:
+ * reply at 1.70. */
+static void outage_then_success_by_hand(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "outage 1.start_s=0");
+    set(&c, "outage 1.end_s=1");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    close_to(r.m.completion_time_s, 1.70);
+    assert_int_equal(r.m.calls, 5);
+    assert_int_equal(r.m.retries, 4);
+    assert_int_equal(r.m.outage_errors, 4);
+    assert_int_equal(r.m.successes, 1);
+    ts_free(&r.ts);
+
+    /* With 4 attempts it gives up after the fourth reply, at 0.78. */
+    set(&c, "retry.max_attempts=4");
+    r = run(&c, HP_EXPONENTIAL, 0);
+    close_to(r.m.completion_time_s, 0.78);
+    assert_int_equal(r.m.calls, 4);
+    assert_int_equal(r.m.failures, 1);
+    assert_int_equal(r.m.gave_up_attempts, 1);
+    ts_free(&r.ts);
+}
+
+/* A refused connection never reaches the server: not a call, no arrival. */
+static void refused_is_not_a_call(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "outage 1.start_s=0");
+    set(&c, "outage 1.end_s=1");
+    set(&c, "outage 1.status=connection_refused");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    close_to(r.m.completion_time_s, 1.70);
+    assert_int_equal(r.m.calls, 1);
+    assert_int_equal(r.m.refused, 4);
+    uint64_t arrivals = 0;
+    for (size_t i = 0; i < r.ts.len; i++)
+        arrivals += r.ts.b[i].arrivals;
+    assert_int_equal(arrivals, 1);
+    ts_free(&r.ts);
+}
+
+/* Black hole during [0, 1) with a 0.3 s attempt timeout: sends at 0, 0.4
+ * (0.3 + 0.1), 0.9 (0.7 + 0.2) are swallowed; 1.6 (1.2 + 0.4) is served:
+ * reply at 1.72.  Swallowed attempts are calls. */
+static void black_hole_and_timeouts_by_hand(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "outage 1.start_s=0");
+    set(&c, "outage 1.end_s=1");
+    set(&c, "outage 1.mode=black_hole");
+    set(&c, "retry.attempt_timeout_s=0.3");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    close_to(r.m.completion_time_s, 1.72);
+    assert_int_equal(r.m.calls, 4);
+    assert_int_equal(r.m.timeouts, 3);
+    assert_int_equal(r.m.late_replies, 0);
+    assert_int_equal(r.m.successes, 1);
+    ts_free(&r.ts);
+}
+
+/* Service 0.5 s > timeout 0.3 s, two attempts: both time out, the client
+ * gives up at 0.7; both replies still arrive (0.52 and 1.02) and count as
+ * late, never as a success. */
+static void late_replies_are_not_successes(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "server.service_time_s=0.5");
+    set(&c, "retry.attempt_timeout_s=0.3");
+    set(&c, "retry.max_attempts=2");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    close_to(r.m.completion_time_s, 0.7);
+    assert_int_equal(r.m.successes, 0);
+    assert_int_equal(r.m.failures, 1);
+    assert_int_equal(r.m.timeouts, 2);
+    assert_int_equal(r.m.late_replies, 2);
+    ts_free(&r.ts);
+}
+
+/* FIFO service with one worker: three clients at t=0 with zero network
+ * delay finish at 1, 2, 3; with one queue place the third is rejected
+ * (503) and, not retrying, fails at once. */
+static void fifo_queue_and_rejection(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "clients.count=3");
+    set(&c, "network.delay_s=0");
+    set(&c, "server.service_time_s=1");
+    set(&c, "retry.max_attempts=1");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    close_to(r.m.completion_time_s, 3);
+    close_to(r.m.mean_latency_s, 2);
+    close_to(r.m.p50_latency_s, 2);
+    assert_int_equal(r.m.peak_inflight, 3);
+    ts_free(&r.ts);
+
+    set(&c, "server.queue=1");
+    r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.rejected, 1);
+    assert_int_equal(r.m.successes, 2);
+    assert_int_equal(r.m.failures, 1);
+    assert_int_equal(r.m.peak_inflight, 2);
+    ts_free(&r.ts);
+}
+
+/* A 404 is never retried, whatever the strategy. */
+static void non_retryable_never_retried(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "clients.count=200");
+    set(&c, "server.workers=50");
+    set(&c, "server.error_rate_404=1");
+    for (int s = 0; s < HP_STRATEGY_COUNT; s++) {
+        result r = run(&c, (hp_strategy)s, 0);
+        assert_int_equal(r.m.calls, 200);
+        assert_int_equal(r.m.retries, 0);
+        assert_int_equal(r.m.non_retryable_failures, 200);
+        assert_int_equal(r.m.background_errors, 200);
+        ts_free(&r.ts);
+    }
+}
+
+/* An outage that never ends, unlimited attempts: the horizon stops the
+ * run and every request is unfinished. */
+static void horizon_censors(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "clients.count=5");
+    set(&c, "outage 1.start_s=0");
+    set(&c, "outage 1.end_s=1e9");
+    set(&c, "retry.max_attempts=0");
+    set(&c, "run.horizon_s=100");
+    result r = run(&c, HP_FULL_JITTER, 0);
+    assert_int_equal(r.m.unfinished, 5);
+    close_to(r.m.completion_time_s, 100);
+    assert_true(isnan(r.m.mean_latency_s));
+    ts_free(&r.ts);
+}
+
+static void herd(scn_config *c)
+{
+    scn_defaults(c);
+    set(c, "clients.count=2000");
+    set(c, "network.delay_s=normal(0.005, 0.001)");
+    set(c, "server.workers=20");
+    set(c, "server.queue=100");
+    set(c, "server.service_time_s=exponential(0.1)");
+    set(c, "server.error_rate_500=0.05");
+    set(c, "outage 1.start_s=0");
+    set(c, "outage 1.end_s=5");
+    set(c, "retry.base_s=0.5");
+    set(c, "retry.cap_s=20");
+    set(c, "retry.max_attempts=8");
+    set(c, "retry.attempt_timeout_s=2");
+    set(c, "run.bucket_s=0.5");
+}
+
+/* Conservation laws on a contended run, for every strategy. */
+static void invariants(void **state)
+{
+    (void)state;
+    scn_config c;
+    herd(&c);
+    for (int s = 0; s < HP_STRATEGY_COUNT; s++) {
+        result r = run(&c, (hp_strategy)s, 3);
+        const metrics *m = &r.m;
+        assert_int_equal(m->successes + m->failures + m->unfinished, 2000);
+        assert_int_equal(m->calls + m->refused, 2000 + m->retries);
+        assert_true(m->peak_inflight <= 20 + 100);
+        assert_int_equal(m->failures, m->gave_up_attempts + m->non_retryable_failures + m->unknown_outcomes);
+        uint64_t arr = 0, rs = 0, ok = 0, errs = 0, peak = 0;
+        for (size_t i = 0; i < r.ts.len; i++) {
+            arr += r.ts.b[i].arrivals;
+            rs += r.ts.b[i].retries_scheduled;
+            ok += r.ts.b[i].successes;
+            errs += r.ts.b[i].errors;
+            if (r.ts.b[i].arrivals > peak)
+                peak = r.ts.b[i].arrivals;
+            assert_true(r.ts.b[i].in_flight <= 120);
+        }
+        assert_int_equal(arr, m->calls);
+        assert_int_equal(rs, m->retries);
+        assert_int_equal(ok, m->successes);
+        assert_int_equal(ok + errs, 2000 + m->retries - m->unfinished);
+        close_to(m->peak_arrivals_per_s, (double)peak / 0.5);
+        assert_true(m->p50_latency_s <= m->p99_latency_s && m->p99_latency_s <= m->max_latency_s);
+        ts_free(&r.ts);
+    }
+}
+
+/* Same config and seed: identical metrics and timeseries, bit for bit. */
+static void deterministic(void **state)
+{
+    (void)state;
+    scn_config c;
+    herd(&c);
+    result a = run(&c, HP_DECORRELATED_JITTER, 1), b = run(&c, HP_DECORRELATED_JITTER, 1);
+    assert_memory_equal(&a.m, &b.m, sizeof a.m);
+    assert_int_equal(a.ts.len, b.ts.len);
+    assert_memory_equal(a.ts.b, b.ts.b, a.ts.len * sizeof *a.ts.b);
+    result d = run(&c, HP_DECORRELATED_JITTER, 2);
+    assert_true(memcmp(&a.m, &d.m, sizeof a.m) != 0); /* replications differ */
+    ts_free(&a.ts);
+    ts_free(&b.ts);
+    ts_free(&d.ts);
+}
+
+/* Common random numbers: without failures no strategy ever backs off, so
+ * every strategy must see exactly the same run (start times, network and
+ * service draws). */
+static void common_random_numbers(void **state)
+{
+    (void)state;
+    scn_config c;
+    herd(&c);
+    c.nerrors = 0;
+    c.noutages = 0;
+    set(&c, "server.workers=400");
+    set(&c, "server.queue=2000");
+    set(&c, "clients.start=spread");
+    set(&c, "clients.spread_s=10");
+    result ref = run(&c, HP_IMMEDIATE, 4);
+    assert_int_equal(ref.m.retries, 0);
+    for (int s = 1; s < HP_STRATEGY_COUNT; s++) {
+        result r = run(&c, (hp_strategy)s, 4);
+        assert_memory_equal(&ref.m, &r.m, sizeof r.m);
+        ts_free(&r.ts);
+    }
+    ts_free(&ref.ts);
+}
+
+/* Every allocation of a run fails in turn: the run reports failure, and
+ * (under ASan/valgrind) leaks nothing. */
+static void allocation_failures(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "clients.count=50");
+    set(&c, "outage 1.start_s=0");
+    set(&c, "outage 1.end_s=1");
+    int failures = 0;
+    for (long n = 0; n < 64; n++) {
+        herd_alloc_fail_after(n);
+        sim_t sim;
+        model md;
+        memset(&md, 0, sizeof md);
+        int rc = sim_init(&sim, 7, 0);
+        if (rc == 0)
+            rc = model_init(&md, &c, HP_FULL_JITTER, &sim);
+        if (rc == 0)
+            rc = model_run(&md);
+        long used = herd_alloc_fail_after(-1);
+        model_free(&md);
+        sim_free(&sim);
+        if (rc != 0)
+            failures++;
+        else if (used <= n)
+            break; /* the run needed at most n allocations: all sites seen */
+    }
+    assert_true(failures >= 3);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(one_request_no_failure),
+        cmocka_unit_test(outage_then_success_by_hand),
+        cmocka_unit_test(refused_is_not_a_call),
+        cmocka_unit_test(black_hole_and_timeouts_by_hand),
+        cmocka_unit_test(late_replies_are_not_successes),
+        cmocka_unit_test(fifo_queue_and_rejection),
+        cmocka_unit_test(non_retryable_never_retried),
+        cmocka_unit_test(horizon_censors),
+        cmocka_unit_test(invariants),
+        cmocka_unit_test(deterministic),
+        cmocka_unit_test(common_random_numbers),
+        cmocka_unit_test(allocation_failures),
+    };
+    return cmocka_run_group_tests_name("model", tests, NULL, NULL);
+}

@@ -1,0 +1,278 @@
+/*
+ * test_scenario.c - scenario files: defaults, every key type, and the
+ * catalogue of bad input, each with the exact FILE:LINE and a message
+ * naming the key and what was expected.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../sim/scenario/scenario.h"
+
+static char path[64];
+
+static void write_file(const char *text, size_t len)
+{
+    snprintf(path, sizeof path, "/tmp/herd-test-scn-%d.ini", (int)getpid());
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    fclose(f);
+}
+
+static int load(const char *text, char *err)
+{
+    write_file(text, strlen(text));
+    scn_config c;
+    return scn_load(&c, path, NULL, 0, err);
+}
+
+/* Loads text and expects failure with "PATH:LINE: " followed by a message
+ * containing every fragment. */
+static void expect_error(const char *text, int line, const char *frag1, const char *frag2)
+{
+    char err[SCN_ERR_MAX];
+    assert_int_equal(load(text, err), -1);
+    char prefix[128];
+    if (line > 0)
+        snprintf(prefix, sizeof prefix, "%s:%d: ", path, line);
+    else
+        snprintf(prefix, sizeof prefix, "%s: ", path);
+    if (strncmp(err, prefix, strlen(prefix)) != 0)
+        fail_msg("want prefix '%s', got '%s'", prefix, err);
+    if (frag1 && !strstr(err, frag1))
+        fail_msg("want '%s' in '%s'", frag1, err);
+    if (frag2 && !strstr(err, frag2))
+        fail_msg("want '%s' in '%s'", frag2, err);
+}
+
+static void defaults_and_every_key(void **state)
+{
+    (void)state;
+    const char *text = "; comment\n# another\n"
+                       "[run]\nname = demo\nseed = 42\nreplications = 3\n"
+                       "strategies = full_jitter, exponential\nbucket_s = 0.5\nhorizon_s = 100\n"
+                       "[clients]\ncount = 7\nrequests_per_client = 2\nstart = spread\nspread_s = 3\n"
+                       "think_time_s = exponential(2)\n"
+                       "[network]\ndelay_s = uniform(0.001, 0.002) ; inline comment\n"
+                       "[server]\n  workers = 5\nqueue = 0\nservice_time_s = lognormal(0.1, 0.05)\n"
+                       "error_rate_503 = 0.1\nerror_rate_connection_reset = 0.2\n"
+                       "[outage b]\nstart_s = 20\nend_s = 30\nmode = black_hole\n"
+                       "[outage a]\nstart_s = 1\nend_s = 2\nstatus = connection_refused\n"
+                       "[retry]\nstrategy = constant\nbase_s = 0.2\ncap_s = 5\nmax_attempts = 0\n"
+                       "attempt_timeout_s = 1.5\nunknown_errors = fail\nidempotent = false\n";
+    write_file(text, strlen(text));
+    scn_config c;
+    char err[SCN_ERR_MAX];
+    if (scn_load(&c, path, NULL, 0, err) != 0)
+        fail_msg("%s", err);
+    assert_string_equal(c.name, "demo");
+    assert_int_equal(c.seed, 42);
+    assert_int_equal(c.replications, 3);
+    assert_int_equal(c.nstrategies, 2);
+    assert_int_equal(c.strategies[0], HP_FULL_JITTER);
+    assert_int_equal(c.strategies[1], HP_EXPONENTIAL);
+    assert_true(c.bucket_s == 0.5 && c.horizon_s == 100);
+    assert_int_equal(c.clients, 7);
+    assert_int_equal(c.requests_per_client, 2);
+    assert_int_equal(c.start, SCN_START_SPREAD);
+    assert_int_equal(c.think.kind, DIST_EXPONENTIAL);
+    assert_int_equal(c.delay.kind, DIST_UNIFORM);
+    assert_true(c.delay.b == 0.002);
+    assert_int_equal(c.workers, 5); /* indented key: still a key */
+    assert_int_equal(c.queue, 0);
+    assert_int_equal(c.service.kind, DIST_LOGNORMAL);
+    assert_int_equal(c.nerrors, 2);
+    assert_int_equal(c.errors[0].outcome, 503);
+    assert_int_equal(c.errors[1].outcome, HP_OUTCOME_CONN_RESET);
+    assert_int_equal(c.noutages, 2);
+    assert_string_equal(c.outages[0].name, "b");
+    assert_int_equal(c.outages[0].mode, SCN_OUTAGE_BLACK_HOLE);
+    assert_int_equal(c.outages[1].outcome, HP_OUTCOME_CONN_REFUSED);
+    assert_int_equal(c.policy.strategy, HP_CONSTANT);
+    assert_int_equal(c.policy.max_attempts, 0);
+    assert_int_equal(c.policy.unknown, HP_UNKNOWN_FAIL);
+    assert_true(c.policy.non_idempotent);
+    assert_true(c.attempt_timeout_s == 1.5);
+
+    /* an empty-of-keys scenario means the documented defaults */
+    write_file("[run]\n", 6);
+    assert_int_equal(scn_load(&c, path, NULL, 0, err), 0);
+    assert_int_equal(c.replications, 10);
+    assert_int_equal(c.clients, 1000);
+    assert_int_equal(c.policy.strategy, HP_EXPONENTIAL);
+    assert_int_equal(c.nstrategies, 0);
+    hp_strategy s[HP_STRATEGY_COUNT];
+    assert_int_equal(scn_strategies(&c, s), 1);
+    assert_int_equal(s[0], HP_EXPONENTIAL);
+    char name[SCN_NAME_MAX];
+    snprintf(name, sizeof name, "herd-test-scn-%d", (int)getpid());
+    assert_string_equal(c.name, name); /* file name without .ini */
+}
+
+static void overrides(void **state)
+{
+    (void)state;
+    write_file("[clients]\ncount = 10\n", 21);
+    const char *sets[] = {"clients.count=20", "outage x.start_s=1", "outage x.end_s=2", "run.seed=9"};
+    scn_config c;
+    char err[SCN_ERR_MAX];
+    if (scn_load(&c, path, sets, 4, err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(c.clients, 20);
+    assert_int_equal(c.noutages, 1);
+    assert_int_equal(c.seed, 9);
+
+    const char *bad1[] = {"clients.count=abc"};
+    assert_int_equal(scn_load(&c, path, bad1, 1, err), -1);
+    assert_non_null(strstr(err, "--set clients.count=abc: [clients] count: expected an integer"));
+    const char *bad2[] = {"clientscount=3"};
+    assert_int_equal(scn_load(&c, path, bad2, 1, err), -1);
+    assert_non_null(strstr(err, "expected section.key=value"));
+    const char *bad3[] = {"clients.colour=3"};
+    assert_int_equal(scn_load(&c, path, bad3, 1, err), -1);
+    assert_non_null(strstr(err, "unknown key 'colour'"));
+    /* an override may break a cross-key rule: reported too */
+    const char *bad4[] = {"retry.cap_s=0.5", "retry.base_s=2"};
+    assert_int_equal(scn_load(&c, path, bad4, 2, err), -1);
+    assert_non_null(strstr(err, "cap_s (0.5 s) is below base_s (2 s)"));
+}
+
+static void bad_syntax_and_keys(void **state)
+{
+    (void)state;
+    expect_error("[run]\nseed = 1\n[bogus]\nx = 1\n", 3, "unknown section [bogus]", "expected run, clients");
+    expect_error("[server]\nworkers = 4\ncolour = red\n", 3, "[server]: unknown key 'colour'", NULL);
+    expect_error("[server]\nworkers = 4\nworkers = 5\n", 3, "[server] workers: duplicate key", "line 2");
+    expect_error("[server]\nworkers = 4\n[clients]\ncount = 1\n[server]\nqueue = 1\n", 5,
+                 "duplicate section [server]", "line 1");
+    expect_error("seed = 4\n[run]\n", 1, "before any [section]", NULL);
+    expect_error("[run]\nthis line has no equals sign\n", 2, "syntax error", "key = value");
+    expect_error("[run\nseed = 1\n", 1, "syntax error", NULL);
+    expect_error("[outage]\nstart_s = 1\n", 1, "outage section needs a name", NULL);
+    expect_error("[outage 1]\nstart_s = 1\nend_s = 2\nstart_s = 3\n", 4, "[outage 1] start_s: duplicate key", NULL);
+}
+
+static void bad_values(void **state)
+{
+    (void)state;
+    expect_error("[server]\nworkers = abc\n", 2, "[server] workers: expected an integer in [1, 10000000]", "'abc'");
+    expect_error("[server]\nworkers = 10x\n", 2, "[server] workers: expected an integer", "'10x'");
+    expect_error("[server]\nworkers = 0\n", 2, "[server] workers: expected an integer in [1,", "'0'");
+    expect_error("[server]\nworkers = -3\n", 2, "[server] workers", "'-3'");
+    expect_error("[clients]\ncount = 1e308\n", 2, "[clients] count: expected an integer", NULL);
+    expect_error("[clients]\ncount = 99999999999999999999999\n", 2, "[clients] count", NULL);
+    expect_error("[retry]\nbase_s = nan\n", 2, "[retry] base_s: expected a number in", "'nan'");
+    expect_error("[retry]\nbase_s = inf\n", 2, "[retry] base_s", "'inf'");
+    expect_error("[retry]\nbase_s = 1e308\n", 2, "[retry] base_s", NULL);
+    expect_error("[retry]\nbase_s = 0\n", 2, "[retry] base_s", NULL);
+    expect_error("[retry]\nbase_s = \n", 2, "[retry] base_s", NULL);
+    expect_error("[retry]\nstrategy = full-jitter\n", 2, "unknown strategy 'full-jitter'", "full_jitter");
+    expect_error("[run]\nstrategies = full_jitter, bogus\n", 2, "unknown strategy 'bogus'", NULL);
+    expect_error("[run]\nstrategies = full_jitter, full_jitter\n", 2, "listed twice", NULL);
+    expect_error("[run]\nstrategies = full_jitter,,exponential\n", 2, "comma-separated", NULL);
+    expect_error("[run]\nseed = 0\n", 2, "[run] seed", NULL);
+    expect_error("[run]\nname = ../etc\n", 2, "[run] name", NULL);
+    expect_error("[clients]\nstart = later\n", 2, "expected one of burst, spread", "'later'");
+    expect_error("[network]\ndelay_s = gamma(1, 2)\n", 2, "[network] delay_s", "exponential(MEAN)");
+    expect_error("[network]\ndelay_s = exponential(0)\n", 2, "MEAN > 0", NULL);
+    expect_error("[server]\nerror_rate_503 = 1.5\n", 2, "error_rate_503: expected a probability in [0, 1]", NULL);
+    expect_error("[server]\nerror_rate_503 = -0.1\n", 2, "error_rate_503", NULL);
+    expect_error("[server]\nerror_rate_abc = 0.1\n", 2, "error_rate_abc: unknown error", NULL);
+    expect_error("[server]\nerror_rate_503 = 0.1\nerror_rate_503 = 0.2\n", 3, "duplicate key", NULL);
+    expect_error("[outage 1]\nstart_s = 1\nend_s = 2\nstatus = 999\n", 4, "[outage 1] status", NULL);
+    expect_error("[outage 1]\nstart_s = 1\nend_s = 2\nmode = sometimes\n", 4, "fail_fast, black_hole", NULL);
+}
+
+static void cross_key_rules(void **state)
+{
+    (void)state;
+    expect_error("[retry]\nbase_s = 2\ncap_s = 1\n", 3, "cap_s (1 s) is below base_s (2 s)", NULL);
+    expect_error("[retry]\nbase_s = 100\n", 2, "cap_s (60 s) is below base_s (100 s)", NULL);
+    expect_error("[x]\n", 1, "unknown section", NULL);
+    expect_error("[run]\n\n[outage 1]\nstart_s = 5\nend_s = 2\n", 3, "end_s (2) must be after start_s (5)", NULL);
+    expect_error("[outage 1]\nstart_s = 5\n", 1, "missing required key end_s", NULL);
+    expect_error("[outage 1]\nend_s = 5\n", 1, "missing required key start_s", NULL);
+    expect_error("[outage 1]\nstart_s = 0\nend_s = 10\n[outage 2]\nstart_s = 5\nend_s = 20\n", 4,
+                 "[outage 2] [5, 20) overlaps [outage 1] [0, 10)", NULL);
+    expect_error("[outage 1]\nstart_s = 0\nend_s = 10\nmode = black_hole\n", 1, "set [retry] attempt_timeout_s",
+                 NULL);
+    expect_error("[server]\nerror_rate_500 = 0.6\nerror_rate_503 = 0.6\n", 0, "sum to 1.2", NULL);
+    expect_error("[clients]\nstart = spread\n", 2, "spread_s > 0", NULL);
+    expect_error("[clients]\ncount = 100000000\nrequests_per_client = 1000000\n", 3, "exceeds 4e9", NULL);
+    expect_error("[clients]\ncount = 100000000\nrequests_per_client = 30\n", 2, "GiB of memory", NULL);
+}
+
+static void bad_files(void **state)
+{
+    (void)state;
+    char err[SCN_ERR_MAX];
+    scn_config c;
+    assert_int_equal(scn_load(&c, "/nonexistent/x.ini", NULL, 0, err), -1);
+    assert_string_equal(err, "/nonexistent/x.ini: cannot open scenario: No such file or directory");
+    assert_int_equal(scn_load(&c, "/tmp", NULL, 0, err), -1);
+    assert_non_null(strstr(err, "/tmp: is a directory"));
+    expect_error("", 0, "the file is empty", NULL);
+
+    /* a line over the limit is reported, not silently split */
+    char big[3000];
+    memset(big, 0, sizeof big);
+    strcpy(big, "[run]\nname = x\n; ");
+    size_t n = strlen(big);
+    memset(big + n, 'a', 2000);
+    strcpy(big + n + 2000, "\nseed = 3\n");
+    expect_error(big, 3, "line longer than", NULL);
+
+    /* binary garbage: a NUL byte, or non-INI bytes */
+    write_file("[run]\nseed = 1\0\x01\x02\n", 18);
+    assert_int_equal(scn_load(&c, path, NULL, 0, err), -1);
+    assert_non_null(strstr(err, ":2: the file contains a NUL byte"));
+    expect_error("\x7f\x45\x4c\x46\x02\x01\x01\n", 1, "syntax error", NULL);
+}
+
+static void reference_lists_every_key(void **state)
+{
+    (void)state;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    scn_print_reference(f);
+    fclose(f);
+    const char *want[] = {"`seed`", "`replications`", "`strategies`", "`bucket_s`", "`horizon_s`",
+                          "`count`", "`requests_per_client`", "`start`", "`spread_s`", "`think_time_s`",
+                          "`delay_s`", "`workers`", "`queue`", "`service_time_s`", "`error_rate_NNN`",
+                          "`start_s`", "`end_s`", "`mode`", "`status`", "`strategy`", "`base_s`",
+                          "`cap_s`", "`max_attempts`", "`attempt_timeout_s`", "`unknown_errors`",
+                          "`idempotent`"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (!strstr(buf, want[i]))
+            fail_msg("reference lacks %s", want[i]);
+    free(buf);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    unlink(path);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(defaults_and_every_key), cmocka_unit_test(overrides),
+        cmocka_unit_test(bad_syntax_and_keys),    cmocka_unit_test(bad_values),
+        cmocka_unit_test(cross_key_rules),        cmocka_unit_test(bad_files),
+        cmocka_unit_test(reference_lists_every_key),
+    };
+    return cmocka_run_group_tests_name("scenario", tests, NULL, teardown);
+}
