@@ -5,7 +5,7 @@
 #   make          build ./herd and libherdpolicy.a
 #   make bench    events/s and peak memory at 10,000 and 1,000,000 clients
 #   make install  PREFIX=/usr/local DESTDIR=
-#   make keys     regenerate docs/keys.md from the key table
+#   make readme-keys  regenerate the key reference in README.md
 #   make clean
 
 CC       ?= cc
@@ -35,7 +35,7 @@ SIM_OBJ    := $(SIM_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN   := $(TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: all deps run test unit-test cli-test asan-test bench install clean keys
+.PHONY: all deps run test unit-test cli-test asan-test bench install clean readme-keys
 
 all: herd $(BUILD)/libherdpolicy.a
 
@@ -101,9 +101,6 @@ bench: deps
 	@$(MAKE) --no-print-directory all
 	@sh tests/bench.sh ./herd
 
-keys: herd
-	./herd keys > docs/keys.md
-
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
 	install -m 755 herd $(DESTDIR)$(PREFIX)/bin/herd
@@ -114,3 +111,12 @@ clean:
 	rm -rf build build-asan herd herd-asan
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# Rewrites the key reference in README.md from the key table (herd keys).
+readme-keys: herd
+	@./herd keys >build/keys.md
+	@awk 'BEGIN { skip = 0 } \
+	  /<!-- keys:begin -->/ { print; while ((getline l < "build/keys.md") > 0) print l; skip = 1; next } \
+	  /<!-- keys:end -->/ { skip = 0 } !skip { print }' README.md >build/README.md.new
+	@mv build/README.md.new README.md
+	@echo "README.md: key reference updated"

@@ -81,7 +81,7 @@ for col in late_replies peak_inflight peak_arrivals_per_s mean_latency_s p50_lat
 done
 head -1 "$T/a/aggregate.csv" | grep -q '^strategy,replications,clients_mean,clients_ci95,completion_time_s_mean,completion_time_s_ci95,' \
     && ok || bad "aggregate header"
-head -1 "$T/a/timeseries.csv" | grep -qx 'strategy,replication,time_s,arrivals,in_flight,successes,errors,retries_scheduled' \
+head -1 "$T/a/timeseries.csv" | grep -qx 'strategy,replication,time_s,arrivals,refused,in_flight,successes,errors,retries_scheduled' \
     && ok || bad "timeseries header"
 [ "$(tail -n +2 "$T/a/summary.csv" | wc -l)" -eq 18 ] && ok || bad "summary rows != 6 x 3"
 [ "$(cut -d, -f1 "$T/a/aggregate.csv" | tail -n +2 | tr '\n' ' ')" = \
@@ -135,6 +135,19 @@ while IFS= read -r cmd; do
         bad "README example failed: $cmd: $(tail -3 "$T/readme.out")"
     fi
 done <"$T/readme-cmds"
+
+# --- README: key reference is herd keys' output; the C example builds --------
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+sed -n '/<!-- keys:begin -->/,/<!-- keys:end -->/p' "$ROOT/README.md" | sed '1d;$d' >"$T/readme-keys"
+"$HERD" keys >"$T/keys"
+cmp -s "$T/readme-keys" "$T/keys" && ok || bad "README key reference differs from herd keys (run make readme-keys)"
+awk '/^```c$/ { on = 1; next } /^```$/ { on = 0 } on' "$ROOT/README.md" >"$T/example.c"
+if ${CC:-cc} -std=c11 -Wall -Wextra -Werror -I"$ROOT/sim/policy" "$T/example.c" "$ROOT/build/libherdpolicy.a" -lm \
+    -o "$T/example" 2>"$T/cc.err" && "$T/example" >"$T/example.out"; then
+    grep -q 'gave up after 5 attempts: attempts_exhausted' "$T/example.out" && ok || bad "README C example output: $(cat "$T/example.out")"
+else
+    bad "README C example does not build or run: $(cat "$T/cc.err")"
+fi
 
 # --- acceptance: the thundering herd ---------------------------------------
 # Exponential backoff without jitter must show a higher peak arrival rate

@@ -125,10 +125,13 @@ static void refused_is_not_a_call(void **state)
     close_to(r.m.completion_time_s, 1.70);
     assert_int_equal(r.m.calls, 1);
     assert_int_equal(r.m.refused, 4);
-    uint64_t arrivals = 0;
-    for (size_t i = 0; i < r.ts.len; i++)
+    uint64_t arrivals = 0, refused = 0;
+    for (size_t i = 0; i < r.ts.len; i++) {
         arrivals += r.ts.b[i].arrivals;
+        refused += r.ts.b[i].refused;
+    }
     assert_int_equal(arrivals, 1);
+    assert_int_equal(refused, 4);
     ts_free(&r.ts);
 }
 

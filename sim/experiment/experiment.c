@@ -117,7 +117,7 @@ static void write_aggregate(csv_out *o, const job *jobs, uint32_t nstrat, uint32
 static void write_timeseries(csv_out *o, const job *jobs, size_t n, double bucket_s)
 {
     static const char *const cols[] = {"strategy", "replication", "time_s", "arrivals",
-                                       "in_flight", "successes", "errors", "retries_scheduled"};
+                                       "refused", "in_flight", "successes", "errors", "retries_scheduled"};
     for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
         csv_str(o, cols[c], c == 0);
     csv_end(o);
@@ -129,6 +129,7 @@ static void write_timeseries(csv_out *o, const job *jobs, size_t n, double bucke
             csv_u64(o, j->rep, 0);
             csv_dbl(o, (double)t * bucket_s, 0);
             csv_u64(o, b->arrivals, 0);
+            csv_u64(o, b->refused, 0);
             csv_u64(o, b->in_flight, 0);
             csv_u64(o, b->successes, 0);
             csv_u64(o, b->errors, 0);
@@ -164,7 +165,7 @@ static void print_table(FILE *f, const scn_config *cfg, const job *jobs, uint32_
     static const struct {
         const char *metric, *title;
     } cols[] = {
-        {"completion_time_s", "completion_s"}, {"calls", "calls"},
+        {"completion_time_s", "completion_s"}, {"calls", "calls"}, {"refused", "refused"},
         {"peak_arrivals_per_s", "peak_arrivals/s"}, {"p99_latency_s", "p99_latency_s"},
         {"failures", "failures"},
     };
@@ -172,7 +173,7 @@ static void print_table(FILE *f, const scn_config *cfg, const job *jobs, uint32_
             cfg->requests_per_client, nreps, (unsigned long long)cfg->seed);
     fprintf(f, "mean +/- 95%% CI half-width over replications\n\n%-20s", "strategy");
     for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
-        fprintf(f, " %22s", cols[c].title);
+        fprintf(f, " %19s", cols[c].title);
     fputc('\n', f);
     for (uint32_t s = 0; s < nstrat; s++) {
         const job *g = &jobs[(size_t)s * nreps];
@@ -189,7 +190,7 @@ static void print_table(FILE *f, const scn_config *cfg, const job *jobs, uint32_
                 snprintf(cell, sizeof cell, "%s", a);
             else
                 snprintf(cell, sizeof cell, "%s +/- %s", a, b);
-            fprintf(f, " %22s", cell);
+            fprintf(f, " %19s", cell);
         }
         fputc('\n', f);
     }

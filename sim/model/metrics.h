@@ -55,6 +55,7 @@ double metric_value(const metrics *m, const metric_desc *d);
 /* One timeseries bucket [i * bucket_s, (i + 1) * bucket_s). */
 typedef struct ts_bucket {
     uint32_t arrivals;          /* attempts arriving at the server */
+    uint32_t refused;           /* attempts refused at connect (not arrivals) */
     uint32_t in_flight;         /* peak attempts in service + queued during the bucket */
     uint32_t successes;         /* attempts answered with success, at the client */
     uint32_t errors;            /* attempts that failed (error reply or timeout), at the client */

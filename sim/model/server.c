@@ -53,6 +53,9 @@ static const scn_outage *current_outage(model *md)
 static void refuse(model *md, const eq_event *ev)
 {
     md->m.refused++;
+    ts_bucket *b = model_bucket(md);
+    if (b)
+        b->refused++;
     reply(md, ev->obj, ev->tag, HP_OUTCOME_CONN_REFUSED);
 }
 
