@@ -25,7 +25,7 @@ DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev 
 POLICY_SRC := sim/policy/backoff.c sim/policy/classify.c
 SIM_SRC    := sim/engine/alloc.c sim/engine/equeue.c sim/engine/rng.c sim/engine/sim.c \
               sim/model/dist.c sim/model/metrics.c sim/model/model.c sim/model/client.c \
-              sim/model/server.c sim/scenario/scenario.c sim/report/csv.c sim/report/stats.c \
+              sim/model/server.c sim/model/occ.c sim/scenario/scenario.c sim/report/csv.c sim/report/stats.c \
               sim/experiment/experiment.c
 CLI_SRC    := sim/cli/main.c
 TESTS      := test_policy test_equeue test_dist test_scenario test_model

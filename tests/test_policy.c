@@ -463,7 +463,7 @@ TEST(test_classify_table)
         {HP_OUTCOME_CONN_REFUSED, HP_CLASS_CONNECTION},
         {HP_OUTCOME_CONN_RESET, HP_CLASS_CONNECTION},
         {HP_OUTCOME_UNKNOWN, HP_CLASS_UNKNOWN}, {199, HP_CLASS_UNKNOWN},
-        {300, HP_CLASS_UNKNOWN}, {418, HP_CLASS_UNKNOWN}, {505, HP_CLASS_UNKNOWN},
+        {300, HP_CLASS_UNKNOWN}, {418, HP_CLASS_UNKNOWN}, {409, HP_CLASS_CONFLICT}, {505, HP_CLASS_UNKNOWN},
         {599, HP_CLASS_UNKNOWN}, {0, HP_CLASS_UNKNOWN}, {-5, HP_CLASS_UNKNOWN},
         {1000, HP_CLASS_UNKNOWN}, {INT_MIN, HP_CLASS_UNKNOWN},
         {INT_MAX, HP_CLASS_UNKNOWN},
@@ -486,6 +486,7 @@ TEST(test_retryable)
         [HP_CLASS_BAD_REQUEST] = {0, 0}, [HP_CLASS_AUTH] = {0, 0},
         [HP_CLASS_NOT_FOUND] = {0, 0},   [HP_CLASS_TIMEOUT] = {1, 1},
         [HP_CLASS_CONNECTION] = {1, 1},  [HP_CLASS_UNKNOWN] = {1, 0},
+        [HP_CLASS_CONFLICT] = {1, 1},
     };
     hp_policy p = hp_policy_defaults();
     int c;
@@ -594,6 +595,32 @@ TEST(test_decide_table)
     }
 }
 
+/* The AWS 2015 simulation counts its first retry as 1: exponent_offset
+ * shifts the ceiling, saturating, and leaves decorrelated jitter alone. */
+TEST(test_exponent_offset)
+{
+    hp_policy p = policy(HP_EXPONENTIAL, 1, 100);
+    hp_state st;
+    const double want[] = {2, 4, 8, 16, 32, 64, 100, 100};
+    size_t i;
+
+    p.exponent_offset = 1;
+    hp_state_init(&st, &p);
+    for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+        hp_on_attempt(&st);
+        hp_decision d = hp_decide(&p, &st, 409, 0, 0.5);
+        assert_int_equal(d.action, HP_RETRY);
+        assert_int_equal(d.cls, HP_CLASS_CONFLICT);
+        assert_close(d.delay_s, want[i], EPS);
+    }
+    p.exponent_offset = UINT32_MAX;
+    p.strategy = HP_FULL_JITTER;
+    hp_state_init(&st, &p);
+    st.retries = 5;
+    hp_on_attempt(&st);
+    assert_close(hp_decide(&p, &st, 503, 0, 0.5).delay_s, 50, EPS);
+}
+
 TEST(test_decide_unlimited)
 {
     int s, i;
@@ -648,7 +675,8 @@ TEST(test_names)
         "full_jitter", "equal_jitter", "decorrelated_jitter"};
     static const char *const cls[HP_CLASS_COUNT] = {
         "ok",   "rate_limited", "server",  "not_implemented", "bad_request",
-        "auth", "not_found",    "timeout", "connection",      "unknown"};
+        "auth", "not_found",    "timeout", "connection",      "unknown",
+        "conflict"};
     static const char *const rsn[HP_REASON_COUNT] = {
         "none", "attempts_exhausted", "non_retryable", "unknown_outcome"};
     static const char *const bad[7] = {"Full_Jitter",  "",     "full-jitter",
@@ -768,6 +796,7 @@ int main(void)
         cmocka_unit_test(test_retryable),
         cmocka_unit_test(test_decide_table),
         cmocka_unit_test(test_decide_attempts),
+        cmocka_unit_test(test_exponent_offset),
         cmocka_unit_test(test_decide_unlimited),
         cmocka_unit_test(test_counters_saturate),
         cmocka_unit_test(test_names),

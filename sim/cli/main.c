@@ -38,6 +38,9 @@ static void usage(FILE *f)
             "  --replications N        replications per strategy (overrides [run] replications)\n"
             "  --set SECTION.KEY=VALUE override any scenario key; repeatable\n"
             "                          e.g. --set clients.count=500 --set 'outage 1.end_s=20'\n"
+            "  --sweep SECTION.KEY=FROM:TO:STEP | SECTION.KEY=A,B,C\n"
+            "                          run once per value (adds a column to every CSV);\n"
+            "                          repeatable: several sweeps make a grid\n"
             "  --jobs N                simulate on N threads (default: CPUs, at most 8);\n"
             "                          results do not depend on N\n"
             "  -q, --quiet             print nothing on success\n"
@@ -61,7 +64,8 @@ static int need_value(int argc, char **argv, int i)
 static int cmd_run(int argc, char **argv)
 {
     const char *scenario = NULL, *outdir = NULL;
-    static char setbuf[MAX_SETS][64];
+    static char setbuf[MAX_SETS][SCN_SWEEP_VALUES_MAX + 128];
+    int nsweep = 0;
     const char *sets[MAX_SETS];
     int nsets = 0, quiet = 0, stats = 0;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -84,6 +88,26 @@ static int cmd_run(int argc, char **argv)
             sets[nsets] = setbuf[nsets];
             nsets++;
             i++;
+        } else if (!strcmp(a, "--sweep")) {
+            if (!need_value(argc, argv, i))
+                return 2;
+            const char *spec = argv[++i], *eq = strchr(spec, '=');
+            if (!eq || eq == spec || !eq[1] || (size_t)(eq - spec) >= SCN_SWEEP_KEY_MAX ||
+                strlen(eq + 1) >= SCN_SWEEP_VALUES_MAX) {
+                fprintf(stderr, "herd: --sweep %s: expected section.key=FROM:TO:STEP or section.key=A,B,C\n", spec);
+                return 2;
+            }
+            if (nsets + 2 > MAX_SETS) {
+                fprintf(stderr, "herd: too many --set / --sweep\n");
+                return 2;
+            }
+            nsweep++;
+            snprintf(setbuf[nsets], sizeof setbuf[0], "sweep cli-%d.key=%.*s", nsweep, (int)(eq - spec), spec);
+            sets[nsets] = setbuf[nsets];
+            nsets++;
+            snprintf(setbuf[nsets], sizeof setbuf[0], "sweep cli-%d.values=%s", nsweep, eq + 1);
+            sets[nsets] = setbuf[nsets];
+            nsets++;
         } else if (!strcmp(a, "--set")) {
             if (!need_value(argc, argv, i))
                 return 2;
@@ -138,7 +162,7 @@ static int cmd_run(int argc, char **argv)
     }
     exp_options opt = {.outdir = outdir, .quiet = quiet, .jobs = jobs, .stats = stats};
     char rerr[1024];
-    int rc = exp_run(cfg, &opt, rerr, sizeof rerr);
+    int rc = exp_run(cfg, scenario, &opt, rerr, sizeof rerr);
     free(cfg);
     if (rc != 0) {
         fprintf(stderr, "herd: %s\n", rerr);

@@ -1,6 +1,10 @@
 /*
- * experiment.c - the loop over strategies and replications (see
- * experiment.h), the CSV writers and the comparison table.
+ * experiment.c - the loop over sweep points, strategies and replications
+ * (see experiment.h), the CSV writers and the comparison table.
+ *
+ * Jobs are laid out point-major, then strategy, then replication; every
+ * writer walks them in that order, so files never depend on which thread
+ * ran which job.
  */
 #define _GNU_SOURCE
 #include "experiment.h"
@@ -19,6 +23,7 @@
 #include "../report/stats.h"
 
 typedef struct job {
+    const scn_point *point;
     hp_strategy strategy;
     uint32_t rep;
     uint64_t seed;
@@ -28,14 +33,21 @@ typedef struct job {
 } job;
 
 typedef struct pool {
-    const scn_config *cfg;
     job *jobs;
     size_t njobs;
     atomic_size_t next;
 } pool;
 
-static void run_job(const scn_config *cfg, job *j)
+typedef struct layout {
+    const scn_config *cfg;  /* the base scenario (sweep keys) */
+    const scn_point *points;
+    size_t npoints;
+    uint32_t nstrat, nreps;
+} layout;
+
+static void run_job(job *j)
 {
+    const scn_config *cfg = &j->point->cfg;
     sim_t sim;
     model md;
     memset(&md, 0, sizeof md);
@@ -43,8 +55,11 @@ static void run_job(const scn_config *cfg, job *j)
              model_init(&md, cfg, j->strategy, &sim) == 0 && model_run(&md) == 0;
     if (ok) {
         j->m = md.m;
-        j->ts = md.ts; /* keep the series; the rest is freed */
-        md.ts = (timeseries){0};
+        int keep = cfg->timeseries == SCN_TS_ALL || (cfg->timeseries == SCN_TS_FIRST && j->rep == 0);
+        if (keep) {
+            j->ts = md.ts; /* keep the series; the rest is freed */
+            md.ts = (timeseries){0};
+        }
     }
     j->failed = !ok;
     model_free(&md);
@@ -58,13 +73,28 @@ static void *worker(void *arg)
         size_t i = atomic_fetch_add(&p->next, 1);
         if (i >= p->njobs)
             return NULL;
-        run_job(p->cfg, &p->jobs[i]);
+        run_job(&p->jobs[i]);
     }
 }
 
-static void write_summary(csv_out *o, const job *jobs, size_t n)
+/* The leading columns: one per swept key, then strategy. */
+static void key_header(csv_out *o, const layout *L)
 {
-    csv_str(o, "strategy", 1);
+    for (uint32_t i = 0; i < L->cfg->nsweeps; i++)
+        csv_str(o, L->cfg->sweeps[i].key, i == 0);
+    csv_str(o, "strategy", L->cfg->nsweeps == 0);
+}
+
+static void key_row(csv_out *o, const layout *L, const job *j)
+{
+    for (uint32_t i = 0; i < L->cfg->nsweeps; i++)
+        csv_str(o, j->point->value[i], i == 0);
+    csv_str(o, hp_strategy_name(j->strategy), L->cfg->nsweeps == 0);
+}
+
+static void write_summary(csv_out *o, const layout *L, const job *jobs, size_t n)
+{
+    key_header(o, L);
     csv_str(o, "replication", 0);
     csv_str(o, "seed", 0);
     for (size_t k = 0; k < metric_count; k++)
@@ -72,7 +102,7 @@ static void write_summary(csv_out *o, const job *jobs, size_t n)
     csv_end(o);
     for (size_t i = 0; i < n; i++) {
         const job *j = &jobs[i];
-        csv_str(o, hp_strategy_name(j->strategy), 1);
+        key_row(o, L, j);
         csv_u64(o, j->rep, 0);
         csv_u64(o, j->seed, 0);
         for (size_t k = 0; k < metric_count; k++) {
@@ -85,10 +115,10 @@ static void write_summary(csv_out *o, const job *jobs, size_t n)
     }
 }
 
-/* jobs are grouped by strategy: nreps consecutive jobs each. */
-static void write_aggregate(csv_out *o, const job *jobs, uint32_t nstrat, uint32_t nreps, double *scratch)
+/* Jobs come in groups of nreps (one point and strategy). */
+static void write_aggregate(csv_out *o, const layout *L, const job *jobs, size_t ngroups, double *scratch)
 {
-    csv_str(o, "strategy", 1);
+    key_header(o, L);
     csv_str(o, "replications", 0);
     for (size_t k = 0; k < metric_count; k++) {
         char name[96];
@@ -98,15 +128,15 @@ static void write_aggregate(csv_out *o, const job *jobs, uint32_t nstrat, uint32
         csv_str(o, name, 0);
     }
     csv_end(o);
-    for (uint32_t s = 0; s < nstrat; s++) {
-        const job *g = &jobs[(size_t)s * nreps];
-        csv_str(o, hp_strategy_name(g->strategy), 1);
-        csv_u64(o, nreps, 0);
+    for (size_t g = 0; g < ngroups; g++) {
+        const job *grp = &jobs[g * L->nreps];
+        key_row(o, L, grp);
+        csv_u64(o, L->nreps, 0);
         for (size_t k = 0; k < metric_count; k++) {
-            for (uint32_t r = 0; r < nreps; r++)
-                scratch[r] = metric_value(&g[r].m, &metric_table[k]);
+            for (uint32_t r = 0; r < L->nreps; r++)
+                scratch[r] = metric_value(&grp[r].m, &metric_table[k]);
             double mean, half;
-            stats_mean_ci95(scratch, nreps, &mean, &half);
+            stats_mean_ci95(scratch, L->nreps, &mean, &half);
             csv_dbl(o, mean, 0);
             csv_dbl(o, half, 0);
         }
@@ -114,18 +144,20 @@ static void write_aggregate(csv_out *o, const job *jobs, uint32_t nstrat, uint32
     }
 }
 
-static void write_timeseries(csv_out *o, const job *jobs, size_t n, double bucket_s)
+static void write_timeseries(csv_out *o, const layout *L, const job *jobs, size_t n)
 {
-    static const char *const cols[] = {"strategy", "replication", "time_s", "arrivals",
-                                       "refused", "in_flight", "successes", "errors", "retries_scheduled"};
+    static const char *const cols[] = {"replication", "time_s",    "arrivals", "refused",
+                                       "in_flight",   "successes", "errors",   "retries_scheduled"};
+    key_header(o, L);
     for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
-        csv_str(o, cols[c], c == 0);
+        csv_str(o, cols[c], 0);
     csv_end(o);
     for (size_t i = 0; i < n; i++) {
         const job *j = &jobs[i];
+        double bucket_s = j->point->cfg.bucket_s;
         for (size_t t = 0; t < j->ts.len; t++) {
             const ts_bucket *b = &j->ts.b[t];
-            csv_str(o, hp_strategy_name(j->strategy), 1);
+            key_row(o, L, j);
             csv_u64(o, j->rep, 0);
             csv_dbl(o, (double)t * bucket_s, 0);
             csv_u64(o, b->arrivals, 0);
@@ -139,6 +171,51 @@ static void write_timeseries(csv_out *o, const job *jobs, size_t n, double bucke
     }
 }
 
+/* compare.csv: per (point, strategy), the paired change of each metric
+ * against the baseline strategy at the same point and replication:
+ * 100 * (x - x_baseline) / x_baseline, then mean and CI over replications.
+ * Pairing uses the common random numbers: replication r of both
+ * strategies saw the same streams. */
+static const char *const compared[] = {"completion_time_s", "calls",         "retries",
+                                       "successes",         "failures",      "peak_inflight",
+                                       "peak_arrivals_per_s", "mean_latency_s", "p99_latency_s"};
+
+static double metric_by_name(const metrics *m, const char *name);
+
+static void write_compare(csv_out *o, const layout *L, const job *jobs, size_t ngroups, uint32_t base_index,
+                          double *scratch)
+{
+    key_header(o, L);
+    csv_str(o, "baseline", 0);
+    csv_str(o, "replications", 0);
+    for (size_t k = 0; k < sizeof compared / sizeof compared[0]; k++) {
+        char name[96];
+        snprintf(name, sizeof name, "%s_change_pct_mean", compared[k]);
+        csv_str(o, name, 0);
+        snprintf(name, sizeof name, "%s_change_pct_ci95", compared[k]);
+        csv_str(o, name, 0);
+    }
+    csv_end(o);
+    for (size_t g = 0; g < ngroups; g++) {
+        const job *grp = &jobs[g * L->nreps];
+        const job *base = &jobs[((g / L->nstrat) * L->nstrat + base_index) * L->nreps];
+        key_row(o, L, grp);
+        csv_str(o, hp_strategy_name(base->strategy), 0);
+        csv_u64(o, L->nreps, 0);
+        for (size_t k = 0; k < sizeof compared / sizeof compared[0]; k++) {
+            for (uint32_t r = 0; r < L->nreps; r++) {
+                double x = metric_by_name(&grp[r].m, compared[k]), b = metric_by_name(&base[r].m, compared[k]);
+                scratch[r] = b != 0 ? 100.0 * (x - b) / b : NAN;
+            }
+            double mean, half;
+            stats_mean_ci95(scratch, L->nreps, &mean, &half);
+            csv_dbl(o, mean, 0);
+            csv_dbl(o, half, 0);
+        }
+        csv_end(o);
+    }
+}
+
 static double metric_by_name(const metrics *m, const char *name)
 {
     for (size_t k = 0; k < metric_count; k++)
@@ -147,8 +224,8 @@ static double metric_by_name(const metrics *m, const char *name)
     return NAN;
 }
 
-/* Short human number: integers up to 1e9 in full, else 4 significant
- * digits. */
+/* Short human number: integers up to 1e9 in full, else `digits`
+ * significant digits. */
 static void fmt_num(char *buf, size_t n, double v, int digits)
 {
     if (isnan(v))
@@ -159,8 +236,8 @@ static void fmt_num(char *buf, size_t n, double v, int digits)
         snprintf(buf, n, "%.*g", digits, v);
 }
 
-static void print_table(FILE *f, const scn_config *cfg, const job *jobs, uint32_t nstrat, uint32_t nreps,
-                        double *scratch, const char *outdir)
+static void print_table(FILE *f, const layout *L, const job *jobs, size_t ngroups, double *scratch,
+                        const char *outdir)
 {
     static const struct {
         const char *metric, *title;
@@ -169,20 +246,28 @@ static void print_table(FILE *f, const scn_config *cfg, const job *jobs, uint32_
         {"peak_arrivals_per_s", "peak_arrivals/s"}, {"p99_latency_s", "p99_latency_s"},
         {"failures", "failures"},
     };
-    fprintf(f, "herd: %s: %u clients x %u request(s), %u replication(s), seed %llu\n", cfg->name, cfg->clients,
-            cfg->requests_per_client, nreps, (unsigned long long)cfg->seed);
-    fprintf(f, "mean +/- 95%% CI half-width over replications\n\n%-20s", "strategy");
+    const scn_config *cfg = L->cfg;
+    fprintf(f, "herd: %s: %u clients x %u request(s), %u replication(s), seed %llu", cfg->name, cfg->clients,
+            cfg->requests_per_client, L->nreps, (unsigned long long)cfg->seed);
+    if (L->npoints > 1)
+        fprintf(f, ", %zu sweep points", L->npoints);
+    fprintf(f, "\nmean +/- 95%% CI half-width over replications\n\n");
+    for (uint32_t i = 0; i < cfg->nsweeps; i++)
+        fprintf(f, "%-14s ", cfg->sweeps[i].key);
+    fprintf(f, "%-20s", "strategy");
     for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
         fprintf(f, " %19s", cols[c].title);
     fputc('\n', f);
-    for (uint32_t s = 0; s < nstrat; s++) {
-        const job *g = &jobs[(size_t)s * nreps];
-        fprintf(f, "%-20s", hp_strategy_name(g->strategy));
+    for (size_t g = 0; g < ngroups; g++) {
+        const job *grp = &jobs[g * L->nreps];
+        for (uint32_t i = 0; i < cfg->nsweeps; i++)
+            fprintf(f, "%-14s ", grp->point->value[i]);
+        fprintf(f, "%-20s", hp_strategy_name(grp->strategy));
         for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
-            for (uint32_t r = 0; r < nreps; r++)
-                scratch[r] = metric_by_name(&g[r].m, cols[c].metric);
+            for (uint32_t r = 0; r < L->nreps; r++)
+                scratch[r] = metric_by_name(&grp[r].m, cols[c].metric);
             double mean, half;
-            stats_mean_ci95(scratch, nreps, &mean, &half);
+            stats_mean_ci95(scratch, L->nreps, &mean, &half);
             char cell[64], a[24], b[24];
             fmt_num(a, sizeof a, mean, 4);
             fmt_num(b, sizeof b, half, 2);
@@ -194,7 +279,8 @@ static void print_table(FILE *f, const scn_config *cfg, const job *jobs, uint32_
         }
         fputc('\n', f);
     }
-    fprintf(f, "\nwrote %s/summary.csv, %s/aggregate.csv, %s/timeseries.csv\n", outdir, outdir, outdir);
+    fprintf(f, "\nwrote %s/summary.csv, %s/aggregate.csv, %s/timeseries.csv%s%s%s\n", outdir, outdir, outdir,
+            cfg->baseline >= 0 ? ", " : "", cfg->baseline >= 0 ? outdir : "", cfg->baseline >= 0 ? "/compare.csv" : "");
 }
 
 static double wall_seconds(void)
@@ -204,57 +290,68 @@ static double wall_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-int exp_run(const scn_config *cfg, const exp_options *opt, char *err, size_t errlen)
+int exp_run(const scn_config *cfg, const char *path, const exp_options *opt, char *err, size_t errlen)
 {
     hp_strategy strat[HP_STRATEGY_COUNT];
-    uint32_t nstrat = scn_strategies(cfg, strat);
-    uint32_t nreps = cfg->replications;
-    size_t njobs = (size_t)nstrat * nreps;
-    csv_out out[3];
+    layout L = {.cfg = cfg, .nstrat = scn_strategies(cfg, strat), .nreps = cfg->replications};
+    csv_out out[4];
     memset(out, 0, sizeof out);
     int rc = -1;
     job *jobs = NULL;
     double *scratch = NULL;
+    scn_point *points = NULL;
+    size_t njobs = 0;
+
+    char serr[SCN_ERR_MAX];
+    long np = scn_expand(cfg, path, &points, serr);
+    if (np < 0) {
+        snprintf(err, errlen, "%s", serr);
+        goto done;
+    }
+    L.points = points;
+    L.npoints = (size_t)np;
+    njobs = L.npoints * L.nstrat * L.nreps;
 
     /* Create the output files first: a bad directory fails before any
      * simulation runs. */
     if (csv_mkdirs(opt->outdir, err, errlen) != 0)
         goto done;
-    static const char *const names[3] = {"summary.csv", "aggregate.csv", "timeseries.csv"};
-    for (int i = 0; i < 3; i++)
+    static const char *const names[4] = {"summary.csv", "aggregate.csv", "timeseries.csv", "compare.csv"};
+    int nfiles = cfg->baseline >= 0 ? 4 : 3;
+    for (int i = 0; i < nfiles; i++)
         if (csv_open(&out[i], opt->outdir, names[i], err, errlen) != 0)
             goto done;
 
     jobs = herd_calloc(njobs, sizeof *jobs);
-    scratch = herd_malloc_array(nreps, sizeof *scratch);
+    scratch = herd_malloc_array(L.nreps, sizeof *scratch);
     if (!jobs || !scratch) {
         snprintf(err, errlen, "out of memory for %zu runs", njobs);
         goto done;
     }
-    for (uint32_t s = 0; s < nstrat; s++)
-        for (uint32_t r = 0; r < nreps; r++) {
-            job *j = &jobs[(size_t)s * nreps + r];
-            j->strategy = strat[s];
-            j->rep = r;
-            j->seed = rng_replication_seed(cfg->seed, r);
-        }
+    size_t k = 0;
+    for (size_t p = 0; p < L.npoints; p++)
+        for (uint32_t s = 0; s < L.nstrat; s++)
+            for (uint32_t r = 0; r < L.nreps; r++, k++) {
+                jobs[k].point = &points[p];
+                jobs[k].strategy = strat[s];
+                jobs[k].rep = r;
+                jobs[k].seed = rng_replication_seed(cfg->seed, r);
+            }
 
     double t0 = wall_seconds();
-    pool p = {.cfg = cfg, .jobs = jobs, .njobs = njobs};
-    atomic_init(&p.next, 0);
-    int nthreads = opt->jobs < 1 ? 1 : opt->jobs;
+    pool pl = {.jobs = jobs, .njobs = njobs};
+    atomic_init(&pl.next, 0);
+    int nthreads = opt->jobs < 1 ? 1 : opt->jobs > 64 ? 64 : opt->jobs;
     if ((size_t)nthreads > njobs)
         nthreads = (int)njobs;
     pthread_t tid[64];
-    if (nthreads > 64)
-        nthreads = 64;
     int started = 0;
     for (int i = 1; i < nthreads; i++) {
-        if (pthread_create(&tid[started], NULL, worker, &p) != 0)
+        if (pthread_create(&tid[started], NULL, worker, &pl) != 0)
             break;
         started++;
     }
-    worker(&p);
+    worker(&pl);
     for (int i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
     double wall = wall_seconds() - t0;
@@ -266,19 +363,22 @@ int exp_run(const scn_config *cfg, const exp_options *opt, char *err, size_t err
             goto done;
         }
 
-    write_summary(&out[0], jobs, njobs);
-    write_aggregate(&out[1], jobs, nstrat, nreps, scratch);
-    write_timeseries(&out[2], jobs, njobs, cfg->bucket_s);
-    for (int i = 0; i < 3; i++)
-        if (csv_commit(&out[i], err, errlen) != 0) {
-            /* keep all-or-nothing as far as possible: later temps go too */
-            for (int k = i + 1; k < 3; k++)
-                csv_abort(&out[k]);
-            goto done;
-        }
+    size_t ngroups = L.npoints * L.nstrat;
+    write_summary(&out[0], &L, jobs, njobs);
+    write_aggregate(&out[1], &L, jobs, ngroups, scratch);
+    write_timeseries(&out[2], &L, jobs, njobs);
+    if (nfiles == 4) {
+        uint32_t bi = 0;
+        while (bi < L.nstrat && (int)strat[bi] != cfg->baseline)
+            bi++;
+        write_compare(&out[3], &L, jobs, ngroups, bi, scratch);
+    }
+    for (int i = 0; i < nfiles; i++)
+        if (csv_commit(&out[i], err, errlen) != 0)
+            goto done; /* later temporaries are removed below */
 
     if (!opt->quiet)
-        print_table(stdout, cfg, jobs, nstrat, nreps, scratch, opt->outdir);
+        print_table(stdout, &L, jobs, ngroups, scratch, opt->outdir);
     fflush(stdout);
     if (opt->stats) {
         uint64_t events = 0;
@@ -294,12 +394,13 @@ int exp_run(const scn_config *cfg, const exp_options *opt, char *err, size_t err
     }
     rc = 0;
 done:
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         csv_abort(&out[i]);
     if (jobs)
         for (size_t i = 0; i < njobs; i++)
             ts_free(&jobs[i].ts);
     herd_free(jobs);
     herd_free(scratch);
+    herd_free(points);
     return rc;
 }

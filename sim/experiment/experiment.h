@@ -1,6 +1,6 @@
 /*
- * experiment.h - runs a scenario: every strategy x replication as an
- * independent simulation, then writes summary.csv, aggregate.csv and
+ * experiment.h - runs a scenario: every sweep point x strategy x
+ * replication as an independent simulation, then writes summary.csv, aggregate.csv and
  * timeseries.csv and prints a comparison table.
  *
  * Common random numbers: replication r of every strategy is seeded from
@@ -26,8 +26,9 @@ typedef struct exp_options {
     int stats;          /* print engine figures (events/s, memory) on stderr */
 } exp_options;
 
-/* Returns 0, or -1 with a message in err; on error no output file is
- * left behind (earlier complete files are untouched). */
-int exp_run(const scn_config *cfg, const exp_options *opt, char *err, size_t errlen);
+/* Runs cfg (loaded from `path`, named in messages), every sweep point x
+ * strategy x replication.  Returns 0, or -1 with a message in err; on error
+ * no output file is left behind (earlier complete files are untouched). */
+int exp_run(const scn_config *cfg, const char *path, const exp_options *opt, char *err, size_t errlen);
 
 #endif

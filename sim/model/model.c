@@ -72,8 +72,14 @@ int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *si
 
     sim_on(sim, EV_START, client_start, md);
     sim_on(sim, EV_SEND, client_send, md);
-    sim_on(sim, EV_ARRIVE, server_arrive, md);
-    sim_on(sim, EV_DONE, server_done, md);
+    if (cfg->kind == SCN_SERVER_OCC) {
+        sim_on(sim, EV_ARRIVE, occ_read_arrive, md);
+        sim_on(sim, EV_OCC_READ_REPLY, occ_read_reply, md);
+        sim_on(sim, EV_OCC_WRITE, occ_write_arrive, md);
+    } else {
+        sim_on(sim, EV_ARRIVE, server_arrive, md);
+        sim_on(sim, EV_DONE, server_done, md);
+    }
     sim_on(sim, EV_REPLY, client_reply, md);
     sim_on(sim, EV_TIMEOUT, client_timeout, md);
     md->timeout_lane = cfg->attempt_timeout_s > 0 ? sim_lane_for(sim, cfg->attempt_timeout_s) : -1;

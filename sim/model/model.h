@@ -30,6 +30,8 @@ enum {
     EV_DONE,      /* obj=client, tag=attempt: service completes at the server */
     EV_REPLY,     /* obj=client, tag=attempt, arg=outcome: the reply reaches the client */
     EV_TIMEOUT,   /* obj=client, tag=attempt: the attempt's timer fires */
+    EV_OCC_READ_REPLY, /* occ: obj=client, tag=attempt, arg=version read */
+    EV_OCC_WRITE,      /* occ: obj=client, tag=attempt, arg=version read: write arrives */
     EV_COUNT
 };
 
@@ -61,6 +63,7 @@ typedef struct model {
     qslot *queue;       /* ring of cfg->queue slots */
     uint32_t qhead, qlen;
     uint32_t outage;    /* index of the first outage not yet over */
+    int32_t version;    /* occ: the shared row's version */
     scn_outage outages[SCN_MAX_OUTAGES]; /* sorted by start */
 
     /* measurements */
@@ -92,6 +95,9 @@ void client_start(sim_t *sim, const eq_event *ev, void *ctx);
 void client_send(sim_t *sim, const eq_event *ev, void *ctx);
 void client_reply(sim_t *sim, const eq_event *ev, void *ctx);
 void client_timeout(sim_t *sim, const eq_event *ev, void *ctx);
+void occ_read_arrive(sim_t *sim, const eq_event *ev, void *ctx);
+void occ_read_reply(sim_t *sim, const eq_event *ev, void *ctx);
+void occ_write_arrive(sim_t *sim, const eq_event *ev, void *ctx);
 
 /* Timeseries bucket for the current time (NULL and sim marked failed on
  * allocation failure). */

@@ -265,7 +265,8 @@ hp_decision hp_decide(const hp_policy *p, hp_state *st, int outcome,
         d.reason = HP_REASON_ATTEMPTS;
     } else {
         d.action = HP_RETRY;
-        d.delay_s = hp_backoff(p, st, st->retries, u);
+        uint32_t n = st->retries > UINT32_MAX - p->exponent_offset ? UINT32_MAX : st->retries + p->exponent_offset;
+        d.delay_s = hp_backoff(p, st, n, u);
         if (st->retries < UINT32_MAX)
             st->retries++;
     }

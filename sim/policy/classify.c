@@ -16,6 +16,7 @@
 static const char *const class_names[HP_CLASS_COUNT] = {
     "ok",          "rate_limited", "server",  "not_implemented", "bad_request",
     "auth",        "not_found",    "timeout", "connection",      "unknown",
+    "conflict",
 };
 
 const char *hp_class_name(hp_class c)
@@ -48,6 +49,8 @@ hp_class hp_classify(int outcome)
         return HP_CLASS_AUTH;
     case 404:
         return HP_CLASS_NOT_FOUND;
+    case 409:
+        return HP_CLASS_CONFLICT;
     case HP_OUTCOME_TIMEOUT:
         return HP_CLASS_TIMEOUT;
     case HP_OUTCOME_CONN_REFUSED:
@@ -65,6 +68,7 @@ bool hp_retryable(const hp_policy *p, hp_class c)
     case HP_CLASS_SERVER:
     case HP_CLASS_TIMEOUT:
     case HP_CLASS_CONNECTION:
+    case HP_CLASS_CONFLICT:
         return true;
     case HP_CLASS_UNKNOWN:
         return p->unknown == HP_UNKNOWN_RETRY;

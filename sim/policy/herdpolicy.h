@@ -79,6 +79,7 @@ typedef enum hp_class {
     HP_CLASS_TIMEOUT,         /* HP_OUTCOME_TIMEOUT: outcome unknown */
     HP_CLASS_CONNECTION,      /* refused / reset: transient network */
     HP_CLASS_UNKNOWN,         /* anything else: the policy decides */
+    HP_CLASS_CONFLICT,        /* 409: optimistic-concurrency conflict; re-read and retry */
     HP_CLASS_COUNT
 } hp_class;
 
@@ -102,6 +103,8 @@ typedef struct hp_policy {
     uint32_t max_attempts;     /* total attempts incl. the first; 0 = unlimited */
     hp_unknown_policy unknown; /* default HP_UNKNOWN_RETRY */
     bool non_idempotent;       /* default false: timeouts are retryable */
+    uint32_t exponent_offset;  /* retry n uses ceiling n + offset; default 0.  The AWS
+                                * 2015 simulation counts its first retry as 1. */
 } hp_policy;
 
 #define HP_DEFAULT_BASE_S 0.1
@@ -165,8 +168,9 @@ void hp_on_attempt(hp_state *st);
 
 /* Decides what follows an attempt's outcome at time now_s (seconds, any
  * epoch; reserved for budgets and Retry-After).  u is a uniform in [0, 1)
- * used only if a jittered sleep is drawn.  On HP_RETRY, increments
- * st->retries and updates the decorrelated memory. */
+ * used only if a jittered sleep is drawn.  On HP_RETRY, the sleep is
+ * hp_backoff(p, st, st->retries + p->exponent_offset (saturating), u); then
+ * st->retries is incremented and the decorrelated memory updated. */
 hp_decision hp_decide(const hp_policy *p, hp_state *st, int outcome,
                       double now_s, double u);
 

@@ -25,9 +25,13 @@
 
 #include <ini.h>
 
+#include "../engine/alloc.h"
+
 #define LINE_MAX_LEN 1024
 
-typedef enum ktype { K_DOUBLE, K_U32, K_U64, K_DIST, K_STRATEGY, K_STRATEGIES, K_ENUM, K_NAME, K_OUTCOME } ktype;
+typedef enum ktype {
+    K_DOUBLE, K_U32, K_U64, K_DIST, K_STRATEGY, K_STRATEGIES, K_ENUM, K_NAME, K_OUTCOME, K_BASELINE
+} ktype;
 
 typedef struct key {
     const char *section; /* "outage" for [outage NAME] */
@@ -45,6 +49,8 @@ static const char *const start_names[] = {"burst", "spread", NULL};
 static const char *const mode_names[] = {"fail_fast", "black_hole", NULL};
 static const char *const unknown_names[] = {"retry", "fail", NULL};
 static const char *const idem_names[] = {"true", "false", NULL};
+static const char *const kind_names[] = {"queue", "occ", NULL};
+static const char *const ts_names[] = {"all", "first", "none", NULL};
 
 #define C(f) offsetof(scn_config, f)
 #define O(f) offsetof(scn_outage, f)
@@ -60,8 +66,13 @@ static const key keys[] = {
     {"run", "strategies", K_STRATEGIES, C(strategies), 0, 0, NULL, "", "the [retry] strategy",
      "Comma-separated strategies run side by side: immediate, constant, exponential, "
      "full_jitter, equal_jitter, decorrelated_jitter."},
+    {"run", "baseline", K_BASELINE, C(baseline), 0, 0, NULL, "", "none",
+     "A strategy of `strategies` to compare the others with: writes compare.csv with each "
+     "strategy's paired change against it, per replication (common random numbers), in percent."},
     {"run", "bucket_s", K_DOUBLE, C(bucket_s), 1e-6, 1e6, NULL, "s", "1",
      "Width of a timeseries bucket; peak_arrivals_per_s is the busiest bucket's rate."},
+    {"run", "timeseries", K_ENUM, C(timeseries), 0, 0, ts_names, "", "all",
+     "Replications written to timeseries.csv: all, first (replication 0 only) or none."},
     {"run", "horizon_s", K_DOUBLE, C(horizon_s), 1e-6, 1e9, NULL, "s", "3600",
      "Simulated time limit; logical requests still open then count as unfinished."},
 
@@ -79,6 +90,10 @@ static const key keys[] = {
     {"network", "delay_s", K_DIST, C(delay), 0, 0, NULL, "s", "constant(0.005)",
      "One-way delay, drawn independently for the request and for the reply."},
 
+    {"server", "kind", K_ENUM, C(kind), 0, 0, kind_names, "", "queue",
+     "queue: workers + FIFO queue with outages and errors; occ: the AWS 2015 optimistic-concurrency "
+     "workload (one shared row: read, then a conditional write that fails with 409 if another "
+     "client wrote in between; reads and writes are evaluated on arrival)."},
     {"server", "workers", K_U32, C(workers), 1, 10000000, NULL, "", "100",
      "Requests served concurrently."},
     {"server", "queue", K_U32, C(queue), 0, 100000000, NULL, "", "1000",
@@ -94,6 +109,8 @@ static const key keys[] = {
      "Backoff cap, respected by every strategy (>= base_s)."},
     {"retry", "max_attempts", K_U32, C(policy.max_attempts), 0, 1000000000, NULL, "", "5",
      "Attempts per logical request including the first; 0 = unlimited."},
+    {"retry", "exponent_offset", K_U32, C(policy.exponent_offset), 0, 64, NULL, "", "0",
+     "Retry n sleeps with ceiling min(cap, base * 2^(n + offset)); the AWS 2015 simulation uses 1."},
     {"retry", "attempt_timeout_s", K_DOUBLE, C(attempt_timeout_s), 0, 1e9, NULL, "s", "0",
      "Per-attempt timeout at the client; 0 = wait for the reply however long. "
      "A reply after the timeout is counted as late, never as a success."},
@@ -120,6 +137,7 @@ void scn_defaults(scn_config *c)
     c->seed = 1;
     c->replications = 10;
     c->bucket_s = 1;
+    c->baseline = -1;
     c->horizon_s = 3600;
     c->clients = 1000;
     c->requests_per_client = 1;
@@ -165,6 +183,32 @@ static void fail(pstate *ps, int line, const char *fmt, const char *a, const cha
         snprintf(ps->err, SCN_ERR_MAX, "%s:%d: %s", ps->path, line, msg);
     else
         snprintf(ps->err, SCN_ERR_MAX, "%s: %s", ps->path, msg);
+}
+
+/* "FROM:TO:STEP" with three finite numbers and nothing else: 0, else -1. */
+static int sscanf_free_range(const char *s, double *from, double *to, double *step, char *tail)
+{
+    double v[3];
+    const char *p = s;
+    (void)tail;
+    for (int i = 0; i < 3; i++) {
+        char *end;
+        errno = 0;
+        v[i] = strtod(p, &end);
+        if (end == p || errno == ERANGE || !isfinite(v[i]))
+            return -1;
+        while (*end == ' ' || *end == '\t')
+            end++;
+        if (i < 2 && *end != ':')
+            return -1;
+        p = end + (i < 2);
+    }
+    if (*p)
+        return -1;
+    *from = v[0];
+    *to = v[1];
+    *step = v[2];
+    return 0;
 }
 
 /* Strict numbers: the whole value must be one finite number. */
@@ -362,6 +406,19 @@ static const char *apply(const key *k, void *base, const char *value, char *buf,
         }
         memcpy(field, value, strlen(value) + 1);
         return NULL;
+    case K_BASELINE: {
+        int b = -1;
+        hp_strategy s;
+        if (strcmp(value, "none") != 0) {
+            if (hp_strategy_parse(value, &s) != 0) {
+                snprintf(buf, n, "expected none or a strategy name, got '%s'", value);
+                return buf;
+            }
+            b = (int)s;
+        }
+        memcpy(field, &b, sizeof b);
+        return NULL;
+    }
     case K_OUTCOME:
         if (parse_outcome(value, (int *)(void *)field) != 0) {
             snprintf(buf, n, "expected an HTTP status 100..599, connection_refused or connection_reset, got '%s'",
@@ -390,6 +447,58 @@ static scn_outage *find_outage(scn_config *c, const char *name, int create, int 
     return o;
 }
 
+/* [sweep] or [sweep NAME]: key = section.key, values = FROM:TO:STEP or a
+ * list.  The values are checked when the sweep is expanded. */
+static int set_sweep(pstate *ps, const char *section, const char *name, const char *value, int line)
+{
+    const char *sub = section + 5;
+    while (*sub == ' ')
+        sub++;
+    scn_config *c = ps->c;
+    scn_sweep *s = NULL;
+    for (uint32_t i = 0; i < c->nsweeps; i++)
+        if (!strcmp(c->sweeps[i].name, sub))
+            s = &c->sweeps[i];
+    if (!s) {
+        if (c->nsweeps == SCN_MAX_SWEEPS) {
+            fail(ps, line, "[%s]: too many sweeps (at most 4)", section, NULL, NULL);
+            return 0;
+        }
+        if (strlen(sub) >= SCN_NAME_MAX) {
+            fail(ps, line, "[%s]: sweep name too long", section, NULL, NULL);
+            return 0;
+        }
+        s = &c->sweeps[c->nsweeps++];
+        memset(s, 0, sizeof *s);
+        snprintf(s->name, sizeof s->name, "%s", sub);
+        s->line = line > 0 ? ps->section_line : 0;
+    }
+    char *field;
+    size_t cap;
+    if (!strcmp(name, "key")) {
+        field = s->key;
+        cap = sizeof s->key;
+    } else if (!strcmp(name, "values")) {
+        field = s->values;
+        cap = sizeof s->values;
+    } else {
+        fail(ps, line, "[%s]: unknown key '%s'; a sweep has `key` (section.key) and `values` (FROM:TO:STEP or a, b, c)",
+             section, name, NULL);
+        return 0;
+    }
+    if (line > 0 && *field) {
+        fail(ps, line, "[%s] %s: duplicate key", section, name, NULL);
+        return 0;
+    }
+    if (!*value || strlen(value) >= cap) {
+        fail(ps, line, "[%s] %s: expected a non-empty value shorter than %s characters", section, name,
+             cap == sizeof s->key ? "96" : "1024");
+        return 0;
+    }
+    memcpy(field, value, strlen(value) + 1);
+    return 1;
+}
+
 /* Sets section.name = value from `line` (0 for --set).  Returns 1 on
  * success, 0 on error (ps->err filled). */
 static int set_key(pstate *ps, const char *section, const char *name, const char *value, int line)
@@ -397,6 +506,8 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
     char buf[SCN_ERR_MAX];
     const char *kind = section;
     const char *sub = NULL;
+    if (strncmp(section, "sweep", 5) == 0 && (section[5] == ' ' || section[5] == '\0'))
+        return set_sweep(ps, section, name, value, line);
     if (strncmp(section, "outage", 6) == 0 && (section[6] == ' ' || section[6] == '\0')) {
         kind = "outage";
         sub = section + 6;
@@ -409,8 +520,8 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
         }
     } else if (strcmp(section, "run") && strcmp(section, "clients") && strcmp(section, "network") &&
                strcmp(section, "server") && strcmp(section, "retry")) {
-        fail(ps, line, "unknown section [%s]; expected run, clients, network, server, retry or outage NAME", section,
-             NULL, NULL);
+        fail(ps, line, "unknown section [%s]; expected run, clients, network, server, retry, outage NAME or sweep [NAME]",
+             section, NULL, NULL);
         return 0;
     }
 
@@ -563,8 +674,9 @@ static int prescan(pstate *ps)
                 return -1;
             }
         } else if (strcmp(p, "run") && strcmp(p, "clients") && strcmp(p, "network") && strcmp(p, "server") &&
-                   strcmp(p, "retry")) {
-            fail(ps, lineno, "unknown section [%s]; expected run, clients, network, server, retry or outage NAME",
+                   strcmp(p, "retry") && !(strncmp(p, "sweep", 5) == 0 && (p[5] == ' ' || p[5] == '\0'))) {
+            fail(ps, lineno,
+                 "unknown section [%s]; expected run, clients, network, server, retry, outage NAME or sweep [NAME]",
                  p, NULL, NULL);
             return -1;
         }
@@ -677,6 +789,13 @@ int scn_load(scn_config *c, const char *path, const char *const *sets, int nsets
     }
     ps->path = path;
     rc = validate(c, ps, err);
+    if (rc == 0 && c->nsweeps) {
+        scn_point *pts;
+        if (scn_expand(c, path, &pts, err) < 0)
+            rc = -1;
+        else
+            herd_free(pts);
+    }
 out:
     if (ps->fp)
         fclose(ps->fp);
@@ -777,6 +896,24 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
         BAD(l ? l : line_of(ps, "retry", "base_s"),
             "[retry] cap_s (%g s) is below base_s (%g s); expected cap_s >= base_s", c->policy.cap_s,
             c->policy.base_s);
+    }
+    if (c->baseline >= 0) {
+        hp_strategy s[HP_STRATEGY_COUNT];
+        uint32_t n = scn_strategies(c, s), i;
+        for (i = 0; i < n && (int)s[i] != c->baseline; i++)
+            ;
+        if (i == n)
+            BAD(line_of(ps, "run", "baseline"), "[run] baseline = %s is not one of the strategies run",
+                hp_strategy_name((hp_strategy)c->baseline));
+    }
+    if (c->kind == SCN_SERVER_OCC) {
+        int l = line_of(ps, "server", "kind");
+        if (c->noutages)
+            BAD(l, "[server] kind = occ has no outages; remove the [outage %s] section", c->outages[0].name);
+        if (c->nerrors)
+            BAD(l, "[server] kind = occ has no background errors; remove the error_rate_* keys");
+        if (c->attempt_timeout_s > 0)
+            BAD(l, "[server] kind = occ never loses a reply; remove [retry] attempt_timeout_s");
     }
     if (c->start == SCN_START_SPREAD && !(c->spread_s > 0))
         BAD(line_of(ps, "clients", "start"), "[clients] start = spread needs spread_s > 0");
@@ -881,6 +1018,9 @@ void scn_print_reference(FILE *f)
         case K_OUTCOME:
             snprintf(type, sizeof type, "status");
             break;
+        case K_BASELINE:
+            snprintf(type, sizeof type, "none or a strategy");
+            break;
         }
         fprintf(f, "| `%s` | %s | %s | %s | %s |\n", k->name, type, *k->unit ? k->unit : "-", k->def, k->doc);
         if (!strcmp(k->section, "server") && !strcmp(k->name, "service_time_s"))
@@ -888,4 +1028,151 @@ void scn_print_reference(FILE *f)
                        "is answered at once with status NNN (or `error_rate_connection_refused`, "
                        "`error_rate_connection_reset`). Any number of these; they sum to at most 1. |\n");
     }
+}
+
+/* ---- sweeps -------------------------------------------------------- */
+
+/* Splits a sweep's values into out[0..max).  Returns the count or -1 with
+ * msg set. */
+static long sweep_values(const scn_sweep *s, char (*out)[SCN_VALUE_MAX], long max, const char **msg)
+{
+    const char *v = s->values;
+    double from, to, step;
+    char tail;
+    if (sscanf_free_range(v, &from, &to, &step, &tail) == 0) {
+        if (!(step > 0) || to < from) {
+            *msg = "FROM:TO:STEP needs STEP > 0 and FROM <= TO";
+            return -1;
+        }
+        double count = floor((to - from) / step + 1e-9) + 1;
+        if (count > (double)max) {
+            *msg = "too many sweep values (at most 10000 points in all)";
+            return -1;
+        }
+        for (long i = 0; i < (long)count; i++)
+            snprintf(out[i], SCN_VALUE_MAX, "%.10g", from + (double)i * step);
+        return (long)count;
+    }
+    long n = 0;
+    int depth = 0;
+    const char *start = v;
+    for (const char *p = v;; p++) {
+        if (*p == '(')
+            depth++;
+        else if (*p == ')')
+            depth--;
+        if ((*p == ',' && depth == 0) || *p == '\0') {
+            const char *a = start, *b = p;
+            while (a < b && (*a == ' ' || *a == '\t'))
+                a++;
+            while (b > a && (b[-1] == ' ' || b[-1] == '\t'))
+                b--;
+            if (a == b) {
+                *msg = "expected FROM:TO:STEP or a comma-separated list of values, got an empty value";
+                return -1;
+            }
+            if (b - a >= SCN_VALUE_MAX) {
+                *msg = "a sweep value is longer than 63 characters";
+                return -1;
+            }
+            if (n == max) {
+                *msg = "too many sweep values (at most 10000 points in all)";
+                return -1;
+            }
+            memcpy(out[n], a, (size_t)(b - a));
+            out[n][b - a] = '\0';
+            n++;
+            start = p + 1;
+        }
+        if (!*p)
+            break;
+    }
+    return n;
+}
+
+long scn_expand(const scn_config *c, const char *path, scn_point **points, char err[SCN_ERR_MAX])
+{
+    enum { MAXPTS = 10000 };
+    char (*vals)[SCN_VALUE_MAX] = NULL;
+    long nv[SCN_MAX_SWEEPS], off[SCN_MAX_SWEEPS], total = 1, used = 0;
+    scn_point *pts = NULL;
+    *points = NULL;
+    vals = herd_malloc_array(MAXPTS, sizeof *vals);
+    if (!vals)
+        goto oom;
+    for (uint32_t i = 0; i < c->nsweeps; i++) {
+        const scn_sweep *s = &c->sweeps[i];
+        const char *msg = NULL;
+        if (!*s->key || !*s->values) {
+            snprintf(err, SCN_ERR_MAX, "%s:%d: [sweep%s%s]: missing required key %s", path, s->line,
+                     *s->name ? " " : "", s->name, *s->key ? "values" : "key");
+            goto fail;
+        }
+        off[i] = used;
+        nv[i] = sweep_values(s, vals + used, MAXPTS - used, &msg);
+        if (nv[i] < 0) {
+            snprintf(err, SCN_ERR_MAX, "%s:%d: [sweep%s%s] values: %s", path, s->line, *s->name ? " " : "",
+                     s->name, msg);
+            goto fail;
+        }
+        used += nv[i];
+        total *= nv[i];
+        if (total > MAXPTS) {
+            snprintf(err, SCN_ERR_MAX, "%s:%d: [sweep%s%s]: the sweeps make more than 10000 points", path, s->line,
+                     *s->name ? " " : "", s->name);
+            goto fail;
+        }
+    }
+    pts = herd_calloc((size_t)total, sizeof *pts);
+    if (!pts)
+        goto oom;
+    for (long p = 0; p < total; p++) {
+        scn_point *pt = &pts[p];
+        pt->cfg = *c;
+        long rest = p;
+        for (int i = (int)c->nsweeps - 1; i >= 0; i--) {
+            long k = rest % nv[i];
+            rest /= nv[i];
+            snprintf(pt->value[i], SCN_VALUE_MAX, "%s", vals[off[i] + k]);
+        }
+        for (uint32_t i = 0; i < c->nsweeps; i++) {
+            const scn_sweep *s = &c->sweeps[i];
+            char assign[SCN_SWEEP_KEY_MAX + SCN_VALUE_MAX + 2], origin[SCN_ERR_MAX / 2], e[SCN_ERR_MAX];
+            snprintf(assign, sizeof assign, "%s=%s", s->key, pt->value[i]);
+            if (s->line > 0)
+                snprintf(origin, sizeof origin, "%s:%d: [sweep%s%s]", path, s->line, *s->name ? " " : "", s->name);
+            else
+                snprintf(origin, sizeof origin, "--sweep");
+            if (strncmp(s->key, "sweep", 5) == 0 && (s->key[5] == ' ' || s->key[5] == '.')) {
+                snprintf(err, SCN_ERR_MAX, "%s: a sweep cannot sweep another sweep", origin);
+                goto fail;
+            }
+            if (scn_set(&pt->cfg, assign, origin, e) != 0) {
+                snprintf(err, SCN_ERR_MAX, "%s", e);
+                goto fail;
+            }
+        }
+        char where[SCN_ERR_MAX / 2];
+        snprintf(where, sizeof where, "%s (sweep point", path);
+        if (c->nsweeps) {
+            size_t u = strlen(where);
+            for (uint32_t i = 0; i < c->nsweeps && u < sizeof where; i++)
+                u += (size_t)snprintf(where + u, sizeof where - u, " %s=%s", c->sweeps[i].key, pt->value[i]);
+            if (u < sizeof where)
+                snprintf(where + u, sizeof where - u, ")");
+        } else {
+            snprintf(where, sizeof where, "%s", path);
+        }
+        if (c->nsweeps && scn_validate(&pt->cfg, where, err) != 0)
+            goto fail;
+    }
+    herd_free(vals);
+    *points = pts;
+    return total;
+oom:
+    snprintf(err, SCN_ERR_MAX, "%s: out of memory expanding the sweeps", path);
+fail:
+    herd_free(vals);
+    herd_free(pts);
+    return -1;
 }

@@ -26,6 +26,7 @@
 #define SCN_ERR_MAX 512
 
 typedef enum scn_start { SCN_START_BURST = 0, SCN_START_SPREAD } scn_start;
+typedef enum scn_server_kind { SCN_SERVER_QUEUE = 0, SCN_SERVER_OCC } scn_server_kind;
 typedef enum scn_outage_mode { SCN_OUTAGE_FAIL_FAST = 0, SCN_OUTAGE_BLACK_HOLE } scn_outage_mode;
 
 typedef struct scn_outage {
@@ -41,6 +42,22 @@ typedef struct scn_error_rate {
     double p;                   /* probability per arriving attempt */
 } scn_error_rate;
 
+#define SCN_MAX_SWEEPS 4
+#define SCN_SWEEP_KEY_MAX 96
+#define SCN_SWEEP_VALUES_MAX 1024
+#define SCN_VALUE_MAX 64
+
+/* [sweep NAME]: run the scenario once per value of one key.  Several
+ * sweeps combine as a cartesian product, the first one outermost. */
+typedef struct scn_sweep {
+    char name[SCN_NAME_MAX];
+    char key[SCN_SWEEP_KEY_MAX];        /* "section.key" */
+    char values[SCN_SWEEP_VALUES_MAX];  /* "FROM:TO:STEP" or "a, b, c" */
+    int line;                           /* of the section, for messages */
+} scn_sweep;
+
+typedef enum scn_ts_mode { SCN_TS_ALL = 0, SCN_TS_FIRST, SCN_TS_NONE } scn_ts_mode;
+
 typedef struct scn_config {
     char name[SCN_NAME_MAX];    /* scenario name (output folder) */
 
@@ -51,6 +68,8 @@ typedef struct scn_config {
     uint32_t nstrategies;       /* 0: just [retry] strategy */
     double bucket_s;
     double horizon_s;
+    scn_ts_mode timeseries;     /* which replications go to timeseries.csv */
+    int baseline;               /* strategy compared against in compare.csv, -1: none */
 
     /* [clients] */
     uint32_t clients;
@@ -63,6 +82,7 @@ typedef struct scn_config {
     dist delay;                 /* one way, drawn per hop */
 
     /* [server] */
+    scn_server_kind kind;
     uint32_t workers;
     uint32_t queue;
     dist service;
@@ -72,6 +92,10 @@ typedef struct scn_config {
     /* [outage NAME] */
     scn_outage outages[SCN_MAX_OUTAGES];
     uint32_t noutages;
+
+    /* [sweep NAME] */
+    scn_sweep sweeps[SCN_MAX_SWEEPS];
+    uint32_t nsweeps;
 
     /* [retry] */
     hp_policy policy;           /* policy.strategy: the [retry] strategy */
@@ -96,6 +120,19 @@ int scn_set(scn_config *c, const char *assignment, const char *origin, char err[
 /* Checks cross-key rules (cap >= base, outages in order, rates sum <= 1,
  * memory estimate, ...).  Returns 0 or -1 with err filled. */
 int scn_validate(const scn_config *c, const char *path, char err[SCN_ERR_MAX]);
+
+/* One point of a sweep: its config and the value of each swept key. */
+typedef struct scn_point {
+    scn_config cfg;
+    char value[SCN_MAX_SWEEPS][SCN_VALUE_MAX];
+} scn_point;
+
+/* Expands the sweeps of c into *points (cartesian product, first sweep
+ * outermost; one point with no values if c has no sweep), applying and
+ * validating every value.  *points is allocated (free with herd_free).
+ * Returns the number of points, or -1 with err filled ("PATH:LINE: [sweep
+ * NAME] ..."). */
+long scn_expand(const scn_config *c, const char *path, scn_point **points, char err[SCN_ERR_MAX]);
 
 /* The strategies a run compares: c->strategies, or the [retry] strategy. */
 uint32_t scn_strategies(const scn_config *c, hp_strategy out[HP_STRATEGY_COUNT]);
