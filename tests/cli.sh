@@ -162,5 +162,33 @@ END {
     exit !(r["exponential"] >= 10 && m["exponential"] - h["exponential"] > m["full_jitter"] + h["full_jitter"])
 }' "$T/th/aggregate.csv" && ok || bad "exponential peak_arrivals_per_s not above full_jitter's"
 
+# --- acceptance: the AWS 2015 findings at N = 100 (30 replications) ----------
+"$HERD" run scenarios/aws-2015-occ.ini -o "$T/aws" --quiet --replications 30 --set 'sweep clients.values=100' \
+    --set run.timeseries=none && ok || bad "aws-2015-occ run"
+awk -F, '
+NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+{ s = $c["strategy"]; t[s] = $c["completion_time_s_mean"]; th[s] = $c["completion_time_s_ci95"]
+  k[s] = $c["calls_mean"]; kh[s] = $c["calls_ci95"] }
+END {
+    bad = 0
+    if (!(t["immediate"] + th["immediate"] < t["decorrelated_jitter"] - th["decorrelated_jitter"])) { print "no backoff not fastest"; bad = 1 }
+    if (!(k["immediate"] - kh["immediate"] > k["exponential"] + kh["exponential"])) { print "no backoff not most calls"; bad = 1 }
+    if (!(t["exponential"] - th["exponential"] > 3 * (t["equal_jitter"] + th["equal_jitter"]))) { print "exponential not slowest by far"; bad = 1 }
+    if (!(k["full_jitter"] + kh["full_jitter"] < 0.5 * (k["exponential"] - kh["exponential"]))) { print "full jitter calls not < half"; bad = 1 }
+    if (!(k["decorrelated_jitter"] - kh["decorrelated_jitter"] > k["full_jitter"] + kh["full_jitter"])) { print "decorrelated calls not > full"; bad = 1 }
+    if (!(t["equal_jitter"] - th["equal_jitter"] > t["full_jitter"] + th["full_jitter"])) { print "equal not slower than full"; bad = 1 }
+    exit bad
+}' "$T/aws/aggregate.csv" && ok || bad "AWS 2015 findings at N = 100"
+head -1 "$T/aws/summary.csv" | grep -q '^clients.count,strategy,replication,' && ok || bad "sweep column in summary.csv"
+[ -s "$T/aws/compare.csv" ] && grep -q '^100,full_jitter,exponential,30,' "$T/aws/compare.csv" && ok || bad "compare.csv"
+
+# --- sweeps from the command line -------------------------------------------
+"$HERD" run "$T/small.ini" -o "$T/sw" --quiet --replications 2 --sweep server.workers=5:15:5 --sweep clients.count=50,100 \
+    && [ "$(tail -n +2 "$T/sw/aggregate.csv" | wc -l)" -eq 36 ] \
+    && head -1 "$T/sw/aggregate.csv" | grep -q '^server.workers,clients.count,strategy,replications,' \
+    && ok || bad "--sweep grid"
+expect_fail badsweep 2 "--sweep clients.count=x: [clients] count: expected an integer" run "$T/small.ini" -o "$T/out-badsweep" --sweep clients.count=1,x
+expect_fail badsweep2 2 "expected section.key=FROM:TO:STEP" run "$T/small.ini" -o "$T/out-badsweep2" --sweep clients.count
+
 echo "cli: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

@@ -242,6 +242,49 @@ static void horizon_censors(void **state)
     ts_free(&r.ts);
 }
 
+/* The AWS 2015 OCC workload, constant 10 ms hops.  Two clients: both read
+ * version 0 at 0.01; client 0's write arrives first at 0.03 and wins
+ * (reply 0.04); client 1's conflicts (409, reply 0.04), sleeps
+ * min(cap, base * 2^1) = 0.01 (the first retry counts as 1), reads version
+ * 1 at 0.06 and wins at 0.08: reply 0.09.  Three calls (writes), one
+ * retry. */
+static void occ_by_hand(void **state)
+{
+    (void)state;
+    scn_config c;
+    scn_defaults(&c);
+    set(&c, "server.kind=occ");
+    set(&c, "clients.count=2");
+    set(&c, "network.delay_s=constant(0.01)");
+    set(&c, "retry.base_s=0.005");
+    set(&c, "retry.cap_s=2");
+    set(&c, "retry.max_attempts=0");
+    set(&c, "retry.exponent_offset=1");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    close_to(r.m.completion_time_s, 0.09);
+    assert_int_equal(r.m.calls, 2 + 1);
+    assert_int_equal(r.m.retries, 1);
+    assert_int_equal(r.m.successes, 2);
+    close_to(r.m.mean_latency_s, (0.04 + 0.09) / 2);
+    ts_free(&r.ts);
+
+    /* No backoff, three clients in lockstep: one winner per 40 ms round,
+     * so 3 + 2 + 1 writes and the last reply at 0.04 + 0.04 + 0.04. */
+    set(&c, "clients.count=3");
+    r = run(&c, HP_IMMEDIATE, 0);
+    close_to(r.m.completion_time_s, 0.12);
+    assert_int_equal(r.m.calls, 6);
+    assert_int_equal(r.m.retries, 3);
+    ts_free(&r.ts);
+
+    /* ... and N(N+1)/2 writes for N = 40: work grows as N^2. */
+    set(&c, "clients.count=40");
+    r = run(&c, HP_IMMEDIATE, 0);
+    assert_int_equal(r.m.calls, 40 * 41 / 2);
+    close_to(r.m.completion_time_s, 40 * 0.04);
+    ts_free(&r.ts);
+}
+
 static void herd(scn_config *c)
 {
     scn_defaults(c);
@@ -377,6 +420,7 @@ int main(void)
         cmocka_unit_test(fifo_queue_and_rejection),
         cmocka_unit_test(non_retryable_never_retried),
         cmocka_unit_test(horizon_censors),
+        cmocka_unit_test(occ_by_hand),
         cmocka_unit_test(invariants),
         cmocka_unit_test(deterministic),
         cmocka_unit_test(common_random_numbers),

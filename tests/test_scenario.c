@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../sim/engine/alloc.h"
 #include "../sim/scenario/scenario.h"
 
 static char path[64];
@@ -239,6 +240,73 @@ static void bad_files(void **state)
     expect_error("\x7f\x45\x4c\x46\x02\x01\x01\n", 1, "syntax error", NULL);
 }
 
+static long expand(const char *text, scn_point **pts, char *err)
+{
+    write_file(text, strlen(text));
+    scn_config c;
+    if (scn_load(&c, path, NULL, 0, err) != 0)
+        return -1;
+    return scn_expand(&c, path, pts, err);
+}
+
+static void sweeps(void **state)
+{
+    (void)state;
+    char err[SCN_ERR_MAX];
+    scn_point *p;
+    /* a range: inclusive of TO despite rounding (0.1 steps) */
+    long n = expand("[sweep]\nkey = retry.base_s\nvalues = 0.1:0.5:0.1\n", &p, err);
+    if (n < 0)
+        fail_msg("%s", err);
+    assert_int_equal(n, 5);
+    assert_string_equal(p[0].value[0], "0.1");
+    assert_string_equal(p[4].value[0], "0.5");
+    assert_true(fabs(p[2].cfg.policy.base_s - 0.3) < 1e-12);
+    herd_free(p);
+
+    /* a list (commas inside a distribution do not split), and a grid:
+     * the first sweep is outermost */
+    n = expand("[sweep d]\nkey = network.delay_s\nvalues = constant(0.01), normal(0.01, 0.002)\n"
+               "[sweep w]\nkey = server.workers\nvalues = 10:30:10\n",
+               &p, err);
+    if (n < 0)
+        fail_msg("%s", err);
+    assert_int_equal(n, 6);
+    assert_string_equal(p[0].value[0], "constant(0.01)");
+    assert_string_equal(p[0].value[1], "10");
+    assert_string_equal(p[2].value[1], "30");
+    assert_string_equal(p[3].value[0], "normal(0.01, 0.002)");
+    assert_int_equal(p[3].cfg.delay.kind, DIST_NORMAL);
+    assert_int_equal(p[4].cfg.workers, 20);
+    herd_free(p);
+
+    /* no sweep: one point, the config itself */
+    n = expand("[clients]\ncount = 3\n", &p, err);
+    assert_int_equal(n, 1);
+    assert_int_equal(p[0].cfg.clients, 3);
+    herd_free(p);
+
+    /* errors, at the sweep section's line */
+    expect_error("[run]\n[sweep]\nkey = clients.count\nvalues = 10, abc\n", 2,
+                 "[sweep] clients.count=abc: [clients] count: expected an integer", NULL);
+    expect_error("[run]\n[sweep]\nkey = clients.colour\nvalues = 1\n", 2, "unknown key 'colour'", NULL);
+    expect_error("[sweep]\nkey = clients.count\n", 1, "[sweep]: missing required key values", NULL);
+    expect_error("[sweep x]\nvalues = 1:2:1\n", 1, "[sweep x]: missing required key key", NULL);
+    expect_error("[sweep]\nkey = clients.count\nvalues = 10:1:1\n", 1, "STEP > 0 and FROM <= TO", NULL);
+    expect_error("[sweep]\nkey = clients.count\nvalues = 1:10:0\n", 1, "STEP > 0", NULL);
+    expect_error("[sweep]\nkey = clients.count\nvalues = 1:100000:1\n", 1, "at most 10000 points", NULL);
+    expect_error("[sweep]\nkey = clients.count\nvalues = 1,,2\n", 1, "empty value", NULL);
+    expect_error("[sweep]\nkey = clients.count\nvalues = 1\nstep = 2\n", 4, "unknown key 'step'", NULL);
+    expect_error("[sweep]\nkey = clients.count\nvalues = 1\nvalues = 2\n", 4, "[sweep] values: duplicate key",
+                 NULL);
+    /* a swept value that breaks a cross-key rule names the point */
+    expect_error("[retry]\ncap_s = 2\n[sweep]\nkey = retry.base_s\nvalues = 1, 3\n", 3,
+                 "sweep point retry.base_s=3: [retry] cap_s (2 s) is below base_s (3 s)", NULL);
+    /* baseline must be one of the strategies run */
+    expect_error("[run]\nstrategies = full_jitter\nbaseline = exponential\n", 3,
+                 "baseline = exponential is not one of the strategies run", NULL);
+}
+
 static void reference_lists_every_key(void **state)
 {
     (void)state;
@@ -272,6 +340,7 @@ int main(void)
         cmocka_unit_test(defaults_and_every_key), cmocka_unit_test(overrides),
         cmocka_unit_test(bad_syntax_and_keys),    cmocka_unit_test(bad_values),
         cmocka_unit_test(cross_key_rules),        cmocka_unit_test(bad_files),
+        cmocka_unit_test(sweeps),
         cmocka_unit_test(reference_lists_every_key),
     };
     return cmocka_run_group_tests_name("scenario", tests, NULL, teardown);

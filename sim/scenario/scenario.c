@@ -1153,16 +1153,13 @@ long scn_expand(const scn_config *c, const char *path, scn_point **points, char 
             }
         }
         char where[SCN_ERR_MAX / 2];
-        snprintf(where, sizeof where, "%s (sweep point", path);
-        if (c->nsweeps) {
-            size_t u = strlen(where);
-            for (uint32_t i = 0; i < c->nsweeps && u < sizeof where; i++)
-                u += (size_t)snprintf(where + u, sizeof where - u, " %s=%s", c->sweeps[i].key, pt->value[i]);
-            if (u < sizeof where)
-                snprintf(where + u, sizeof where - u, ")");
-        } else {
-            snprintf(where, sizeof where, "%s", path);
-        }
+        if (c->nsweeps && c->sweeps[0].line > 0)
+            snprintf(where, sizeof where, "%s:%d: sweep point", path, c->sweeps[0].line);
+        else
+            snprintf(where, sizeof where, "%s: sweep point", path);
+        size_t u = strlen(where);
+        for (uint32_t i = 0; i < c->nsweeps && u < sizeof where; i++)
+            u += (size_t)snprintf(where + u, sizeof where - u, " %s=%s", c->sweeps[i].key, pt->value[i]);
         if (c->nsweeps && scn_validate(&pt->cfg, where, err) != 0)
             goto fail;
     }
