@@ -3,6 +3,7 @@
 #   make run      install what is missing (as root, apt-get), build, run the default scenario
 #   make test     same set-up, then every test (unit, end-to-end, sanitizers)
 #   make          build ./herd and libherdpolicy.a
+#   make reproduce  the AWS 2015 simulation and the 62/65 claim, with figures, into out/
 #   make bench    events/s and peak memory at 10,000 and 1,000,000 clients
 #   make install  PREFIX=/usr/local DESTDIR=
 #   make readme-keys  regenerate the key reference in README.md
@@ -26,7 +27,7 @@ POLICY_SRC := sim/policy/backoff.c sim/policy/classify.c
 SIM_SRC    := sim/engine/alloc.c sim/engine/equeue.c sim/engine/rng.c sim/engine/sim.c \
               sim/model/dist.c sim/model/metrics.c sim/model/model.c sim/model/client.c \
               sim/model/server.c sim/model/occ.c sim/scenario/scenario.c sim/report/csv.c sim/report/stats.c \
-              sim/experiment/experiment.c
+              sim/experiment/experiment.c sim/report/plot.c
 CLI_SRC    := sim/cli/main.c
 TESTS      := test_policy test_equeue test_dist test_scenario test_model
 
@@ -35,7 +36,7 @@ SIM_OBJ    := $(SIM_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN   := $(TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: all deps run test unit-test cli-test asan-test bench install clean readme-keys
+.PHONY: all deps run test unit-test cli-test asan-test bench reproduce install clean readme-keys
 
 all: herd $(BUILD)/libherdpolicy.a
 
@@ -83,6 +84,7 @@ unit-test: $(TEST_BIN)
 
 cli-test: herd
 	@sh tests/cli.sh ./herd
+	@sh tests/plot.sh ./herd
 
 # The unit tests and one end-to-end run again, built with ASan and UBSan.
 asan-test:
@@ -97,6 +99,12 @@ asan-test:
 herd-asan: $(CLI_OBJ) $(BUILD)/libherdsim.a $(BUILD)/libherdpolicy.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
+# Regenerates the published results (AWS 2015, the 62/65 claim) and their
+# figures into out/, and prints the headline tables.
+reproduce: deps
+	@$(MAKE) --no-print-directory all
+	@sh tests/reproduce.sh ./herd out
+
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@sh tests/bench.sh ./herd
@@ -106,6 +114,8 @@ install: all
 	install -m 755 herd $(DESTDIR)$(PREFIX)/bin/herd
 	install -m 644 $(BUILD)/libherdpolicy.a $(DESTDIR)$(PREFIX)/lib/libherdpolicy.a
 	install -m 644 sim/policy/herdpolicy.h $(DESTDIR)$(PREFIX)/include/herdpolicy.h
+	install -d $(DESTDIR)$(PREFIX)/share/herd/plots
+	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/herd/plots/
 
 clean:
 	rm -rf build build-asan herd herd-asan

@@ -2,7 +2,8 @@
  * main.c - the herd command line.
  *
  *   herd run SCENARIO [-o DIR] [--seed N] [--replications N]
- *                     [--set section.key=value ...] [--jobs N] [--quiet] [--stats]
+ *                     [--set section.key=value ...] [--jobs N] [--quiet] [--stats] [--plot]
+ *   herd plot DIR [--quiet]   the figures of a results directory (gnuplot)
  *   herd keys          the scenario key reference (Markdown)
  *   herd --help | --version
  *
@@ -18,8 +19,10 @@
 #include <gsl/gsl_errno.h>
 
 #include "../experiment/experiment.h"
+#include "../report/csv.h"
 #include "../model/model.h"
 #include "../policy/herdpolicy.h"
+#include "../report/plot.h"
 #include "../scenario/scenario.h"
 
 #define HERD_VERSION "0.1.0"
@@ -29,6 +32,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: herd run SCENARIO [options]   simulate every strategy of a scenario\n"
+            "       herd plot DIR [--quiet]       draw the figures of a results directory (gnuplot)\n"
             "       herd keys                     print the scenario key reference\n"
             "       herd --help | --version\n"
             "\n"
@@ -45,10 +49,13 @@ static void usage(FILE *f)
             "                          results do not depend on N\n"
             "  -q, --quiet             print nothing on success\n"
             "  --stats                 print events/s and peak memory on stderr\n"
+            "  --plot                  then draw the figures, as herd plot DIR does\n"
             "\n"
             "outputs: DIR/summary.csv (one row per strategy and replication),\n"
             "         DIR/aggregate.csv (mean and 95%% CI per strategy),\n"
             "         DIR/timeseries.csv (per strategy, replication and time bucket)\n"
+            "figures: DIR/timeseries, DIR/sweep_<metric> (sweeps), DIR/compare (baseline),\n"
+            "         each as .png and .svg\n"
             "exit status: 0 ok, 1 run failed (I/O, memory), 2 bad flags or scenario\n");
 }
 
@@ -67,7 +74,7 @@ static int cmd_run(int argc, char **argv)
     static char setbuf[MAX_SETS][SCN_SWEEP_VALUES_MAX + 128];
     int nsweep = 0;
     const char *sets[MAX_SETS];
-    int nsets = 0, quiet = 0, stats = 0;
+    int nsets = 0, quiet = 0, stats = 0, plot = 0;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     int jobs = ncpu < 1 ? 1 : ncpu > 8 ? 8 : (int)ncpu;
 
@@ -130,6 +137,8 @@ static int cmd_run(int argc, char **argv)
             quiet = 1;
         } else if (!strcmp(a, "--stats")) {
             stats = 1;
+        } else if (!strcmp(a, "--plot")) {
+            plot = 1;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "herd: unknown option '%s' (see herd --help)\n", a);
             return 2;
@@ -168,6 +177,43 @@ static int cmd_run(int argc, char **argv)
         fprintf(stderr, "herd: %s\n", rerr);
         return 1;
     }
+    if (plot) {
+        char perr[PLOT_ERR_MAX];
+        if (plot_render(outdir, quiet, perr, sizeof perr) != 0) {
+            fprintf(stderr, "herd: %s\n", perr);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int cmd_plot(int argc, char **argv)
+{
+    const char *dir = NULL;
+    int quiet = 0;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            quiet = 1;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "herd: unknown option '%s' (see herd --help)\n", a);
+            return 2;
+        } else if (!dir) {
+            dir = a;
+        } else {
+            fprintf(stderr, "herd: plot takes one directory; got '%s' and '%s'\n", dir, a);
+            return 2;
+        }
+    }
+    if (!dir) {
+        fprintf(stderr, "herd: plot needs a results directory, e.g. herd plot out/thundering-herd\n");
+        return 2;
+    }
+    char err[PLOT_ERR_MAX];
+    if (plot_render(dir, quiet, err, sizeof err) != 0) {
+        fprintf(stderr, "herd: %s\n", err);
+        return 1;
+    }
     return 0;
 }
 
@@ -176,6 +222,9 @@ int main(int argc, char **argv)
     /* GSL must never abort the process; every GSL call site checks its
      * result instead. */
     gsl_set_error_handler_off();
+    /* Ctrl-C leaves the previous complete outputs, or none: never a
+     * truncated CSV, never a temporary. */
+    csv_cleanup_on_signals();
     if (argc < 2) {
         usage(stderr);
         return 2;
@@ -192,6 +241,8 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "run"))
         return cmd_run(argc, argv);
+    if (!strcmp(cmd, "plot"))
+        return cmd_plot(argc, argv);
     if (!strcmp(cmd, "keys")) {
         scn_print_reference(stdout);
         return 0;

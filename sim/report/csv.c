@@ -4,6 +4,7 @@
 #include "csv.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,46 @@
 #include <unistd.h>
 
 #include "../engine/alloc.h"
+
+#include <signal.h>
+
+/* Open temporaries, for the signal handler: a fixed table of pointers to
+ * strings owned by their csv_out (set before the file exists, cleared
+ * before the string is freed).  Signals are blocked while it changes. */
+#define MAX_OPEN 16
+static char *volatile open_tmp[MAX_OPEN];
+
+static void track(char *tmp, int add)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    for (int i = 0; i < MAX_OPEN; i++)
+        if (add ? open_tmp[i] == NULL : open_tmp[i] == tmp) {
+            open_tmp[i] = add ? tmp : NULL;
+            break;
+        }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+static void on_signal(int sig)
+{
+    for (int i = 0; i < MAX_OPEN; i++)
+        if (open_tmp[i])
+            unlink(open_tmp[i]); /* async-signal-safe */
+    _exit(128 + sig);
+}
+
+void csv_cleanup_on_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigfillset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
 
 static char *join(const char *dir, const char *prefix, const char *name, const char *suffix)
 {
@@ -30,8 +71,10 @@ int csv_open(csv_out *o, const char *dir, const char *name, char *err, size_t er
         snprintf(err, errlen, "%s/%s: out of memory", dir, name);
         goto fail;
     }
+    track(o->tmp, 1);
     int fd = mkstemp(o->tmp);
     if (fd < 0) {
+        track(o->tmp, 0);
         snprintf(err, errlen, "%s: cannot create output file: %s", o->dest, strerror(errno));
         goto fail;
     }
@@ -40,6 +83,7 @@ int csv_open(csv_out *o, const char *dir, const char *name, char *err, size_t er
         snprintf(err, errlen, "%s: cannot open output file: %s", o->dest, strerror(errno));
         close(fd);
         unlink(o->tmp);
+        track(o->tmp, 0);
         goto fail;
     }
     /* mkstemp creates 0600; results are meant to be shared like any file. */
@@ -106,6 +150,7 @@ int csv_commit(csv_out *o, char *err, size_t errlen)
     }
     if (rc != 0)
         unlink(o->tmp);
+    track(o->tmp, 0);
     herd_free(o->tmp);
     herd_free(o->dest);
     o->tmp = o->dest = NULL;
@@ -118,8 +163,10 @@ void csv_abort(csv_out *o)
         return;
     if (o->f)
         fclose(o->f);
-    if (o->tmp)
+    if (o->tmp) {
         unlink(o->tmp);
+        track(o->tmp, 0);
+    }
     herd_free(o->tmp);
     herd_free(o->dest);
     memset(o, 0, sizeof *o);

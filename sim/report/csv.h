@@ -38,6 +38,12 @@ int csv_commit(csv_out *o, char *err, size_t errlen);
 /* Closes and removes the temporary.  Safe on a zeroed or finished csv_out. */
 void csv_abort(csv_out *o);
 
+/* Installs SIGINT, SIGTERM and SIGHUP handlers that remove every open
+ * temporary and exit with 128 + the signal: an interrupted run leaves the
+ * previous complete outputs or none, and no temporaries.  For programs, not
+ * for libraries: call once from main. */
+void csv_cleanup_on_signals(void);
+
 /* Creates dir and its parents (like mkdir -p).  Returns 0 or -1 with err. */
 int csv_mkdirs(const char *dir, char *err, size_t errlen);
 
