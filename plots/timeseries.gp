@@ -75,18 +75,18 @@ select = ' \
              ns, gq(strats), bucket, tmax, amax, fmax, gq(label); \
       end[ns] = nl; tend[ns] = lt; \
       for (k = 1; k <= ns; k++) { \
-          for (i = end[k - 1] + 1; i <= end[k]; i++) print L[i]; \
-          printf "%.17g 0 0\n\n\n", tend[k] + (bucket > 0 ? bucket : 1) } }'
-out = awk(sprintf("-v S=%d -v R=%d -v T=%d -v A=%d -v F=%d -v HASP=%d -v P=", \
-                  c_strat, c_rep, c_t, c_arr, c_ref, ARGC >= 2) . q(point), select)
-nl = strstrt(out, "\n")
+          for (i = end[k - 1] + 1; i <= end[k]; i++) print L[i] > OUTF; \
+          printf "%.17g 0 0\n\n\n", tend[k] + (bucket > 0 ? bucket : 1) > OUTF } }'
+# The selected series go to a temporary file (gnuplot strings and
+# datablocks are not meant for megabytes), removed at the end.
+tmp = system("mktemp /tmp/herd-timeseries.XXXXXX")
+out = awk(sprintf("-v S=%d -v R=%d -v T=%d -v A=%d -v F=%d -v HASP=%d -v OUTF=", \
+                  c_strat, c_rep, c_t, c_arr, c_ref, ARGC >= 2) . q(tmp) . " -v P=" . q(point), select)
 err = ""; ns = 0
-eval (nl > 0 ? out[1:nl - 1] : out)
+eval out
+if (err ne "" || ns == 0) { system("rm -f " . q(tmp)) }
 if (err ne "") { print "timeseries.gp: " . err; exit status 1 }
 if (ns == 0) { print "timeseries.gp: cannot read " . file; exit status 1 }
-set print $TS
-print out[nl + 1:]
-set print
 
 n = ns
 if (bucket <= 0) { bucket = 1 }
@@ -116,9 +116,10 @@ do for [fmt in "png svg"] {
     do for [i = 1:n] {
         s = word(strategies, i)
         if (i == n) { set xlabel "time (s)"; set format x "%g" } else { unset xlabel; set format x "" }
-        plot $TS index (i - 1) using 1:($3 / bucket) with steps lw 1 lc rgb "#f4a582" title s . ": refused", \
-             $TS index (i - 1) using 1:($2 / bucket) with steps lw 1.5 lc rgb "#1f4e79" title s . ": arriving"
+        plot tmp index (i - 1) using 1:($3 / bucket) with steps lw 1 lc rgb "#f4a582" title s . ": refused", \
+             tmp index (i - 1) using 1:($2 / bucket) with steps lw 1.5 lc rgb "#1f4e79" title s . ": arriving"
     }
     unset multiplot
     unset output
 }
+system("rm -f " . q(tmp))
