@@ -4,6 +4,7 @@
 #   make test     same set-up, then every test (unit, end-to-end, sanitizers)
 #   make          build ./herd and libherdpolicy.a
 #   make reproduce  the AWS 2015 simulation and the 62/65 claim, with figures, into out/
+#   make validate the engine against queueing theory (full table)
 #   make bench    events/s and peak memory at 10,000 and 1,000,000 clients
 #   make install  PREFIX=/usr/local DESTDIR=
 #   make readme-keys  regenerate the key reference in README.md
@@ -36,7 +37,7 @@ SIM_OBJ    := $(SIM_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN   := $(TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: all deps run test unit-test cli-test asan-test bench reproduce install clean readme-keys
+.PHONY: all deps run test unit-test cli-test asan-test bench reproduce validate install clean readme-keys
 
 all: herd $(BUILD)/libherdpolicy.a
 
@@ -79,8 +80,14 @@ test: deps
 	@$(MAKE) --no-print-directory cli-test
 	@$(MAKE) --no-print-directory asan-test
 
-unit-test: $(TEST_BIN)
+unit-test: $(TEST_BIN) $(BUILD)/tests/validate
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t; done
+	$(BUILD)/tests/validate --quick
+
+# The engine against queueing theory (M/M/1, M/M/c, M/D/1) and the retry
+# process against its exact distributions: the full table.
+validate: $(BUILD)/tests/validate
+	$(BUILD)/tests/validate
 
 cli-test: herd
 	@sh tests/cli.sh ./herd

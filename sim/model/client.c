@@ -34,7 +34,8 @@ static void finish(model *md, uint32_t id, hp_decision d)
     sim_t *sim = md->sim;
     client *c = &md->clients[id];
     double now = sim_now(sim);
-    md->latency[md->nlatency++] = now - c->req_start;
+    if (c->req_start >= md->cfg->warmup_s)
+        md->latency[md->nlatency++] = now - c->req_start;
     if (d.action == HP_DONE_OK) {
         md->m.successes++;
     } else {

@@ -18,7 +18,8 @@ const metric_desc metric_table[] = {
     U(gave_up_attempts), U(non_retryable_failures), U(unknown_outcomes),
     U(peak_inflight),    D(peak_arrivals_per_s), D(mean_latency_s),
     D(p50_latency_s),    D(p99_latency_s),     D(max_latency_s),
-    U(events),
+    U(served),           D(mean_wait_s),       D(p_wait),
+    D(utilization),      U(events),
 };
 
 const size_t metric_count = sizeof metric_table / sizeof metric_table[0];

@@ -35,6 +35,10 @@ typedef struct metrics {
     double p50_latency_s;
     double p99_latency_s;
     double max_latency_s;
+    uint64_t served;            /* attempts that entered service (after warm-up) */
+    double mean_wait_s;         /* their mean time in the server's queue */
+    double p_wait;              /* fraction of them that had to queue */
+    double utilization;         /* busy worker time / (workers x measured time) */
     uint64_t events;            /* events the engine dispatched */
 } metrics;
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
@@ -64,8 +65,7 @@ int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *si
 
     md->clients = herd_calloc(cfg->clients, sizeof *md->clients);
     md->latency = herd_malloc_array(total, sizeof *md->latency);
-    md->queue = herd_malloc_array(cfg->queue ? cfg->queue : 1, sizeof *md->queue);
-    if (!md->clients || !md->latency || !md->queue)
+    if (!md->clients || !md->latency)
         return -1;
     memcpy(md->outages, cfg->outages, sizeof cfg->outages[0] * cfg->noutages);
     qsort(md->outages, cfg->noutages, sizeof md->outages[0], by_start);
@@ -89,8 +89,12 @@ int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *si
     /* Start times come first from the arrivals stream, in client order, so
      * every strategy sees the same ones. */
     gsl_rng *r = sim_rng(sim, RNG_ARRIVALS);
+    double t = 0;
     for (uint32_t i = 0; i < cfg->clients; i++) {
-        double t = cfg->start == SCN_START_SPREAD ? cfg->spread_s * gsl_rng_uniform(r) : 0;
+        if (cfg->start == SCN_START_SPREAD)
+            t = cfg->spread_s * gsl_rng_uniform(r);
+        else if (cfg->start == SCN_START_POISSON)
+            t += gsl_ran_exponential(r, 1.0 / cfg->rate_per_s);
         sim_schedule(sim, t, EV_START, i, 0, 0);
     }
     return sim->failed ? -1 : 0;
@@ -106,6 +110,18 @@ int model_run(model *md)
     if (md->open)
         m->completion_time_s = md->cfg->horizon_s;
     m->events = sim->events;
+
+    /* Server time after warm-up, up to the last logical outcome or the
+     * last change of the busy count, whichever is later: the idle tail of
+     * stale timers popping after the work is done is not measured. */
+    double from = md->cfg->warmup_s;
+    double end = m->completion_time_s > md->busy_since ? m->completion_time_s : md->busy_since;
+    double since = md->busy_since > from ? md->busy_since : from;
+    if (end > since)
+        md->busy_area += md->busy * (end - since);
+    m->utilization = end > from ? md->busy_area / ((double)md->cfg->workers * (end - from)) : NAN;
+    m->mean_wait_s = m->served ? md->wait_sum / (double)m->served : NAN;
+    m->p_wait = m->served ? (double)md->waited / (double)m->served : NAN;
 
     double peak = 0;
     for (size_t i = 0; i < md->ts.len; i++)

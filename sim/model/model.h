@@ -45,6 +45,7 @@ typedef struct client {
 
 typedef struct qslot {
     uint32_t client, tag;
+    double enqueued;    /* when the attempt joined the queue */
 } qslot;
 
 typedef struct model {
@@ -60,8 +61,8 @@ typedef struct model {
 
     /* server */
     uint32_t busy;
-    qslot *queue;       /* ring of cfg->queue slots */
-    uint32_t qhead, qlen;
+    qslot *queue;       /* ring of qcap slots, grown up to cfg->queue */
+    uint32_t qhead, qlen, qcap;
     uint32_t outage;    /* index of the first outage not yet over */
     int32_t version;    /* occ: the shared row's version */
     scn_outage outages[SCN_MAX_OUTAGES]; /* sorted by start */
@@ -69,8 +70,12 @@ typedef struct model {
     /* measurements */
     metrics m;
     timeseries ts;
-    double *latency;    /* one sample per finished logical request */
+    double *latency;    /* one sample per finished, measured logical request */
     uint64_t nlatency;
+    double wait_sum;    /* queueing, over attempts served after warm-up */
+    uint64_t waited;
+    double busy_area;   /* integral of busy workers over time, after warm-up */
+    double busy_since;  /* time of the last change of md->busy */
 } model;
 
 /* Sets up a model for cfg with the given strategy on sim (whose handlers

@@ -18,6 +18,7 @@
  */
 #include "model.h"
 
+#include "../engine/alloc.h"
 #include "dist.h"
 
 static void reply(model *md, uint32_t c, uint32_t tag, int outcome)
@@ -27,6 +28,53 @@ static void reply(model *md, uint32_t c, uint32_t tag, int outcome)
 
 /* Records the level after a change; b is the bucket fetched before it, so
  * a bucket opened by this event starts from the level before the change. */
+/* Doubles the queue ring (up to cfg->queue places), unwrapping it.
+ * Returns 0, or -1 with the simulation marked failed. */
+static int queue_grow(model *md)
+{
+    uint32_t ncap = md->qcap ? md->qcap : 64;
+    while (ncap <= md->qlen && ncap < md->cfg->queue)
+        ncap = ncap > UINT32_MAX / 2 ? UINT32_MAX : ncap * 2;
+    if (ncap > md->cfg->queue)
+        ncap = md->cfg->queue;
+    qslot *n = herd_malloc_array(ncap, sizeof *n);
+    if (!n) {
+        md->sim->failed = true;
+        sim_stop(md->sim);
+        return -1;
+    }
+    for (uint32_t i = 0; i < md->qlen; i++)
+        n[i] = md->queue[(md->qhead + i) % md->qcap];
+    herd_free(md->queue);
+    md->queue = n;
+    md->qhead = 0;
+    md->qcap = ncap;
+    return 0;
+}
+
+/* Accumulates busy-worker time up to now (only after warm-up); call before
+ * every change of md->busy. */
+static void busy_tick(model *md)
+{
+    double now = sim_now(md->sim), from = md->busy_since > md->cfg->warmup_s ? md->busy_since : md->cfg->warmup_s;
+    if (now > from)
+        md->busy_area += md->busy * (now - from);
+    md->busy_since = now;
+}
+
+/* An attempt that arrived at `arrived` enters service now. */
+static void start_service(model *md, uint32_t c, uint32_t tag, double arrived)
+{
+    double now = sim_now(md->sim);
+    if (arrived >= md->cfg->warmup_s) {
+        md->m.served++;
+        md->wait_sum += now - arrived;
+        if (now > arrived)
+            md->waited++;
+    }
+    model_after(md, &md->cfg->service, md->service_lane, RNG_SERVICE, EV_DONE, c, tag, 0);
+}
+
 static void note_inflight(model *md, ts_bucket *b)
 {
     uint32_t n = model_inflight(md);
@@ -101,13 +149,14 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
         return;
     }
     if (md->busy < cfg->workers) {
+        busy_tick(md);
         md->busy++;
-        model_after(md, &cfg->service, md->service_lane, RNG_SERVICE, EV_DONE, ev->obj, ev->tag, 0);
-    } else if (md->qlen < cfg->queue) {
+        start_service(md, ev->obj, ev->tag, sim_now(sim));
+    } else if (md->qlen < cfg->queue && (md->qlen < md->qcap || queue_grow(md) == 0)) {
         uint32_t slot = md->qhead + md->qlen;
-        if (slot >= cfg->queue)
-            slot -= cfg->queue;
-        md->queue[slot] = (qslot){ev->obj, ev->tag};
+        if (slot >= md->qcap)
+            slot -= md->qcap;
+        md->queue[slot] = (qslot){ev->obj, ev->tag, sim_now(sim)};
         md->qlen++;
     } else {
         md->m.rejected++;
@@ -125,10 +174,11 @@ void server_done(sim_t *sim, const eq_event *ev, void *ctx)
     reply(md, ev->obj, ev->tag, 200);
     if (md->qlen) {
         qslot s = md->queue[md->qhead];
-        md->qhead = md->qhead + 1 == md->cfg->queue ? 0 : md->qhead + 1;
+        md->qhead = md->qhead + 1 == md->qcap ? 0 : md->qhead + 1;
         md->qlen--;
-        model_after(md, &md->cfg->service, md->service_lane, RNG_SERVICE, EV_DONE, s.client, s.tag, 0);
+        start_service(md, s.client, s.tag, s.enqueued);
     } else {
+        busy_tick(md);
         md->busy--;
     }
     note_inflight(md, b);

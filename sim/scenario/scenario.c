@@ -45,7 +45,7 @@ typedef struct key {
     const char *doc;
 } key;
 
-static const char *const start_names[] = {"burst", "spread", NULL};
+static const char *const start_names[] = {"burst", "spread", "poisson", NULL};
 static const char *const mode_names[] = {"fail_fast", "black_hole", NULL};
 static const char *const unknown_names[] = {"retry", "fail", NULL};
 static const char *const idem_names[] = {"true", "false", NULL};
@@ -73,6 +73,9 @@ static const key keys[] = {
      "Width of a timeseries bucket; peak_arrivals_per_s is the busiest bucket's rate."},
     {"run", "timeseries", K_ENUM, C(timeseries), 0, 0, ts_names, "", "all",
      "Replications written to timeseries.csv: all, first (replication 0 only) or none."},
+    {"run", "warmup_s", K_DOUBLE, C(warmup_s), 0, 1e9, NULL, "s", "0",
+     "Logical requests started before warmup_s, and server time before it, are left out of the "
+     "latency, wait and utilization metrics (steady-state measurements)."},
     {"run", "horizon_s", K_DOUBLE, C(horizon_s), 1e-6, 1e9, NULL, "s", "3600",
      "Simulated time limit; logical requests still open then count as unfinished."},
 
@@ -81,9 +84,13 @@ static const key keys[] = {
     {"clients", "requests_per_client", K_U32, C(requests_per_client), 1, 1000000, NULL, "", "1",
      "Logical requests each client makes, one after the other."},
     {"clients", "start", K_ENUM, C(start), 0, 0, start_names, "", "burst",
-     "burst: every client starts at t=0; spread: start times uniform on [0, spread_s)."},
+     "burst: every client starts at t=0; spread: start times uniform on [0, spread_s); "
+     "poisson: clients start one after another with exponential gaps, rate_per_s on average "
+     "(an open Poisson stream when each makes one request)."},
     {"clients", "spread_s", K_DOUBLE, C(spread_s), 0, 1e9, NULL, "s", "0",
      "Width of the start interval with start = spread."},
+    {"clients", "rate_per_s", K_DOUBLE, C(rate_per_s), 1e-9, 1e12, NULL, "1/s", "(required for poisson)",
+     "Mean client start rate with start = poisson."},
     {"clients", "think_time_s", K_DIST, C(think), 0, 0, NULL, "s", "0",
      "Pause between a client's logical requests (a distribution, see below)."},
 
@@ -917,6 +924,8 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
     }
     if (c->start == SCN_START_SPREAD && !(c->spread_s > 0))
         BAD(line_of(ps, "clients", "start"), "[clients] start = spread needs spread_s > 0");
+    if (c->start == SCN_START_POISSON && !(c->rate_per_s > 0))
+        BAD(line_of(ps, "clients", "start"), "[clients] start = poisson needs rate_per_s > 0");
     double total = 0;
     for (uint32_t i = 0; i < c->nerrors; i++)
         total += c->errors[i].p;

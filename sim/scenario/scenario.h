@@ -25,7 +25,7 @@
 #define SCN_NAME_MAX 64
 #define SCN_ERR_MAX 512
 
-typedef enum scn_start { SCN_START_BURST = 0, SCN_START_SPREAD } scn_start;
+typedef enum scn_start { SCN_START_BURST = 0, SCN_START_SPREAD, SCN_START_POISSON } scn_start;
 typedef enum scn_server_kind { SCN_SERVER_QUEUE = 0, SCN_SERVER_OCC } scn_server_kind;
 typedef enum scn_outage_mode { SCN_OUTAGE_FAIL_FAST = 0, SCN_OUTAGE_BLACK_HOLE } scn_outage_mode;
 
@@ -68,6 +68,7 @@ typedef struct scn_config {
     uint32_t nstrategies;       /* 0: just [retry] strategy */
     double bucket_s;
     double horizon_s;
+    double warmup_s;            /* requests started before are not measured */
     scn_ts_mode timeseries;     /* which replications go to timeseries.csv */
     int baseline;               /* strategy compared against in compare.csv, -1: none */
 
@@ -76,6 +77,7 @@ typedef struct scn_config {
     uint32_t requests_per_client;
     scn_start start;
     double spread_s;
+    double rate_per_s;          /* start = poisson: client starts per second */
     dist think;
 
     /* [network] */
