@@ -5,6 +5,7 @@
 #   make          build ./herd and libherdpolicy.a
 #   make reproduce  the AWS 2015 simulation and the 62/65 claim, with figures, into out/
 #   make validate the engine against queueing theory (full table)
+#   make fuzz     libFuzzer over scenario parsing (FUZZ_SECONDS=600)
 #   make bench    events/s and peak memory at 10,000 and 1,000,000 clients
 #   make install  PREFIX=/usr/local DESTDIR=
 #   make readme-keys  regenerate the key reference in README.md
@@ -22,7 +23,11 @@ CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) $(CFLAGS) -MMD -MP
 LDLIBS   := -linih -lgsl -lgslcblas -lm -lpthread
 
-DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev valgrind
+DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev valgrind \
+            clang libclang-rt-14-dev
+FUZZ_SECONDS ?= 600
+FUZZ_SRC = tests/fuzz_scenario.c sim/scenario/scenario.c sim/model/dist.c sim/engine/alloc.c \
+            $(POLICY_SRC)
 
 POLICY_SRC := sim/policy/backoff.c sim/policy/classify.c
 SIM_SRC    := sim/engine/alloc.c sim/engine/equeue.c sim/engine/rng.c sim/engine/sim.c \
@@ -37,7 +42,7 @@ SIM_OBJ    := $(SIM_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN   := $(TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: all deps run test unit-test cli-test asan-test bench reproduce validate install clean readme-keys
+.PHONY: all deps run test unit-test cli-test asan-test bench reproduce validate update-golden fuzz install clean readme-keys
 
 all: herd $(BUILD)/libherdpolicy.a
 
@@ -79,6 +84,7 @@ test: deps
 	@$(MAKE) --no-print-directory unit-test
 	@$(MAKE) --no-print-directory cli-test
 	@$(MAKE) --no-print-directory asan-test
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60
 
 unit-test: $(TEST_BIN) $(BUILD)/tests/validate
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t; done
@@ -92,6 +98,32 @@ validate: $(BUILD)/tests/validate
 cli-test: herd
 	@sh tests/cli.sh ./herd
 	@sh tests/plot.sh ./herd
+	@sh tests/bad.sh ./herd
+	@sh tests/golden.sh ./herd
+	@echo "== valgrind: one end-to-end run and its plots"
+	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd run \
+	  scenarios/thundering-herd.ini --quiet --set clients.count=300 --replications 2 --jobs 2 \
+	  --set run.baseline=exponential -o $(BUILD)/valgrind-e2e
+	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd plot \
+	  $(BUILD)/valgrind-e2e --quiet
+
+# libFuzzer over scenario parsing (clang).  The corpus grows in
+# build/fuzz-corpus; seeds are every scenario and every bad input.
+build/fuzz_scenario: $(FUZZ_SRC)
+	@mkdir -p build
+	clang -std=c11 -D_DEFAULT_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+	  -fno-sanitize-recover=undefined $(FUZZ_SRC) -linih -lgsl -lgslcblas -lm -o $@
+
+fuzz: build/fuzz_scenario
+	@mkdir -p build/fuzz-corpus
+	@cp scenarios/*.ini build/fuzz-corpus/ 2>/dev/null; \
+	 for f in tests/bad/*.ini; do [ -f "$$f" ] && cp "$$f" build/fuzz-corpus/; done; true
+	build/fuzz_scenario -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
+	  -rss_limit_mb=2048 -print_final_stats=1 build/fuzz-corpus
+
+# Regenerates tests/golden/ on purpose: review the diff before committing.
+update-golden: herd
+	@sh tests/golden.sh ./herd --update
 
 # The unit tests and one end-to-end run again, built with ASan and UBSan.
 asan-test:

@@ -125,6 +125,18 @@ cp "$T/a/summary.csv" "$T/a.keep"
 expect_fail keep 2 "expected an integer" run "$T/small.ini" -o "$T/a" --set clients.count=x
 cmp -s "$T/a/summary.csv" "$T/a.keep" && ok || bad "failed run changed previous output"
 
+# --- interrupting a run leaves the previous complete outputs ---------------
+"$HERD" run "$T/small.ini" -o "$T/int" --quiet && cp "$T/int/summary.csv" "$T/int.keep" || bad "run before interrupt"
+"$HERD" run scenarios/thundering-herd.ini -o "$T/int" --quiet --jobs 1 --set clients.count=1000000 &
+pid=$!
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 130 ] && ok || bad "SIGINT: exit $rc, want 130"
+cmp -s "$T/int/summary.csv" "$T/int.keep" && ok || bad "SIGINT changed the previous summary.csv"
+[ -z "$(ls -A "$T/int" | grep tmp)" ] && ok || bad "SIGINT left temporaries: $(ls -A "$T/int")"
+
 # --- the README's examples run as written -----------------------------------
 grep -E '^\./herd ' README.md | sed 's/ *#.*$//' | grep -v -- '--help' >"$T/readme-cmds"
 [ -s "$T/readme-cmds" ] && ok || bad "no ./herd examples found in README.md"

@@ -11,6 +11,7 @@
  * flag or the scenario), reported before any output file is created.
  */
 #define _GNU_SOURCE
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,6 +226,9 @@ int main(int argc, char **argv)
     /* Ctrl-C leaves the previous complete outputs, or none: never a
      * truncated CSV, never a temporary. */
     csv_cleanup_on_signals();
+    /* A file-size limit makes write() fail with EFBIG, reported like a full
+     * disk, instead of killing the process mid-file. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         usage(stderr);
         return 2;

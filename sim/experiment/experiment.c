@@ -374,8 +374,11 @@ int exp_run(const scn_config *cfg, const char *path, const exp_options *opt, cha
         write_compare(&out[3], &L, jobs, ngroups, bi, scratch);
     }
     for (int i = 0; i < nfiles; i++)
-        if (csv_commit(&out[i], err, errlen) != 0)
-            goto done; /* later temporaries are removed below */
+        if (csv_finish(&out[i], err, errlen) != 0)
+            goto done; /* every temporary is removed below: none published */
+    for (int i = 0; i < nfiles; i++)
+        if (csv_publish(&out[i], err, errlen) != 0)
+            goto done;
 
     if (!opt->quiet)
         print_table(stdout, &L, jobs, ngroups, scratch, opt->outdir);

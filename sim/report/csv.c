@@ -132,11 +132,12 @@ void csv_dbl(csv_out *o, double v, int first)
 
 void csv_end(csv_out *o) { fputc('\n', o->f); }
 
-int csv_commit(csv_out *o, char *err, size_t errlen)
+int csv_finish(csv_out *o, char *err, size_t errlen)
 {
     int rc = 0;
+    errno = 0;
     if (fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0) {
-        snprintf(err, errlen, "%s: write failed: %s", o->dest, strerror(errno));
+        snprintf(err, errlen, "%s: write failed: %s", o->dest, strerror(errno ? errno : EIO));
         rc = -1;
     }
     if (fclose(o->f) != 0 && rc == 0) {
@@ -144,12 +145,19 @@ int csv_commit(csv_out *o, char *err, size_t errlen)
         rc = -1;
     }
     o->f = NULL;
-    if (rc == 0 && rename(o->tmp, o->dest) != 0) {
+    if (rc != 0)
+        csv_abort(o);
+    return rc;
+}
+
+int csv_publish(csv_out *o, char *err, size_t errlen)
+{
+    int rc = 0;
+    if (rename(o->tmp, o->dest) != 0) {
         snprintf(err, errlen, "%s: cannot rename into place: %s", o->dest, strerror(errno));
+        unlink(o->tmp);
         rc = -1;
     }
-    if (rc != 0)
-        unlink(o->tmp);
     track(o->tmp, 0);
     herd_free(o->tmp);
     herd_free(o->dest);

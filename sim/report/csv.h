@@ -2,7 +2,7 @@
  * csv.h - output files that appear whole or not at all.
  *
  * A csv_out writes to a temporary file beside its destination
- * (".NAME.tmp.XXXXXX") and csv_commit() renames it into place only after
+ * (".NAME.tmp.XXXXXX") and csv_publish() renames it into place only after
  * every byte was written and the file closed without error; csv_abort()
  * removes the temporary.  An interrupted or failed run leaves the previous
  * complete file, or none: never a truncated one.
@@ -31,9 +31,13 @@ void csv_u64(csv_out *o, uint64_t v, int first);
 void csv_dbl(csv_out *o, double v, int first);
 void csv_end(csv_out *o);
 
-/* Flushes, closes and renames into place.  Returns 0, or -1 with err (the
- * temporary is removed). */
-int csv_commit(csv_out *o, char *err, size_t errlen);
+/* Flushes, syncs and closes the temporary.  Returns 0, or -1 with err (the
+ * temporary is removed).  Finish every file of a run before publishing
+ * any, so a failure (a full disk) publishes none. */
+int csv_finish(csv_out *o, char *err, size_t errlen);
+
+/* Renames a finished temporary into place.  Returns 0, or -1 with err. */
+int csv_publish(csv_out *o, char *err, size_t errlen);
 
 /* Closes and removes the temporary.  Safe on a zeroed or finished csv_out. */
 void csv_abort(csv_out *o);
