@@ -80,11 +80,10 @@ run: deps
 	./herd run scenarios/thundering-herd.ini
 
 test: deps
-	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory unit-test
-	@$(MAKE) --no-print-directory cli-test
-	@$(MAKE) --no-print-directory asan-test
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60
+	@n=0; for stage in all unit-test cli-test asan-test "fuzz FUZZ_SECONDS=60"; do \
+	  $(MAKE) --no-print-directory $$stage || { echo "test: $$n passed, 1 failed ($$stage)"; exit 1; }; \
+	  n=$$((n + 1)); \
+	done; echo "test: $$n passed, 0 failed"
 
 unit-test: $(TEST_BIN) $(BUILD)/tests/validate
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t; done

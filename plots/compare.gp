@@ -91,7 +91,7 @@ pad = 0.12 * (yhi - ylo)
 ylo = ylo < 0 ? ylo - pad : ylo; yhi = yhi > 0 ? yhi + pad : yhi
 lpad = 0.04 * (yhi - ylo)
 ci = noci ? "no CI (1 replication)" : "mean and 95% CI" . (reps ne "" ? " over " . reps . " replications" : "")
-width = 160 + 120 * (ns > 4 ? ns : 4)
+width = 160 + 120 * (ns > 6 ? ns : 6)
 
 do for [fmt in "png svg"] {
     if (fmt eq "png") {
@@ -100,7 +100,7 @@ do for [fmt in "png svg"] {
         set terminal svg noenhanced size width, 520 font ",10"
     }
     set output dir . "/compare." . fmt
-    set title sprintf("%s change vs %s, paired per replication: %s\n(below 0: done sooner than %s)", \
+    set title sprintf("%s change vs %s, paired per replication\n%s (below 0: lower than %s)", \
                       metric, baseline, ci, baseline)
     set ylabel "change in " . metric . " vs " . baseline . " (%)"
     set xrange [0.4:ns + 0.6]

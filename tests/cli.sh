@@ -194,6 +194,11 @@ END {
 head -1 "$T/aws/summary.csv" | grep -q '^clients.count,strategy,replication,' && ok || bad "sweep column in summary.csv"
 [ -s "$T/aws/compare.csv" ] && grep -q '^100,full_jitter,exponential,30,' "$T/aws/compare.csv" && ok || bad "compare.csv"
 
+# --- a 2-D sweep with a baseline gets the sensitivity map --------------------
+"$HERD" run "$T/small.ini" -o "$T/sens" --quiet --replications 2 --set run.baseline=exponential \
+    --sweep server.workers=5,10 --sweep 'outage 1.end_s=1,2,3' --set run.timeseries=none --plot >/dev/null \
+    && [ -s "$T/sens/sensitivity.png" ] && [ -s "$T/sens/sensitivity.svg" ] && ok || bad "sensitivity plot"
+
 # --- sweeps from the command line -------------------------------------------
 "$HERD" run "$T/small.ini" -o "$T/sw" --quiet --replications 2 --sweep server.workers=5:15:5 --sweep clients.count=50,100 \
     && [ "$(tail -n +2 "$T/sw/aggregate.csv" | wc -l)" -eq 36 ] \

@@ -41,11 +41,13 @@ static const char *const timeseries_figs[] = {"timeseries"};
 static const char *const sweep_figs[] = {"sweep_completion_time_s", "sweep_calls", "sweep_peak_arrivals_per_s",
                                          "sweep_p99_latency_s", "sweep_failures"};
 static const char *const compare_figs[] = {"compare"};
-enum { SCRIPT_TIMESERIES, SCRIPT_SWEEP, SCRIPT_COMPARE, NSCRIPTS };
+static const char *const sensitivity_figs[] = {"sensitivity"};
+enum { SCRIPT_TIMESERIES, SCRIPT_SWEEP, SCRIPT_COMPARE, SCRIPT_SENSITIVITY, NSCRIPTS };
 static const plot_script scripts[NSCRIPTS] = {
     {"timeseries.gp", timeseries_figs, 1},
     {"sweep.gp", sweep_figs, sizeof sweep_figs / sizeof sweep_figs[0]},
     {"compare.gp", compare_figs, 1},
+    {"sensitivity.gp", sensitivity_figs, 1},
 };
 static const char *const formats[] = {"png", "svg"};
 #define MAX_FIGURES 7 /* 1 + 5 + 1 */
@@ -86,22 +88,30 @@ static int has_data_row(const char *path, char *err, size_t errlen)
     return rows;
 }
 
-/* 1 if the CSV at path starts with sweep columns (its first column is not
- * `strategy`), 0 if not, -1 with err. */
-static int has_sweep_columns(const char *path, char *err, size_t errlen)
+/* The number of sweep columns of the CSV at path (the columns before
+ * `strategy` in its header), or -1 with err. */
+static int sweep_columns(const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return -1;
     }
-    char head[16] = "";
-    size_t n = fread(head, 1, sizeof head - 1, f);
+    char head[4096];
+    if (!fgets(head, sizeof head, f))
+        head[0] = '\0';
     fclose(f);
-    head[n] = '\0';
-    static const char key[] = "strategy";
-    size_t k = sizeof key - 1;
-    return !(n >= k && !memcmp(head, key, k) && (n == k || strchr(",\r\n", head[k])));
+    int n = 0;
+    for (char *p = head;; n++) {
+        size_t len = strcspn(p, ",\r\n");
+        if (len == 8 && !memcmp(p, "strategy", 8))
+            return n;
+        if (p[len] != ',')
+            break;
+        p += len + 1;
+    }
+    snprintf(err, errlen, "%s: no strategy column in the header", path);
+    return -1;
 }
 
 /* 1 if every script is readable in d. */
@@ -307,10 +317,10 @@ int plot_render(const char *dir, int quiet, char *err, size_t errlen)
         snprintf(err, errlen, "%s: not a herd results directory (no aggregate.csv)", dir);
         return -1;
     }
-    int r = has_sweep_columns(csv, err, errlen);
-    if (r < 0)
+    int nsweeps = sweep_columns(csv, err, errlen), r;
+    if (nsweeps < 0)
         return -1;
-    use[SCRIPT_SWEEP] = r;
+    use[SCRIPT_SWEEP] = nsweeps > 0;
     if (path_fmt(csv, err, errlen, "%s/timeseries.csv", d))
         return -1;
     if (is_file(csv)) {
@@ -321,6 +331,7 @@ int plot_render(const char *dir, int quiet, char *err, size_t errlen)
     if (path_fmt(csv, err, errlen, "%s/compare.csv", d))
         return -1;
     use[SCRIPT_COMPARE] = is_file(csv);
+    use[SCRIPT_SENSITIVITY] = use[SCRIPT_COMPARE] && nsweeps == 2;
     if (find_scripts(plots, err, errlen))
         return -1;
 
