@@ -199,6 +199,48 @@ head -1 "$T/aws/summary.csv" | grep -q '^clients.count,strategy,replication,' &&
     --sweep server.workers=5,10 --sweep 'outage 1.end_s=1,2,3' --set run.timeseries=none --plot >/dev/null \
     && [ -s "$T/sens/sensitivity.png" ] && [ -s "$T/sens/sensitivity.svg" ] && ok || bad "sensitivity plot"
 
+# --- failure semantics (issue 4): the acceptance checks ---------------------
+# byname FILE PROGRAM: awk with v("column") for the current row's value.
+byname() {
+    awk -F, -v prog="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        function v(name) { if (!(name in c)) { print "no column " name; exit 2 } return $c[name] + 0 }
+        function s(name) { return $c[name] }
+        '"$2" "$1"
+}
+"$HERD" run scenarios/idempotency.ini -o "$T/idem" --quiet --replications 5 && ok || bad "idempotency run"
+byname "$T/idem/summary.csv" '
+    s("variant") == "logical_op" && v("duplicate_effects") != 0 { print "logical_op duplicated"; bad = 1 }
+    s("variant") == "no_keys" && v("duplicate_effects") == 0 { print "no_keys without duplicates"; bad = 1 }
+    s("variant") == "check_then_act" && v("duplicate_effects") == 0 { print "check_then_act without duplicates"; bad = 1 }
+    s("variant") == "content_hash" && v("lost_operations") == 0 { print "content_hash lost nothing"; bad = 1 }
+    s("variant") == "safe_policy" && (v("duplicate_effects") != 0 || v("unknown_outcomes") == 0) { print "safe_policy"; bad = 1 }
+    s("variant") != "content_hash" && v("lost_operations") != 0 { print s("variant") " lost operations"; bad = 1 }
+    END { exit bad }' && ok || bad "idempotency: duplicates and lost operations per variant"
+byname "$T/idem/aggregate.csv" '
+    { m[s("variant")] = v("duplicate_effects_mean"); h[s("variant")] = v("duplicate_effects_ci95") }
+    END { d = m["attempt"] - m["no_keys"]; if (d < 0) d = -d; exit !(d <= h["attempt"] + h["no_keys"]) }' \
+    && ok || bad "idempotency: attempt-scoped keys not as bad as no keys"
+
+"$HERD" run scenarios/rate-limit.ini -o "$T/rl" --quiet --replications 5 && ok || bad "rate-limit run"
+byname "$T/rl/aggregate.csv" '
+    { k = s("strategy"); if (s("variant") == "honour_retry_after") { hm[k] = v("status_429_mean"); hh[k] = v("status_429_ci95") }
+      else { im[k] = v("status_429_mean"); ih[k] = v("status_429_ci95") } }
+    END { for (k in hm) if (!(hm[k] + hh[k] < im[k] - ih[k])) { print k; bad = 1 } exit bad }' \
+    && ok || bad "rate-limit: honouring Retry-After does not give fewer 429s"
+
+"$HERD" run scenarios/non-retryable.ini -o "$T/nr" --quiet --replications 3 && ok || bad "non-retryable run"
+byname "$T/nr/summary.csv" '
+    s("variant") != "allow_list" && v("non_retryable_replies") != v("non_retryable_failures") { bad = 1 }
+    v("non_retryable_replies") == 0 { bad = 1 }
+    END { exit bad }' && ok || bad "non-retryable: a 4xx or 501 was retried"
+
+"$HERD" run scenarios/deadline.ini -o "$T/dl" --quiet --replications 3 && ok || bad "deadline run"
+byname "$T/dl/summary.csv" '
+    s("variant") == "budget_10s" && v("max_latency_s") > 10 + 0.01 { bad = 1 }
+    s("variant") == "budget_5s" && v("max_latency_s") > 5 + 0.01 { bad = 1 }
+    s("variant") != "attempts_only" && v("gave_up_budget") == 0 { bad = 1 }
+    END { exit bad }' && ok || bad "deadline: a logical request ran past its budget"
+
 # --- sweeps from the command line -------------------------------------------
 "$HERD" run "$T/small.ini" -o "$T/sw" --quiet --replications 2 --sweep server.workers=5:15:5 --sweep clients.count=50,100 \
     && [ "$(tail -n +2 "$T/sw/aggregate.csv" | wc -l)" -eq 36 ] \

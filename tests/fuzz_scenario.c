@@ -1,6 +1,7 @@
 /*
- * fuzz_scenario.c - libFuzzer harness over scenario parsing, validation and
- * sweep expansion (the code that reads untrusted files).
+ * fuzz_scenario.c - libFuzzer harness over scenario parsing, validation,
+ * sweep and variant expansion, and the Retry-After parser (the code that
+ * reads untrusted input).
  *
  *   make fuzz FUZZ_SECONDS=600     seed corpus: scenarios/ and tests/bad/
  *
@@ -15,7 +16,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <math.h>
+#include <string.h>
+
 #include "../sim/engine/alloc.h"
+#include "../sim/policy/herdpolicy.h"
 #include "../sim/scenario/scenario.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -31,6 +36,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size && fwrite(data, 1, size, f) != size)
         abort();
     fclose(f);
+    /* the same bytes as an HTTP Retry-After value */
+    char ra[512];
+    size_t n = size < sizeof ra - 1 ? size : sizeof ra - 1;
+    memcpy(ra, data, n);
+    ra[n] = '\0';
+    double d = -1;
+    if (hp_parse_retry_after(ra, 1.7e9, 120, &d) == 0 && !(d >= 0 && d <= 120))
+        abort(); /* a parsed delay must be in [0, max] */
+
     static scn_config c;
     char err[SCN_ERR_MAX];
     if (scn_load(&c, path, NULL, 0, err) == 0) {

@@ -4,7 +4,8 @@
  * Exact values for hand-picked u, saturation for huge n and extreme base/cap,
  * properties over a (n, u) grid and random walks, distribution tests with a
  * fixed-seed splitmix64 generator (tolerances derived from theory, not tuned),
- * the classification table, and hp_decide() sequences.
+ * the classification table, hp_decide() sequences, budgets and deadlines,
+ * the timeout truth table, Retry-After, and the side-effect presets.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -587,7 +588,8 @@ TEST(test_decide_table)
         d = hp_decide(&p, &st, t[i].outcome, 0, 0.5);
         if (d.action != t[i].act || d.reason != t[i].rsn ||
             d.cls != t[i].cls || d.delay_s != (retry ? 1 : 0) ||
-            st.retries != (retry ? 1u : 0u) || st.attempts != 1)
+            st.retries != (retry ? 1u : 0u) || st.attempts != 1 ||
+            d.retry_after_used)
             fail_msg("row %zu (outcome %d): action %d reason %s class %s "
                      "delay %g retries %u", i, t[i].outcome, d.action,
                      hp_reason_name(d.reason), hp_class_name(d.cls),
@@ -654,7 +656,8 @@ TEST(test_decide_unlimited)
 TEST(test_counters_saturate)
 {
     hp_policy p = policy(HP_EXPONENTIAL, 1, 30);
-    hp_state st = {.attempts = UINT32_MAX, .retries = UINT32_MAX};
+    hp_state st = {.deadline_s = INFINITY, /* hand-built: no deadline */
+                   .attempts = UINT32_MAX, .retries = UINT32_MAX};
     hp_decision d;
 
     hp_on_attempt(&st);
@@ -663,7 +666,619 @@ TEST(test_counters_saturate)
     assert_int_equal(d.action, HP_RETRY);
     assert_close(d.delay_s, 30, 0);
     assert_true(st.retries == UINT32_MAX); /* no wrap back to 1 s */
-    assert_int_equal(sizeof(hp_state), 16);
+    assert_int_equal(sizeof(hp_state), 24);
+}
+
+/* ------------------------------------------------------ budgets, timeouts */
+
+_Static_assert(sizeof(hp_state) == 24, "hp_state is 24 bytes");
+
+static hp_result res(int outcome, double retry_after_s)
+{
+    hp_result r;
+
+    r.outcome = outcome;
+    r.retry_after_s = retry_after_s;
+    return r;
+}
+
+TEST(test_state_start)
+{
+    static const double no_budget[5] = {0, -1, NAN, INFINITY, -INFINITY};
+    hp_policy p = policy(HP_DECORRELATED_JITTER, 2, 30);
+    hp_state st;
+    int i;
+
+    /* hp_state_init: no deadline */
+    hp_state_init(&st, &p);
+    assert_true(st.deadline_s == INFINITY);
+    assert_true(st.prev_sleep_s == 2);
+
+    /* hp_state_start resets a used state and sets the deadline */
+    p.budget_s = 10;
+    st.attempts = 7;
+    st.retries = 6;
+    st.prev_sleep_s = 25;
+    hp_state_start(&st, &p, 100);
+    assert_true(st.deadline_s == 110);
+    assert_true(st.prev_sleep_s == 2);
+    assert_int_equal(st.attempts, 0);
+    assert_int_equal(st.retries, 0);
+    hp_state_start(&st, &p, -4.5);
+    assert_true(st.deadline_s == 5.5);
+
+    /* no budget (0, or a value hp_policy_check rejects): no deadline */
+    for (i = 0; i < 5; i++) {
+        p.budget_s = no_budget[i];
+        hp_state_start(&st, &p, 100);
+        assert_true(st.deadline_s == INFINITY);
+    }
+    /* a NaN now gives no deadline rather than a NaN one */
+    p.budget_s = 10;
+    hp_state_start(&st, &p, NAN);
+    assert_true(st.deadline_s == INFINITY);
+}
+
+TEST(test_attempt_timeout)
+{
+    hp_policy p = hp_policy_defaults();
+    hp_state st;
+
+    /* neither: +infinity, whatever now */
+    hp_state_start(&st, &p, 0);
+    assert_true(hp_attempt_timeout(&p, &st, 0) == INFINITY);
+    assert_true(hp_attempt_timeout(&p, &st, 1e300) == INFINITY);
+    assert_true(hp_attempt_timeout(&p, &st, INFINITY) == INFINITY);
+
+    /* per-attempt timeout only */
+    p.attempt_timeout_s = 2;
+    hp_state_start(&st, &p, 0);
+    assert_true(hp_attempt_timeout(&p, &st, 0) == 2);
+    assert_true(hp_attempt_timeout(&p, &st, 1e9) == 2);
+
+    /* budget only: what is left of it, then 0 */
+    p.attempt_timeout_s = 0;
+    p.budget_s = 10;
+    hp_state_start(&st, &p, 100);
+    assert_true(hp_attempt_timeout(&p, &st, 100) == 10);
+    assert_true(hp_attempt_timeout(&p, &st, 105) == 5);
+    assert_true(hp_attempt_timeout(&p, &st, 109.75) == 0.25);
+    assert_true(hp_attempt_timeout(&p, &st, 110) == 0);
+    assert_true(hp_attempt_timeout(&p, &st, 111) == 0);
+    assert_true(hp_attempt_timeout(&p, &st, INFINITY) == 0);
+    assert_true(hp_attempt_timeout(&p, &st, NAN) == 0);
+
+    /* both: the smaller */
+    p.attempt_timeout_s = 2;
+    hp_state_start(&st, &p, 100);
+    assert_true(hp_attempt_timeout(&p, &st, 100) == 2);
+    assert_true(hp_attempt_timeout(&p, &st, 108) == 2);
+    assert_true(hp_attempt_timeout(&p, &st, 109) == 1);
+    assert_true(hp_attempt_timeout(&p, &st, 109.5) == 0.5);
+    assert_true(hp_attempt_timeout(&p, &st, 110) == 0);
+
+    /* a rejected attempt_timeout_s counts as none */
+    p.attempt_timeout_s = -1;
+    assert_true(hp_attempt_timeout(&p, &st, 100) == 10);
+    p.attempt_timeout_s = NAN;
+    assert_true(hp_attempt_timeout(&p, &st, 100) == 10);
+    p.budget_s = 0;
+    hp_state_start(&st, &p, 100);
+    assert_true(hp_attempt_timeout(&p, &st, 100) == INFINITY);
+}
+
+/* Every attempt fails at once with 503: exponential base 1 sleeps 1, 2, 4
+ * (t = 1, 3, 7), then 8 would end at 15 >= 10. */
+TEST(test_budget_decide)
+{
+    static const double want[3] = {1, 2, 4};
+    hp_policy p = policy(HP_EXPONENTIAL, 1, 30);
+    hp_state st;
+    hp_decision d;
+    double t = 0;
+    int i;
+
+    p.budget_s = 10;
+    hp_state_start(&st, &p, 0);
+    for (i = 0; i < 3; i++) {
+        hp_on_attempt(&st);
+        d = hp_decide(&p, &st, 503, t, 0.5);
+        assert_decision(d, HP_RETRY, HP_REASON_NONE, HP_CLASS_SERVER);
+        assert_true(d.delay_s == want[i]);
+        t += d.delay_s;
+    }
+    assert_true(t == 7);
+    hp_on_attempt(&st);
+    d = hp_decide(&p, &st, 503, t, 0.5);
+    assert_decision(d, HP_GIVE_UP, HP_REASON_BUDGET, HP_CLASS_SERVER);
+    assert_true(d.delay_s == 0);
+    assert_false(d.retry_after_used);
+    assert_int_equal(st.retries, 3); /* the give-up is not a retry */
+    assert_int_equal(st.attempts, 4);
+    /* the same again: nothing changed, still the budget */
+    d = hp_decide(&p, &st, 503, t, 0.5);
+    assert_decision(d, HP_GIVE_UP, HP_REASON_BUDGET, HP_CLASS_SERVER);
+    assert_int_equal(st.retries, 3);
+
+    /* without a budget the same walk retries on */
+    p.budget_s = 0;
+    hp_state_start(&st, &p, 0);
+    st.retries = 3;
+    hp_on_attempt(&st);
+    d = hp_decide(&p, &st, 503, 1e300, 0.5);
+    assert_decision(d, HP_RETRY, HP_REASON_NONE, HP_CLASS_SERVER);
+    assert_true(d.delay_s == 8);
+}
+
+/* now + sleep reaching the deadline exactly gives up; a hair before does not. */
+TEST(test_budget_boundary)
+{
+    hp_policy p = policy(HP_EXPONENTIAL, 1, 30);
+    hp_state st;
+    hp_decision d;
+
+    p.budget_s = 10;
+    hp_state_start(&st, &p, 0); /* deadline 10, first sleep 1 */
+    hp_on_attempt(&st);
+    d = hp_decide(&p, &st, 503, 9, 0.5);
+    assert_decision(d, HP_GIVE_UP, HP_REASON_BUDGET, HP_CLASS_SERVER);
+    assert_int_equal(st.retries, 0);
+    d = hp_decide(&p, &st, 503, nextafter(9, 0), 0.5);
+    assert_decision(d, HP_RETRY, HP_REASON_NONE, HP_CLASS_SERVER);
+    assert_true(d.delay_s == 1);
+    assert_int_equal(st.retries, 1);
+
+    /* a Retry-After that reaches the deadline */
+    hp_state_start(&st, &p, 0);
+    hp_on_attempt(&st);
+    d = hp_decide_result(&p, &st, res(429, 10), 0, 0.5);
+    assert_decision(d, HP_GIVE_UP, HP_REASON_BUDGET, HP_CLASS_RATE_LIMITED);
+    assert_false(d.retry_after_used);
+    assert_int_equal(st.retries, 0);
+    d = hp_decide_result(&p, &st, res(429, 9.75), 0, 0.5);
+    assert_decision(d, HP_RETRY, HP_REASON_NONE, HP_CLASS_RATE_LIMITED);
+    assert_true(d.delay_s == 9.75 && d.retry_after_used);
+
+    /* immediate retries: 0 sleep still may not start at the deadline */
+    p.strategy = HP_IMMEDIATE;
+    hp_state_start(&st, &p, 0);
+    hp_on_attempt(&st);
+    d = hp_decide(&p, &st, 503, 10, 0.5);
+    assert_decision(d, HP_GIVE_UP, HP_REASON_BUDGET, HP_CLASS_SERVER);
+    d = hp_decide(&p, &st, 503, 9.5, 0.5);
+    assert_decision(d, HP_RETRY, HP_REASON_NONE, HP_CLASS_SERVER);
+
+    /* the other reasons come first */
+    p.strategy = HP_EXPONENTIAL;
+    hp_state_start(&st, &p, 0);
+    hp_on_attempt(&st);
+    assert_decision(hp_decide(&p, &st, 200, 50, 0.5), HP_DONE_OK,
+                    HP_REASON_NONE, HP_CLASS_OK);
+    assert_decision(hp_decide(&p, &st, 404, 50, 0.5), HP_GIVE_UP,
+                    HP_REASON_NON_RETRYABLE, HP_CLASS_NOT_FOUND);
+    p.max_attempts = 1;
+    assert_decision(hp_decide(&p, &st, 503, 50, 0.5), HP_GIVE_UP,
+                    HP_REASON_ATTEMPTS, HP_CLASS_SERVER);
+    p.non_idempotent = true;
+    assert_decision(hp_decide(&p, &st, HP_OUTCOME_TIMEOUT, 50, 0.5), HP_GIVE_UP,
+                    HP_REASON_UNKNOWN_OUTCOME, HP_CLASS_TIMEOUT);
+}
+
+/* A budget give-up leaves the decorrelated memory as it was. */
+TEST(test_budget_keeps_state)
+{
+    hp_policy p = policy(HP_DECORRELATED_JITTER, 1, 30);
+    hp_state st, before;
+    hp_decision d;
+
+    p.budget_s = 5;
+    hp_state_start(&st, &p, 0);
+    hp_on_attempt(&st);
+    d = hp_decide(&p, &st, 503, 0, 0.5); /* 1 + 0.5 * 2 = 2 */
+    assert_decision(d, HP_RETRY, HP_REASON_NONE, HP_CLASS_SERVER);
+    assert_true(d.delay_s == 2 && st.prev_sleep_s == 2);
+    hp_on_attempt(&st);
+    before = st;
+    d = hp_decide(&p, &st, 503, 2, 0.5); /* 1 + 0.5 * 5 = 3.5: 5.5 >= 5 */
+    assert_decision(d, HP_GIVE_UP, HP_REASON_BUDGET, HP_CLASS_SERVER);
+    assert_true(st.prev_sleep_s == before.prev_sleep_s);
+    assert_true(st.deadline_s == before.deadline_s);
+    assert_int_equal(st.retries, before.retries);
+    assert_int_equal(st.attempts, before.attempts);
+}
+
+/* on_timeout x non_idempotent x idempotency_key, one timed-out attempt. */
+TEST(test_timeout_truth_table)
+{
+    enum { R = 1, G = 0 }; /* retry; give up as an unknown outcome */
+    static const struct {
+        hp_timeout_policy on;
+        bool non_idem, key;
+        int want;
+    } t[] = {
+        {HP_TIMEOUT_IF_IDEMPOTENT, false, false, R},
+        {HP_TIMEOUT_IF_IDEMPOTENT, false, true, R},
+        {HP_TIMEOUT_IF_IDEMPOTENT, true, false, G},
+        {HP_TIMEOUT_IF_IDEMPOTENT, true, true, R},
+        {HP_TIMEOUT_ALWAYS, false, false, R},
+        {HP_TIMEOUT_ALWAYS, false, true, R},
+        {HP_TIMEOUT_ALWAYS, true, false, R},
+        {HP_TIMEOUT_ALWAYS, true, true, R},
+        {HP_TIMEOUT_NEVER, false, false, G},
+        {HP_TIMEOUT_NEVER, false, true, G},
+        {HP_TIMEOUT_NEVER, true, false, G},
+        {HP_TIMEOUT_NEVER, true, true, G},
+        /* out of range: as the default */
+        {(hp_timeout_policy)3, true, false, G},
+        {(hp_timeout_policy)3, true, true, R},
+        {(hp_timeout_policy)-1, false, false, R},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+        hp_policy p = policy(HP_EXPONENTIAL, 1, 30);
+        hp_state st;
+        hp_decision d;
+
+        p.on_timeout = t[i].on;
+        p.non_idempotent = t[i].non_idem;
+        p.idempotency_key = t[i].key;
+        hp_state_init(&st, &p);
+        hp_on_attempt(&st);
+        d = hp_decide(&p, &st, HP_OUTCOME_TIMEOUT, 0, 0.5);
+        if (t[i].want == R ? d.action != HP_RETRY || d.reason != HP_REASON_NONE ||
+                                 d.delay_s != 1 || st.retries != 1
+                           : d.action != HP_GIVE_UP ||
+                                 d.reason != HP_REASON_UNKNOWN_OUTCOME ||
+                                 st.retries != 0)
+            fail_msg("row %zu: action %d reason %s delay %g retries %u", i,
+                     d.action, hp_reason_name(d.reason), d.delay_s, st.retries);
+        assert_int_equal(d.cls, HP_CLASS_TIMEOUT);
+
+        /* the unknown outcome comes before max_attempts */
+        p.max_attempts = 1;
+        d = hp_decide(&p, &st, HP_OUTCOME_TIMEOUT, 0, 0.5);
+        assert_int_equal(d.reason, t[i].want == R ? HP_REASON_ATTEMPTS
+                                                  : HP_REASON_UNKNOWN_OUTCOME);
+        /* on_timeout is about timeouts only */
+        p.max_attempts = 0;
+        d = hp_decide(&p, &st, HP_OUTCOME_CONN_RESET, 0, 0.5);
+        assert_decision(d, HP_RETRY, HP_REASON_NONE, HP_CLASS_CONNECTION);
+    }
+}
+
+TEST(test_not_found_ok_on_retry)
+{
+    hp_policy p = policy(HP_EXPONENTIAL, 1, 30);
+    hp_state st;
+    hp_decision d;
+
+    p.not_found_ok_on_retry = true;
+    /* the first attempt's 404 is a plain 404 */
+    hp_state_init(&st, &p);
+    hp_on_attempt(&st);
+    d = hp_decide(&p, &st, 404, 0, 0.5);
+    assert_decision(d, HP_GIVE_UP, HP_REASON_NON_RETRYABLE, HP_CLASS_NOT_FOUND);
+
+    /* a 404 after a retry: an earlier attempt deleted it */
+    hp_state_init(&st, &p);
+    hp_on_attempt(&st);
+    d = hp_decide(&p, &st, HP_OUTCOME_TIMEOUT, 0, 0.5);
+    assert_decision(d, HP_RETRY, HP_REASON_NONE, HP_CLASS_TIMEOUT);
+    hp_on_attempt(&st);
+    d = hp_decide(&p, &st, 404, 1, 0.5);
+    assert_decision(d, HP_DONE_OK, HP_REASON_NONE, HP_CLASS_NOT_FOUND);
+    assert_true(d.delay_s == 0);
+    assert_int_equal(st.retries, 1);
+    /* ... even with max_attempts reached and the deadline passed */
+    p.max_attempts = 2;
+    p.budget_s = 1;
+    d = hp_decide_result(&p, &st, res(404, 30), 100, 0.5);
+    assert_decision(d, HP_DONE_OK, HP_REASON_NONE, HP_CLASS_NOT_FOUND);
+    assert_false(d.retry_after_used);
+
+    /* without the flag the second 404 is still not found */
+    p.not_found_ok_on_retry = false;
+    d = hp_decide(&p, &st, 404, 1, 0.5);
+    assert_decision(d, HP_GIVE_UP, HP_REASON_NON_RETRYABLE, HP_CLASS_NOT_FOUND);
+    /* and the flag does not touch other codes */
+    p.not_found_ok_on_retry = true;
+    d = hp_decide(&p, &st, 410, 1, 0.5);
+    assert_int_equal(d.cls, HP_CLASS_UNKNOWN);
+    assert_int_equal(d.reason, HP_REASON_ATTEMPTS);
+    d = hp_decide(&p, &st, 403, 1, 0.5);
+    assert_decision(d, HP_GIVE_UP, HP_REASON_NON_RETRYABLE, HP_CLASS_AUTH);
+}
+
+/* Exponential base 1: the first retry's own backoff is exactly 1 s. */
+TEST(test_retry_after)
+{
+    static const struct {
+        double ra_max, ra;
+        bool ignore;
+        double delay;
+        bool used;
+    } t[] = {
+        {0, 5, false, 5, true},              /* longer: honoured */
+        {0, 0.5, false, 1, false},           /* shorter: the backoff */
+        {0, 1, false, 1, false},             /* equal: the backoff */
+        {0, 0, false, 1, false},
+        {0, -1, false, 1, false},            /* none given */
+        {0, -0.0, false, 1, false},
+        {0, NAN, false, 1, false},
+        {0, 500, false, 120, true},          /* clamped to the default */
+        {0, 120, false, 120, true},
+        {0, INFINITY, false, 120, true},
+        {30, 500, false, 30, true},          /* clamped to retry_after_max_s */
+        {30, 29.5, false, 29.5, true},
+        {2, 5, false, 2, true},
+        {0.5, 5, false, 1, false},           /* clamped below the backoff */
+        {-1, 500, false, 120, true},         /* rejected max: the default */
+        {NAN, 500, false, 120, true},
+        {0, 5, true, 1, false},              /* ignored */
+        {30, 500, true, 1, false},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+        hp_policy p = policy(HP_EXPONENTIAL, 1, 30);
+        hp_state st;
+        hp_decision d;
+
+        p.retry_after_max_s = t[i].ra_max;
+        p.ignore_retry_after = t[i].ignore;
+        hp_state_init(&st, &p);
+        hp_on_attempt(&st);
+        d = hp_decide_result(&p, &st, res(429, t[i].ra), 0, 0.5);
+        if (d.action != HP_RETRY || d.delay_s != t[i].delay ||
+            d.retry_after_used != t[i].used || st.retries != 1)
+            fail_msg("row %zu: action %d delay %g used %d retries %u", i,
+                     d.action, d.delay_s, d.retry_after_used, st.retries);
+    }
+}
+
+TEST(test_retry_after_classes)
+{
+    hp_policy p = policy(HP_FULL_JITTER, 1, 30);
+    hp_state st;
+    hp_decision d;
+
+    hp_state_init(&st, &p);
+    hp_on_attempt(&st);
+    /* any retryable class: here a 503 whose backoff draw is 0 */
+    d = hp_decide_result(&p, &st, res(503, 3), 0, 0.0);
+    assert_decision(d, HP_RETRY, HP_REASON_NONE, HP_CLASS_SERVER);
+    assert_true(d.delay_s == 3 && d.retry_after_used);
+    /* a Retry-After does not make a class retryable */
+    d = hp_decide_result(&p, &st, res(400, 3), 0, 0.0);
+    assert_decision(d, HP_GIVE_UP, HP_REASON_NON_RETRYABLE,
+                    HP_CLASS_BAD_REQUEST);
+    assert_false(d.retry_after_used);
+    d = hp_decide_result(&p, &st, res(200, 3), 0, 0.0);
+    assert_decision(d, HP_DONE_OK, HP_REASON_NONE, HP_CLASS_OK);
+    assert_false(d.retry_after_used);
+    assert_int_equal(st.retries, 1);
+
+    /* the decorrelated memory keeps the policy's own draw */
+    p = policy(HP_DECORRELATED_JITTER, 1, 30);
+    hp_state_init(&st, &p);
+    hp_on_attempt(&st);
+    d = hp_decide_result(&p, &st, res(429, 10), 0, 0.5);
+    assert_true(d.delay_s == 10 && d.retry_after_used);
+    assert_true(st.prev_sleep_s == 2);
+}
+
+/* hp_decide is hp_decide_result without a Retry-After. */
+TEST(test_decide_is_decide_result)
+{
+    static const int outcomes[] = {200, 404, 409, 429, 503, 501, 418,
+                                   HP_OUTCOME_TIMEOUT, HP_OUTCOME_CONN_RESET};
+    uint64_t seed = 99;
+    int s, k, i;
+
+    for (s = 0; s < HP_STRATEGY_COUNT; s++) {
+        for (k = 0; k < 8; k++) {
+            hp_policy p = policy((hp_strategy)s, 0.5, 8);
+            hp_state a, b;
+
+            p.max_attempts = (uint32_t)(k % 3) * 3;
+            p.non_idempotent = k & 1;
+            p.not_found_ok_on_retry = (k & 2) != 0;
+            p.budget_s = k & 4 ? 20 : 0;
+            hp_state_start(&a, &p, 0);
+            hp_state_start(&b, &p, 0);
+            for (i = 0; i < 40; i++) {
+                int o = outcomes[splitmix64(&seed) % 9];
+                double u = unif(&seed), now = i;
+                hp_decision da, db;
+
+                hp_on_attempt(&a);
+                hp_on_attempt(&b);
+                da = hp_decide(&p, &a, o, now, u);
+                db = hp_decide_result(&p, &b, res(o, -1), now, u);
+                assert_true(da.action == db.action && da.reason == db.reason &&
+                            da.cls == db.cls && da.delay_s == db.delay_s &&
+                            !da.retry_after_used && !db.retry_after_used);
+                assert_true(memcmp(&a, &b, sizeof a) == 0);
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------- presets */
+
+TEST(test_presets)
+{
+    static const struct {
+        hp_side_effect e;
+        uint32_t attempts;
+        double base, cap;
+        bool non_idem, nf_ok;
+    } t[] = {
+        {HP_EFFECT_READ, 5, 0.5, 8, false, false},
+        {HP_EFFECT_REVERSIBLE, 3, 1, 10, true, false},
+        {HP_EFFECT_IRREVERSIBLE, 1, HP_DEFAULT_BASE_S, HP_DEFAULT_CAP_S, true,
+         false},
+        {HP_EFFECT_DESTRUCTIVE, 2, 1, 5, false, true},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+        hp_policy p = hp_policy_preset(t[i].e);
+
+        assert_null(hp_policy_check(&p));
+        assert_int_equal(p.strategy, HP_FULL_JITTER);
+        assert_int_equal(p.max_attempts, t[i].attempts);
+        assert_true(p.base_s == t[i].base && p.cap_s == t[i].cap);
+        assert_int_equal(p.non_idempotent, t[i].non_idem);
+        assert_int_equal(p.not_found_ok_on_retry, t[i].nf_ok);
+        /* everything else at its default */
+        assert_int_equal(p.unknown, HP_UNKNOWN_RETRY);
+        assert_int_equal(p.exponent_offset, 0);
+        assert_true(p.attempt_timeout_s == 0 && p.budget_s == 0);
+        assert_int_equal(p.on_timeout, HP_TIMEOUT_IF_IDEMPOTENT);
+        assert_false(p.idempotency_key);
+        assert_false(p.ignore_retry_after);
+        assert_true(p.retry_after_max_s == HP_DEFAULT_RETRY_AFTER_MAX_S);
+    }
+    /* an out-of-range level gets the preset that never retries */
+    {
+        hp_policy p = hp_policy_preset(HP_EFFECT_COUNT);
+        hp_policy q = hp_policy_preset(HP_EFFECT_IRREVERSIBLE);
+
+        assert_int_equal(p.max_attempts, 1);
+        assert_true(p.non_idempotent && p.strategy == q.strategy &&
+                    p.base_s == q.base_s && p.cap_s == q.cap_s);
+    }
+}
+
+/* What the presets do with the outcomes DOMAIN.md section 6 cares about. */
+TEST(test_preset_behaviour)
+{
+    hp_policy p;
+    hp_state st;
+    hp_decision d;
+    int n;
+
+    /* read: 5 attempts, timeouts retried */
+    p = hp_policy_preset(HP_EFFECT_READ);
+    hp_state_init(&st, &p);
+    for (n = 1;; n++) {
+        hp_on_attempt(&st);
+        d = hp_decide(&p, &st, HP_OUTCOME_TIMEOUT, 0, 0.999);
+        if (d.action != HP_RETRY)
+            break;
+        assert_true(d.delay_s < hp_ceiling(&p, (uint32_t)n - 1));
+    }
+    assert_int_equal(n, 5);
+    assert_int_equal(d.reason, HP_REASON_ATTEMPTS);
+
+    /* reversible: a timeout is an unknown outcome unless a key is sent */
+    p = hp_policy_preset(HP_EFFECT_REVERSIBLE);
+    hp_state_init(&st, &p);
+    hp_on_attempt(&st);
+    assert_int_equal(hp_decide(&p, &st, HP_OUTCOME_TIMEOUT, 0, 0.5).reason,
+                     HP_REASON_UNKNOWN_OUTCOME);
+    p.idempotency_key = true;
+    assert_int_equal(hp_decide(&p, &st, HP_OUTCOME_TIMEOUT, 0, 0.5).action,
+                     HP_RETRY);
+
+    /* irreversible: no automatic retry, even for a refused connection */
+    p = hp_policy_preset(HP_EFFECT_IRREVERSIBLE);
+    hp_state_init(&st, &p);
+    hp_on_attempt(&st);
+    assert_int_equal(hp_decide(&p, &st, HP_OUTCOME_CONN_REFUSED, 0, 0.5).reason,
+                     HP_REASON_ATTEMPTS);
+    assert_int_equal(hp_decide(&p, &st, HP_OUTCOME_TIMEOUT, 0, 0.5).reason,
+                     HP_REASON_UNKNOWN_OUTCOME);
+
+    /* destructive: timeout, retry, 404 = done */
+    p = hp_policy_preset(HP_EFFECT_DESTRUCTIVE);
+    hp_state_init(&st, &p);
+    hp_on_attempt(&st);
+    d = hp_decide(&p, &st, HP_OUTCOME_TIMEOUT, 0, 0.5);
+    assert_decision(d, HP_RETRY, HP_REASON_NONE, HP_CLASS_TIMEOUT);
+    assert_true(d.delay_s == 0.5); /* 0.5 * ceiling 1 */
+    hp_on_attempt(&st);
+    d = hp_decide(&p, &st, 404, 1, 0.5);
+    assert_decision(d, HP_DONE_OK, HP_REASON_NONE, HP_CLASS_NOT_FOUND);
+}
+
+TEST(test_effect_names)
+{
+    static const char *const names[HP_EFFECT_COUNT] = {
+        "read", "reversible", "irreversible", "destructive"};
+    static const char *const bad[6] = {"Read", "", "none", "read ",
+                                       "destruct", "writes"};
+    hp_side_effect out;
+    int i;
+
+    for (i = 0; i < HP_EFFECT_COUNT; i++) {
+        assert_string_equal(hp_effect_name((hp_side_effect)i), names[i]);
+        out = HP_EFFECT_COUNT;
+        assert_int_equal(hp_effect_parse(names[i], &out), 0);
+        assert_int_equal(out, i);
+    }
+    for (i = 0; i < 6; i++) {
+        out = HP_EFFECT_DESTRUCTIVE;
+        assert_int_equal(hp_effect_parse(bad[i], &out), -1);
+        assert_int_equal(out, HP_EFFECT_DESTRUCTIVE); /* untouched */
+    }
+    assert_int_equal(hp_effect_parse(NULL, &out), -1);
+    assert_null(hp_effect_name(HP_EFFECT_COUNT));
+    assert_null(hp_effect_name((hp_side_effect)-1));
+}
+
+TEST(test_policy_check_new_fields)
+{
+    enum { TIMEOUT, BUDGET, RA_MAX };
+    static const struct {
+        int field;
+        double v;
+        const char *msg;
+    } t[] = {
+        {TIMEOUT, -1, "attempt_timeout_s is negative"},
+        {TIMEOUT, NAN, "attempt_timeout_s is NaN"},
+        {TIMEOUT, INFINITY, "attempt_timeout_s is infinite"},
+        {TIMEOUT, -INFINITY, "attempt_timeout_s is infinite"},
+        {BUDGET, -0.5, "budget_s is negative"},
+        {BUDGET, NAN, "budget_s is NaN"},
+        {BUDGET, INFINITY, "budget_s is infinite"},
+        {RA_MAX, -1e-300, "retry_after_max_s is negative"},
+        {RA_MAX, NAN, "retry_after_max_s is NaN"},
+        {RA_MAX, INFINITY, "retry_after_max_s is infinite"},
+        {TIMEOUT, 0, NULL}, {TIMEOUT, 1e-9, NULL}, {TIMEOUT, 3600, NULL},
+        {BUDGET, 0, NULL},  {BUDGET, 0.25, NULL},  {RA_MAX, 0, NULL},
+        {RA_MAX, 1, NULL},  {RA_MAX, 86400, NULL}, {TIMEOUT, -0.0, NULL},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+        hp_policy p = hp_policy_defaults();
+        const char *got;
+
+        if (t[i].field == TIMEOUT)
+            p.attempt_timeout_s = t[i].v;
+        else if (t[i].field == BUDGET)
+            p.budget_s = t[i].v;
+        else
+            p.retry_after_max_s = t[i].v;
+        got = hp_policy_check(&p);
+        if (t[i].msg == NULL ? got != NULL
+                             : got == NULL || strcmp(got, t[i].msg) != 0)
+            fail_msg("row %zu: \"%s\", want \"%s\"", i, got ? got : "(null)",
+                     t[i].msg ? t[i].msg : "(null)");
+    }
+    {
+        hp_policy p = hp_policy_defaults();
+
+        p.on_timeout = HP_TIMEOUT_NEVER;
+        assert_null(hp_policy_check(&p));
+        p.on_timeout = (hp_timeout_policy)3;
+        assert_string_equal(hp_policy_check(&p), "on_timeout is out of range");
+        p.on_timeout = (hp_timeout_policy)-1;
+        assert_string_equal(hp_policy_check(&p), "on_timeout is out of range");
+    }
 }
 
 /* ------------------------------------------------- names, checks, defaults */
@@ -678,7 +1293,8 @@ TEST(test_names)
         "auth", "not_found",    "timeout", "connection",      "unknown",
         "conflict"};
     static const char *const rsn[HP_REASON_COUNT] = {
-        "none", "attempts_exhausted", "non_retryable", "unknown_outcome"};
+        "none", "attempts_exhausted", "non_retryable", "unknown_outcome",
+        "budget_exhausted"};
     static const char *const bad[7] = {"Full_Jitter",  "",     "full-jitter",
                                        "full_jitter ", "full", "none",
                                        "IMMEDIATE"};
@@ -754,12 +1370,21 @@ TEST(test_defaults)
     assert_int_equal(d.max_attempts, 0);
     assert_int_equal(d.unknown, HP_UNKNOWN_RETRY);
     assert_false(d.non_idempotent);
+    assert_int_equal(d.exponent_offset, 0);
+    assert_true(d.attempt_timeout_s == 0 && d.budget_s == 0);
+    assert_int_equal(d.on_timeout, HP_TIMEOUT_IF_IDEMPOTENT);
+    assert_false(d.idempotency_key);
+    assert_false(d.ignore_retry_after);
+    assert_true(d.retry_after_max_s == HP_DEFAULT_RETRY_AFTER_MAX_S &&
+                d.retry_after_max_s == 120.0);
+    assert_false(d.not_found_ok_on_retry);
 
     /* a zero-initialised policy behaves exactly as the defaults */
     memset(&z, 0, sizeof z);
     assert_null(hp_policy_check(&z));
     hp_state_init(&sz, &z);
     assert_true(sz.prev_sleep_s == 0.1);
+    assert_true(sz.deadline_s == INFINITY);
     assert_int_equal(sz.attempts, 0);
     assert_int_equal(sz.retries, 0);
     for (s = 0; s < HP_STRATEGY_COUNT; s++) {
@@ -802,6 +1427,20 @@ int main(void)
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_policy_check),
         cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_state_start),
+        cmocka_unit_test(test_attempt_timeout),
+        cmocka_unit_test(test_budget_decide),
+        cmocka_unit_test(test_budget_boundary),
+        cmocka_unit_test(test_budget_keeps_state),
+        cmocka_unit_test(test_timeout_truth_table),
+        cmocka_unit_test(test_not_found_ok_on_retry),
+        cmocka_unit_test(test_retry_after),
+        cmocka_unit_test(test_retry_after_classes),
+        cmocka_unit_test(test_decide_is_decide_result),
+        cmocka_unit_test(test_presets),
+        cmocka_unit_test(test_preset_behaviour),
+        cmocka_unit_test(test_effect_names),
+        cmocka_unit_test(test_policy_check_new_fields),
     };
 
     return cmocka_run_group_tests_name("policy", tests, NULL, NULL);

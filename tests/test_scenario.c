@@ -103,7 +103,7 @@ static void defaults_and_every_key(void **state)
     assert_int_equal(c.policy.max_attempts, 0);
     assert_int_equal(c.policy.unknown, HP_UNKNOWN_FAIL);
     assert_true(c.policy.non_idempotent);
-    assert_true(c.attempt_timeout_s == 1.5);
+    assert_true(c.policy.attempt_timeout_s == 1.5);
 
     /* an empty-of-keys scenario means the documented defaults */
     write_file("[run]\n", 6);
@@ -159,7 +159,7 @@ static void bad_syntax_and_keys(void **state)
     expect_error("seed = 4\n[run]\n", 1, "before any [section]", NULL);
     expect_error("[run]\nthis line has no equals sign\n", 2, "syntax error", "key = value");
     expect_error("[run\nseed = 1\n", 1, "syntax error", NULL);
-    expect_error("[outage]\nstart_s = 1\n", 1, "outage section needs a name", NULL);
+    expect_error("[outage]\nstart_s = 1\n", 1, "this section needs a name", NULL);
     expect_error("[outage 1]\nstart_s = 1\nend_s = 2\nstart_s = 3\n", 4, "[outage 1] start_s: duplicate key", NULL);
 }
 

@@ -19,16 +19,18 @@
 #include <stdint.h>
 
 /* One event, 32 bytes.  The engine interprets only time and seq; type picks
- * the handler, and obj / tag / arg are the model's payload (typically: the
- * object an event is for, a generation tag that lets stale events be
- * skipped, and a small argument such as a status code). */
+ * the handler, and obj / tag / arg / aux are the model's payload (typically:
+ * the object an event is for, a generation tag that lets stale events be
+ * skipped, a small argument such as a status code, and a number such as a
+ * duration). */
 typedef struct eq_event {
-    double time;   /* simulated seconds */
-    uint64_t seq;  /* insertion sequence: tie-breaker, unique per queue */
-    uint32_t type; /* handler index */
+    double time;        /* simulated seconds */
+    uint64_t seq : 56;  /* insertion sequence: tie-breaker, unique per queue */
+    uint64_t type : 8;  /* handler index */
     uint32_t obj;
     uint32_t tag;
     int32_t arg;
+    float aux;
 } eq_event;
 
 typedef struct eq_queue {

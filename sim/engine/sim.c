@@ -46,9 +46,15 @@ void sim_on(sim_t *sim, uint32_t type, sim_handler h, void *ctx)
 void sim_schedule(sim_t *sim, double delay, uint32_t type, uint32_t obj,
                   uint32_t tag, int32_t arg)
 {
+    sim_schedule_aux(sim, delay, type, obj, tag, arg, 0);
+}
+
+void sim_schedule_aux(sim_t *sim, double delay, uint32_t type, uint32_t obj,
+                      uint32_t tag, int32_t arg, float aux)
+{
     assert(delay >= 0 && isfinite(delay));
     assert(type < SIM_MAX_TYPES && sim->handler[type]);
-    eq_event ev = {.time = sim->now + delay, .type = type, .obj = obj, .tag = tag, .arg = arg};
+    eq_event ev = {.time = sim->now + delay, .type = type, .obj = obj, .tag = tag, .arg = arg, .aux = aux};
     if (eq_push(&sim->queue, &ev) != 0) {
         sim->failed = true;
         sim->stopped = true;
@@ -67,7 +73,8 @@ int sim_lane_for(sim_t *sim, double delay)
     return sim->nlanes++;
 }
 
-void sim_schedule_lane(sim_t *sim, int lane, uint32_t type, uint32_t obj, uint32_t tag, int32_t arg)
+void sim_schedule_lane(sim_t *sim, int lane, uint32_t type, uint32_t obj, uint32_t tag, int32_t arg,
+                       float aux)
 {
     assert(lane >= 0 && lane < sim->nlanes);
     assert(type < SIM_MAX_TYPES && sim->handler[type]);
@@ -91,7 +98,7 @@ void sim_schedule_lane(sim_t *sim, int lane, uint32_t type, uint32_t obj, uint32
     if (tail >= l->cap)
         tail -= l->cap;
     l->ring[tail] = (eq_event){.time = sim->now + l->delay, .seq = sim->queue.next_seq++, .type = type,
-                               .obj = obj, .tag = tag, .arg = arg};
+                               .obj = obj, .tag = tag, .arg = arg, .aux = aux};
     l->len++;
 }
 

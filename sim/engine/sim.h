@@ -72,6 +72,10 @@ void sim_on(sim_t *sim, uint32_t type, sim_handler h, void *ctx);
 void sim_schedule(sim_t *sim, double delay, uint32_t type, uint32_t obj,
                   uint32_t tag, int32_t arg);
 
+/* sim_schedule with the event's aux payload. */
+void sim_schedule_aux(sim_t *sim, double delay, uint32_t type, uint32_t obj,
+                      uint32_t tag, int32_t arg, float aux);
+
 /* Returns a lane for events delayed by exactly `delay` seconds (>= 0,
  * finite), reusing one with the same delay; -1 if all SIM_MAX_LANES are in
  * use (then use sim_schedule). */
@@ -79,7 +83,8 @@ int sim_lane_for(sim_t *sim, double delay);
 
 /* Schedules an event `delay` seconds from now through lane `lane` (the
  * lane's delay).  On allocation failure the simulation is marked failed. */
-void sim_schedule_lane(sim_t *sim, int lane, uint32_t type, uint32_t obj, uint32_t tag, int32_t arg);
+void sim_schedule_lane(sim_t *sim, int lane, uint32_t type, uint32_t obj, uint32_t tag, int32_t arg,
+                       float aux);
 
 /* Pending events, heap and lanes together. */
 size_t sim_pending(const sim_t *sim);

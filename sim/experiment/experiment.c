@@ -77,19 +77,30 @@ static void *worker(void *arg)
     }
 }
 
-/* The leading columns: one per swept key, then strategy. */
+/* The leading columns: variant (if any), one per swept key, then
+ * strategy. */
 static void key_header(csv_out *o, const layout *L)
 {
-    for (uint32_t i = 0; i < L->cfg->nsweeps; i++)
-        csv_str(o, L->cfg->sweeps[i].key, i == 0);
-    csv_str(o, "strategy", L->cfg->nsweeps == 0);
+    int first = 1;
+    if (L->cfg->nvariants) {
+        csv_str(o, "variant", 1);
+        first = 0;
+    }
+    for (uint32_t i = 0; i < L->cfg->nsweeps; i++, first = 0)
+        csv_str(o, L->cfg->sweeps[i].key, first);
+    csv_str(o, "strategy", first);
 }
 
 static void key_row(csv_out *o, const layout *L, const job *j)
 {
-    for (uint32_t i = 0; i < L->cfg->nsweeps; i++)
-        csv_str(o, j->point->value[i], i == 0);
-    csv_str(o, hp_strategy_name(j->strategy), L->cfg->nsweeps == 0);
+    int first = 1;
+    if (L->cfg->nvariants) {
+        csv_str(o, j->point->variant, 1);
+        first = 0;
+    }
+    for (uint32_t i = 0; i < L->cfg->nsweeps; i++, first = 0)
+        csv_str(o, j->point->value[i], first);
+    csv_str(o, hp_strategy_name(j->strategy), first);
 }
 
 static void write_summary(csv_out *o, const layout *L, const job *jobs, size_t n)
@@ -239,33 +250,42 @@ static void fmt_num(char *buf, size_t n, double v, int digits)
 static void print_table(FILE *f, const layout *L, const job *jobs, size_t ngroups, double *scratch,
                         const char *outdir)
 {
-    static const struct {
-        const char *metric, *title;
-    } cols[] = {
-        {"completion_time_s", "completion_s"}, {"calls", "calls"}, {"refused", "refused"},
-        {"peak_arrivals_per_s", "peak_arrivals/s"}, {"p99_latency_s", "p99_latency_s"},
-        {"failures", "failures"},
-    };
     const scn_config *cfg = L->cfg;
+    char names[sizeof cfg->columns];
+    const char *cols[32];
+    size_t ncols = 0;
+    memcpy(names, cfg->columns, sizeof names);
+    for (char *s = names; *s && ncols < 32;) {
+        cols[ncols++] = s;
+        s += strcspn(s, ",");
+        if (*s)
+            *s++ = '\0';
+    }
     fprintf(f, "herd: %s: %u clients x %u request(s), %u replication(s), seed %llu", cfg->name, cfg->clients,
             cfg->requests_per_client, L->nreps, (unsigned long long)cfg->seed);
-    if (L->npoints > 1)
-        fprintf(f, ", %zu sweep points", L->npoints);
+    if (cfg->nvariants)
+        fprintf(f, ", %u variants", cfg->nvariants);
+    if (cfg->nsweeps)
+        fprintf(f, ", %zu sweep points", L->npoints / (cfg->nvariants ? cfg->nvariants : 1));
     fprintf(f, "\nmean +/- 95%% CI half-width over replications\n\n");
+    if (cfg->nvariants)
+        fprintf(f, "%-18s ", "variant");
     for (uint32_t i = 0; i < cfg->nsweeps; i++)
         fprintf(f, "%-14s ", cfg->sweeps[i].key);
     fprintf(f, "%-20s", "strategy");
-    for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
-        fprintf(f, " %19s", cols[c].title);
+    for (size_t c = 0; c < ncols; c++)
+        fprintf(f, " %19s", cols[c]);
     fputc('\n', f);
     for (size_t g = 0; g < ngroups; g++) {
         const job *grp = &jobs[g * L->nreps];
+        if (cfg->nvariants)
+            fprintf(f, "%-18s ", grp->point->variant);
         for (uint32_t i = 0; i < cfg->nsweeps; i++)
             fprintf(f, "%-14s ", grp->point->value[i]);
         fprintf(f, "%-20s", hp_strategy_name(grp->strategy));
-        for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
+        for (size_t c = 0; c < ncols; c++) {
             for (uint32_t r = 0; r < L->nreps; r++)
-                scratch[r] = metric_by_name(&grp[r].m, cols[c].metric);
+                scratch[r] = metric_by_name(&grp[r].m, cols[c]);
             double mean, half;
             stats_mean_ci95(scratch, L->nreps, &mean, &half);
             char cell[64], a[24], b[24];

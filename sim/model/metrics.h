@@ -28,7 +28,18 @@ typedef struct metrics {
     uint64_t background_errors; /* attempts answered by the background error mix */
     uint64_t gave_up_attempts;  /* logical failures: attempts exhausted */
     uint64_t non_retryable_failures; /* logical failures: non-retryable class */
+    uint64_t non_retryable_replies;  /* replies of a class never retried (400, 401, 402, 403,
+                                      * 404, 422, 501), as the clients saw them */
     uint64_t unknown_outcomes;  /* logical failures: timeout of a non-idempotent call */
+    uint64_t gave_up_budget;    /* logical failures: the total budget ran out */
+    uint64_t effects;           /* side effects executed (non-read operations) */
+    uint64_t duplicate_effects; /* executions beyond the first of one logical operation */
+    uint64_t lost_operations;   /* operations the client saw succeed that never executed
+                                 * (wrongly suppressed by a colliding key) */
+    uint64_t status_429;        /* attempts answered 429 by the rate limiter */
+    uint64_t retries_after_honoured; /* retries that slept a server's Retry-After */
+    uint64_t replies_lost;      /* served attempts whose reply was lost */
+    double wasted_work_s;       /* server time of attempts whose reply was lost or came late */
     uint64_t peak_inflight;     /* max attempts in service + queued at the server */
     double peak_arrivals_per_s; /* busiest timeseries bucket's arrivals / bucket_s */
     double mean_latency_s;      /* logical request latency, first attempt to outcome */

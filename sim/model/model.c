@@ -32,12 +32,12 @@ ts_bucket *model_bucket(model *md)
 }
 
 void model_after(model *md, const dist *d, int lane, rng_purpose p, uint32_t type, uint32_t obj, uint32_t tag,
-                 int32_t arg)
+                 int32_t arg, float aux)
 {
     if (lane >= 0)
-        sim_schedule_lane(md->sim, lane, type, obj, tag, arg);
+        sim_schedule_lane(md->sim, lane, type, obj, tag, arg, aux);
     else
-        sim_schedule(md->sim, dist_sample(d, sim_rng(md->sim, p)), type, obj, tag, arg);
+        sim_schedule_aux(md->sim, dist_sample(d, sim_rng(md->sim, p)), type, obj, tag, arg, aux);
 }
 
 static int lane_if_constant(sim_t *sim, const dist *d)
@@ -56,8 +56,17 @@ int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *si
     memset(md, 0, sizeof *md);
     md->cfg = cfg;
     md->sim = sim;
-    md->policy = cfg->policy;
-    md->policy.strategy = strategy;
+    md->policy = scn_tool_policy(cfg, SCN_MAX_TOOLS, strategy);
+    md->ntools = cfg->ntools ? cfg->ntools : 1;
+    double wsum = 0, acc = 0;
+    for (uint32_t t = 0; t < cfg->ntools; t++)
+        wsum += cfg->tools[t].weight;
+    for (uint32_t t = 0; t < md->ntools; t++) {
+        md->tool_policy[t] = scn_tool_policy(cfg, cfg->ntools ? t : SCN_MAX_TOOLS, strategy);
+        acc += cfg->ntools ? cfg->tools[t].weight / wsum : 1;
+        md->tool_cum[t] = acc;
+    }
+    md->tokens = cfg->burst > 0 ? cfg->burst : (cfg->rate_limit_rps > 1 ? cfg->rate_limit_rps : 1);
     md->ts.bucket_s = cfg->bucket_s;
     md->m.clients = cfg->clients;
     uint64_t total = (uint64_t)cfg->clients * cfg->requests_per_client;
@@ -65,6 +74,11 @@ int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *si
 
     md->clients = herd_calloc(cfg->clients, sizeof *md->clients);
     md->latency = herd_malloc_array(total, sizeof *md->latency);
+    md->op = herd_calloc(total, sizeof *md->op);
+    if (cfg->keys == SCN_KEYS_CONTENT_HASH && !(md->content = herd_malloc_array(total, sizeof *md->content)))
+        return -1;
+    if (!md->op)
+        return -1;
     if (!md->clients || !md->latency)
         return -1;
     memcpy(md->outages, cfg->outages, sizeof cfg->outages[0] * cfg->noutages);
@@ -82,7 +96,7 @@ int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *si
     }
     sim_on(sim, EV_REPLY, client_reply, md);
     sim_on(sim, EV_TIMEOUT, client_timeout, md);
-    md->timeout_lane = cfg->attempt_timeout_s > 0 ? sim_lane_for(sim, cfg->attempt_timeout_s) : -1;
+    md->timeout_lane = md->policy.attempt_timeout_s > 0 ? sim_lane_for(sim, md->policy.attempt_timeout_s) : -1;
     md->delay_lane = lane_if_constant(sim, &cfg->delay);
     md->service_lane = lane_if_constant(sim, &cfg->service);
 
@@ -120,6 +134,14 @@ int model_run(model *md)
     if (end > since)
         md->busy_area += md->busy * (end - since);
     m->utilization = end > from ? md->busy_area / ((double)md->cfg->workers * (end - from)) : NAN;
+    /* operations the client saw succeed that never executed: suppressed
+     * by a colliding key */
+    if (md->cfg->kind == SCN_SERVER_QUEUE) {
+        uint64_t total = (uint64_t)md->cfg->clients * md->cfg->requests_per_client;
+        for (uint64_t i = 0; i < total; i++)
+            if ((md->op[i] & (OP_WRITE | OP_EFFECT | OP_CLIENT_OK)) == (OP_WRITE | OP_CLIENT_OK))
+                m->lost_operations++;
+    }
     m->mean_wait_s = m->served ? md->wait_sum / (double)m->served : NAN;
     m->p_wait = m->served ? (double)md->waited / (double)m->served : NAN;
 
@@ -149,6 +171,10 @@ void model_free(model *md)
         return;
     herd_free(md->clients);
     herd_free(md->latency);
+    herd_free(md->op);
+    herd_free(md->content);
+    md->op = NULL;
+    md->content = NULL;
     herd_free(md->queue);
     ts_free(&md->ts);
     md->clients = NULL;

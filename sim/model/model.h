@@ -26,9 +26,11 @@
 enum {
     EV_START = 0, /* obj=client: begin the next logical request */
     EV_SEND,      /* obj=client: send the next attempt (after a backoff) */
-    EV_ARRIVE,    /* obj=client, tag=attempt: the attempt reaches the server */
-    EV_DONE,      /* obj=client, tag=attempt: service completes at the server */
-    EV_REPLY,     /* obj=client, tag=attempt, arg=outcome: the reply reaches the client */
+    EV_ARRIVE,    /* obj=client, tag=attempt, arg=request index: the attempt reaches the server */
+    EV_DONE,      /* obj=client, tag=attempt, arg=request index | what the server does << 29,
+                   * aux=service time: service completes at the server */
+    EV_REPLY,     /* obj=client, tag=attempt, arg=outcome, aux=Retry-After of a 429 (< 0: none)
+                   * or the service time of a served attempt: the reply reaches the client */
     EV_TIMEOUT,   /* obj=client, tag=attempt: the attempt's timer fires */
     EV_OCC_READ_REPLY, /* occ: obj=client, tag=attempt, arg=version read */
     EV_OCC_WRITE,      /* occ: obj=client, tag=attempt, arg=version read: write arrives */
@@ -41,16 +43,34 @@ typedef struct client {
     uint32_t tag;       /* attempt generation: events with another tag are stale */
     uint32_t done;      /* logical requests finished */
     uint8_t waiting;    /* an attempt is outstanding (not timed out, no reply) */
+    uint8_t tool;       /* the tool of the current logical request */
 } client;
 
 typedef struct qslot {
     uint32_t client, tag;
     double enqueued;    /* when the attempt joined the queue */
+    uint32_t req;       /* request index of the attempt's logical operation */
 } qslot;
+
+/* Per logical operation (client x request index), one byte of flags. */
+enum {
+    OP_WRITE = 1,      /* the operation has a side effect (not a read) */
+    OP_EFFECT = 2,     /* its side effect has happened at least once */
+    OP_KEY_DONE = 4,   /* the key store holds a completed result under this key */
+    OP_KEY_BUSY = 8,   /* an execution under this key is running (unique_constraint) */
+    OP_CLIENT_OK = 16, /* the client saw it succeed */
+    OP_DESTRUCTIVE = 32 /* a delete: executing it again finds nothing (404) */
+};
+
+/* What the server does with an attempt that enters service. */
+enum { SERVE_EXECUTE = 0, SERVE_STORED, SERVE_CONFLICT };
 
 typedef struct model {
     const scn_config *cfg;
-    hp_policy policy;
+    hp_policy policy;   /* the [retry] policy under this run's strategy */
+    hp_policy tool_policy[SCN_MAX_TOOLS];
+    double tool_cum[SCN_MAX_TOOLS]; /* cumulative tool probabilities */
+    uint32_t ntools;
     sim_t *sim;
     int timeout_lane;   /* FIFO lane of the constant attempt timeout, or -1 */
     int delay_lane;     /* lane of a constant network delay, or -1 */
@@ -65,6 +85,10 @@ typedef struct model {
     uint32_t qhead, qlen, qcap;
     uint32_t outage;    /* index of the first outage not yet over */
     int32_t version;    /* occ: the shared row's version */
+    double tokens;      /* rate limiter: tokens in the bucket at tokens_at */
+    double tokens_at;
+    uint8_t *op;        /* OP_* flags per logical operation */
+    uint32_t *content;  /* content_hash: the operation whose content each one carries */
     scn_outage outages[SCN_MAX_OUTAGES]; /* sorted by start */
 
     /* measurements */
@@ -111,7 +135,7 @@ ts_bucket *model_bucket(model *md);
 /* Schedules an event after a draw of d, through `lane` when d is constant
  * (lane >= 0), else through the heap. */
 void model_after(model *md, const dist *d, int lane, rng_purpose p, uint32_t type, uint32_t obj, uint32_t tag,
-                 int32_t arg);
+                 int32_t arg, float aux);
 
 static inline uint32_t model_inflight(const model *md) { return md->busy + md->qlen; }
 

@@ -24,14 +24,14 @@ void occ_read_arrive(sim_t *sim, const eq_event *ev, void *ctx)
     (void)sim;
     model *md = ctx;
     model_after(md, &md->cfg->delay, md->delay_lane, RNG_NETWORK, EV_OCC_READ_REPLY, ev->obj, ev->tag,
-                md->version);
+                md->version, 0);
 }
 
 void occ_read_reply(sim_t *sim, const eq_event *ev, void *ctx)
 {
     (void)sim;
     model *md = ctx;
-    model_after(md, &md->cfg->delay, md->delay_lane, RNG_NETWORK, EV_OCC_WRITE, ev->obj, ev->tag, ev->arg);
+    model_after(md, &md->cfg->delay, md->delay_lane, RNG_NETWORK, EV_OCC_WRITE, ev->obj, ev->tag, ev->arg, 0);
 }
 
 void occ_write_arrive(sim_t *sim, const eq_event *ev, void *ctx)
@@ -47,5 +47,5 @@ void occ_write_arrive(sim_t *sim, const eq_event *ev, void *ctx)
         md->version++;
         outcome = 200;
     }
-    model_after(md, &md->cfg->delay, md->delay_lane, RNG_NETWORK, EV_REPLY, ev->obj, ev->tag, outcome);
+    model_after(md, &md->cfg->delay, md->delay_lane, RNG_NETWORK, EV_REPLY, ev->obj, ev->tag, outcome, 0);
 }

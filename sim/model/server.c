@@ -1,33 +1,52 @@
 /*
  * server.c - the capacity-limited server: `workers` attempts in service, a
- * FIFO waiting room of `queue` places, outages and a background error mix.
+ * FIFO waiting room of `queue` places, outages, a background error mix, a
+ * token-bucket rate limit, lost replies, side effects and an idempotency-key
+ * store.
  *
  * An arriving attempt is, in this order:
  *   1. inside a fail_fast outage: answered at once with the outage status;
  *      inside a black_hole outage: accepted and never answered;
  *   2. with probability error_rate_NNN: answered at once with NNN;
- *   3. served by a free worker, or queued, or, with workers and queue
+ *   3. without a token in the rate limiter's bucket: answered 429 at once,
+ *      with a Retry-After (none, fixed, or the whole seconds until a token);
+ *   4. served by a free worker, or queued, or, with workers and queue
  *      full, answered 503 at once.
  * "connection_refused" (as an outage status or an error rate) means the
  * server process never sees the attempt: the host refuses the connection.
  * Such attempts are counted as `refused`, not as calls or arrivals; every
  * other attempt, even one answered with an error at once, is a call.
  * Attempts already in service or queued when an outage begins are served.
- * Replies travel back through the network with a fresh one-way delay.
- * Costs: O(1) per event (the outage index only moves forward in time).
+ *
+ * Entering service, an attempt of a non-read operation meets the key store
+ * (with [idempotency] keys = logical_op or content_hash; `attempt` keys are
+ * new every time, so the store never matches them):
+ *   unique_constraint: a key with a stored result is answered from the
+ *     store (no execution); a key whose first execution is still running
+ *     is answered 409 (the store rejects the second insert); otherwise the
+ *     key is marked running and the operation executes;
+ *   check_then_act: a key with a stored result is answered from the store;
+ *     otherwise it executes, and the key is stored only when it completes,
+ *     so two attempts in service at once both execute.
+ * Lookups cost the same service time as executions.  An execution of a
+ * non-read operation is a side effect; a second one of the same logical
+ * operation is a duplicate, except a delete, which finds nothing and
+ * answers 404.  A served reply is lost with probability reply_loss_rate:
+ * the work and the effect stay.  Replies travel back through the network
+ * with a fresh one-way delay.  Costs: O(1) per event.
  */
 #include "model.h"
+
+#include <math.h>
 
 #include "../engine/alloc.h"
 #include "dist.h"
 
-static void reply(model *md, uint32_t c, uint32_t tag, int outcome)
+static void reply(model *md, uint32_t c, uint32_t tag, int outcome, float aux)
 {
-    model_after(md, &md->cfg->delay, md->delay_lane, RNG_NETWORK, EV_REPLY, c, tag, outcome);
+    model_after(md, &md->cfg->delay, md->delay_lane, RNG_NETWORK, EV_REPLY, c, tag, outcome, aux);
 }
 
-/* Records the level after a change; b is the bucket fetched before it, so
- * a bucket opened by this event starts from the level before the change. */
 /* Doubles the queue ring (up to cfg->queue places), unwrapping it.
  * Returns 0, or -1 with the simulation marked failed. */
 static int queue_grow(model *md)
@@ -62,8 +81,25 @@ static void busy_tick(model *md)
     md->busy_since = now;
 }
 
-/* An attempt that arrived at `arrived` enters service now. */
-static void start_service(model *md, uint32_t c, uint32_t tag, double arrived)
+/* The key-store index of an operation's key, or -1 if the store does not
+ * apply (a read, no keys, or per-attempt keys). */
+static int64_t store_key(const model *md, uint64_t op)
+{
+    if (!(md->op[op] & OP_WRITE))
+        return -1;
+    switch (md->cfg->keys) {
+    case SCN_KEYS_LOGICAL_OP:
+        return (int64_t)op;
+    case SCN_KEYS_CONTENT_HASH:
+        return md->content[op];
+    default:
+        return -1;
+    }
+}
+
+/* An attempt (of request `req` of client c) that arrived at `arrived`
+ * enters service now. */
+static void start_service(model *md, uint32_t c, uint32_t tag, uint32_t req, double arrived)
 {
     double now = sim_now(md->sim);
     if (arrived >= md->cfg->warmup_s) {
@@ -72,9 +108,29 @@ static void start_service(model *md, uint32_t c, uint32_t tag, double arrived)
         if (now > arrived)
             md->waited++;
     }
-    model_after(md, &md->cfg->service, md->service_lane, RNG_SERVICE, EV_DONE, c, tag, 0);
+    uint64_t op = (uint64_t)c * md->cfg->requests_per_client + req;
+    int64_t key = store_key(md, op);
+    int what = SERVE_EXECUTE;
+    if (key >= 0) {
+        uint8_t *k = &md->op[key];
+        if (*k & OP_KEY_DONE)
+            what = SERVE_STORED;
+        else if (md->cfg->enforcement == SCN_ENFORCE_UNIQUE && (*k & OP_KEY_BUSY))
+            what = SERVE_CONFLICT;
+        else if (md->cfg->enforcement == SCN_ENFORCE_UNIQUE)
+            *k |= OP_KEY_BUSY;
+    }
+    int32_t arg = (int32_t)(req | (uint32_t)what << 29);
+    if (md->service_lane >= 0) {
+        sim_schedule_lane(md->sim, md->service_lane, EV_DONE, c, tag, arg, (float)md->cfg->service.a);
+    } else {
+        double s = dist_sample(&md->cfg->service, sim_rng(md->sim, RNG_SERVICE));
+        sim_schedule_aux(md->sim, s, EV_DONE, c, tag, arg, (float)s);
+    }
 }
 
+/* Records the level after a change; b is the bucket fetched before it, so
+ * a bucket opened by this event starts from the level before the change. */
 static void note_inflight(model *md, ts_bucket *b)
 {
     uint32_t n = model_inflight(md);
@@ -104,7 +160,30 @@ static void refuse(model *md, const eq_event *ev)
     ts_bucket *b = model_bucket(md);
     if (b)
         b->refused++;
-    reply(md, ev->obj, ev->tag, HP_OUTCOME_CONN_REFUSED);
+    reply(md, ev->obj, ev->tag, HP_OUTCOME_CONN_REFUSED, 0);
+}
+
+/* Takes a token from the rate limiter's bucket.  Returns -2 if one was
+ * taken, else the Retry-After to send (-1: none). */
+static double rate_limit(model *md)
+{
+    const scn_config *cfg = md->cfg;
+    double now = sim_now(md->sim);
+    double burst = cfg->burst > 0 ? cfg->burst : fmax(1, cfg->rate_limit_rps);
+    md->tokens = fmin(burst, md->tokens + (now - md->tokens_at) * cfg->rate_limit_rps);
+    md->tokens_at = now;
+    if (md->tokens >= 1) {
+        md->tokens -= 1;
+        return -2;
+    }
+    switch (cfg->retry_after) {
+    case SCN_RA_FIXED:
+        return cfg->retry_after_s;
+    case SCN_RA_HONEST: /* whole seconds, rounded up, as HTTP sends it */
+        return ceil((1 - md->tokens) / cfg->rate_limit_rps);
+    default:
+        return -1;
+    }
 }
 
 void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
@@ -140,30 +219,68 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
     if (o) {
         md->m.outage_errors++;
         if (o->mode == SCN_OUTAGE_FAIL_FAST)
-            reply(md, ev->obj, ev->tag, o->outcome);
+            reply(md, ev->obj, ev->tag, o->outcome, 0);
         return;
     }
     if (error) {
         md->m.background_errors++;
-        reply(md, ev->obj, ev->tag, error);
+        reply(md, ev->obj, ev->tag, error, 0);
         return;
+    }
+    if (cfg->rate_limit_rps > 0) {
+        double ra = rate_limit(md);
+        if (ra > -2) {
+            md->m.status_429++;
+            reply(md, ev->obj, ev->tag, 429, (float)ra);
+            return;
+        }
     }
     if (md->busy < cfg->workers) {
         busy_tick(md);
         md->busy++;
-        start_service(md, ev->obj, ev->tag, sim_now(sim));
+        start_service(md, ev->obj, ev->tag, (uint32_t)ev->arg, sim_now(sim));
     } else if (md->qlen < cfg->queue && (md->qlen < md->qcap || queue_grow(md) == 0)) {
         uint32_t slot = md->qhead + md->qlen;
         if (slot >= md->qcap)
             slot -= md->qcap;
-        md->queue[slot] = (qslot){ev->obj, ev->tag, sim_now(sim)};
+        md->queue[slot] = (qslot){ev->obj, ev->tag, sim_now(sim), (uint32_t)ev->arg};
         md->qlen++;
     } else {
         md->m.rejected++;
-        reply(md, ev->obj, ev->tag, 503);
+        reply(md, ev->obj, ev->tag, 503, 0);
         return;
     }
     note_inflight(md, b);
+}
+
+/* The end of a service: the effect, the key store, the reply. */
+static void complete(model *md, const eq_event *ev)
+{
+    uint32_t req = (uint32_t)ev->arg & ((1u << 29) - 1), what = (uint32_t)ev->arg >> 29;
+    uint64_t op = (uint64_t)ev->obj * md->cfg->requests_per_client + req;
+    int outcome = 200;
+    if (what == SERVE_CONFLICT) {
+        outcome = 409;
+    } else if (what == SERVE_EXECUTE && (md->op[op] & OP_WRITE)) {
+        if (!(md->op[op] & OP_EFFECT)) {
+            md->m.effects++;
+            md->op[op] |= OP_EFFECT;
+        } else if (md->op[op] & OP_DESTRUCTIVE) {
+            outcome = 404; /* deleted already: nothing left to delete */
+        } else {
+            md->m.effects++;
+            md->m.duplicate_effects++;
+        }
+        int64_t key = store_key(md, op);
+        if (key >= 0)
+            md->op[key] = (uint8_t)((md->op[key] | OP_KEY_DONE) & ~OP_KEY_BUSY);
+    }
+    if (md->cfg->reply_loss_rate > 0 && sim_uniform(md->sim, RNG_ERRORS) < md->cfg->reply_loss_rate) {
+        md->m.replies_lost++;
+        md->m.wasted_work_s += ev->aux;
+        return;
+    }
+    reply(md, ev->obj, ev->tag, outcome, ev->aux);
 }
 
 void server_done(sim_t *sim, const eq_event *ev, void *ctx)
@@ -171,12 +288,12 @@ void server_done(sim_t *sim, const eq_event *ev, void *ctx)
     (void)sim;
     model *md = ctx;
     ts_bucket *b = model_bucket(md);
-    reply(md, ev->obj, ev->tag, 200);
+    complete(md, ev);
     if (md->qlen) {
         qslot s = md->queue[md->qhead];
         md->qhead = md->qhead + 1 == md->qcap ? 0 : md->qhead + 1;
         md->qlen--;
-        start_service(md, s.client, s.tag, s.enqueued);
+        start_service(md, s.client, s.tag, s.req, s.enqueued);
     } else {
         busy_tick(md);
         md->busy--;

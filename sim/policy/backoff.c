@@ -1,6 +1,6 @@
 /*
- * backoff.c - herd policy library: strategies, policy defaults and checks,
- * backoff sleeps and the retry decision.
+ * backoff.c - herd policy library: strategies, policy defaults, presets and
+ * checks, deadlines, backoff sleeps and the retry decision.
  *
  * Everything here is a pure function of the policy, the per-request state
  * and the caller's uniform u; nothing allocates and there is no global state.
@@ -23,6 +23,17 @@
  *   - An out-of-range strategy sleeps cap (the most conservative value).
  *   - Counters in hp_state saturate at UINT32_MAX instead of wrapping, so a
  *     request that retries forever never falls back to a short ceiling.
+ *   - attempt_timeout_s and budget_s resolve to "none" (0) and
+ *     retry_after_max_s to HP_DEFAULT_RETRY_AFTER_MAX_S when negative or
+ *     non-finite; an out-of-range on_timeout acts as the default
+ *     HP_TIMEOUT_IF_IDEMPOTENT.
+ *   - st->deadline_s is +infinity without a budget, never NaN when set by
+ *     hp_state_start() (a NaN now_s gives no deadline).  A hand-built state
+ *     must set it too: a zero deadline_s is a deadline at time 0.
+ *   - hp_decide_result() changes st only when it returns HP_RETRY: a give-up
+ *     for the budget restores the decorrelated memory that the backoff draw
+ *     updated and leaves st->retries alone.  When a Retry-After replaces the
+ *     backoff, the decorrelated memory keeps the policy's own draw.
  */
 #include "herdpolicy.h"
 
@@ -42,6 +53,15 @@ static const char *const reason_names[HP_REASON_COUNT] = {
     "attempts_exhausted",
     "non_retryable",
     "unknown_outcome",
+    "budget_exhausted",
+};
+
+/* Table indexed by hp_side_effect. */
+static const char *const effect_names[HP_EFFECT_COUNT] = {
+    "read",
+    "reversible",
+    "irreversible",
+    "destructive",
 };
 
 /* base * 2^n >= 2^-1074 * 2^2100 > DBL_MAX for every n at or above this, so
@@ -56,6 +76,12 @@ static double resolve_time(double v, double dflt)
     if (v == 0.0 || !isfinite(v) || v < 0.0)
         return dflt;
     return v;
+}
+
+/* A duration whose zero means "none": negative and non-finite values too. */
+static double resolve_none(double v)
+{
+    return v > 0.0 && isfinite(v) ? v : 0.0;
 }
 
 static void policy_times(const hp_policy *p, double *base, double *cap)
@@ -151,11 +177,91 @@ hp_policy hp_policy_defaults(void)
     p.max_attempts = 0;
     p.unknown = HP_UNKNOWN_RETRY;
     p.non_idempotent = false;
+    p.exponent_offset = 0;
+    p.attempt_timeout_s = 0.0;
+    p.budget_s = 0.0;
+    p.on_timeout = HP_TIMEOUT_IF_IDEMPOTENT;
+    p.idempotency_key = false;
+    p.ignore_retry_after = false;
+    p.retry_after_max_s = HP_DEFAULT_RETRY_AFTER_MAX_S;
+    p.not_found_ok_on_retry = false;
     return p;
+}
+
+const char *hp_effect_name(hp_side_effect e)
+{
+    if ((unsigned)e >= HP_EFFECT_COUNT)
+        return NULL;
+    return effect_names[e];
+}
+
+int hp_effect_parse(const char *name, hp_side_effect *out)
+{
+    int i;
+
+    if (name == NULL)
+        return -1;
+    for (i = 0; i < HP_EFFECT_COUNT; i++) {
+        if (strcmp(name, effect_names[i]) == 0) {
+            *out = (hp_side_effect)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* DOMAIN.md section 6.  An out-of-range level gets the irreversible preset,
+ * the one that never retries on its own. */
+hp_policy hp_policy_preset(hp_side_effect e)
+{
+    hp_policy p = hp_policy_defaults();
+
+    p.strategy = HP_FULL_JITTER;
+    switch (e) {
+    case HP_EFFECT_READ:
+        p.max_attempts = 5;
+        p.base_s = 0.5;
+        p.cap_s = 8.0;
+        break;
+    case HP_EFFECT_REVERSIBLE:
+        p.max_attempts = 3;
+        p.base_s = 1.0;
+        p.cap_s = 10.0;
+        p.non_idempotent = true;
+        break;
+    case HP_EFFECT_DESTRUCTIVE:
+        p.max_attempts = 2;
+        p.base_s = 1.0;
+        p.cap_s = 5.0;
+        p.not_found_ok_on_retry = true;
+        break;
+    case HP_EFFECT_IRREVERSIBLE:
+    case HP_EFFECT_COUNT:
+    default:
+        p.max_attempts = 1;
+        p.non_idempotent = true;
+        break;
+    }
+    return p;
+}
+
+/* NULL if v is a usable optional duration (>= 0, finite), else the message
+ * for what is wrong with it. */
+static const char *check_duration(double v, const char *nan_msg,
+                                  const char *inf_msg, const char *neg_msg)
+{
+    if (isnan(v))
+        return nan_msg;
+    if (isinf(v))
+        return inf_msg;
+    if (v < 0.0)
+        return neg_msg;
+    return NULL;
 }
 
 const char *hp_policy_check(const hp_policy *p)
 {
+    const char *msg;
     double base, cap;
 
     if (p == NULL)
@@ -179,6 +285,20 @@ const char *hp_policy_check(const hp_policy *p)
         return "strategy is out of range";
     if ((unsigned)p->unknown > HP_UNKNOWN_FAIL)
         return "unknown policy is out of range";
+    if ((msg = check_duration(p->attempt_timeout_s, "attempt_timeout_s is NaN",
+                              "attempt_timeout_s is infinite",
+                              "attempt_timeout_s is negative")) != NULL)
+        return msg;
+    if ((msg = check_duration(p->budget_s, "budget_s is NaN",
+                              "budget_s is infinite",
+                              "budget_s is negative")) != NULL)
+        return msg;
+    if ((unsigned)p->on_timeout > HP_TIMEOUT_NEVER)
+        return "on_timeout is out of range";
+    if ((msg = check_duration(p->retry_after_max_s, "retry_after_max_s is NaN",
+                              "retry_after_max_s is infinite",
+                              "retry_after_max_s is negative")) != NULL)
+        return msg;
     return NULL;
 }
 
@@ -188,8 +308,34 @@ void hp_state_init(hp_state *st, const hp_policy *p)
 
     policy_times(p, &base, &cap);
     st->prev_sleep_s = base;
+    st->deadline_s = INFINITY;
     st->attempts = 0;
     st->retries = 0;
+}
+
+void hp_state_start(hp_state *st, const hp_policy *p, double now_s)
+{
+    double budget = resolve_none(p->budget_s);
+
+    hp_state_init(st, p);
+    if (budget > 0.0 && !isnan(now_s + budget))
+        st->deadline_s = now_s + budget;
+}
+
+double hp_attempt_timeout(const hp_policy *p, const hp_state *st, double now_s)
+{
+    double t = resolve_none(p->attempt_timeout_s), left;
+
+    if (t == 0.0)
+        t = INFINITY;
+    if (st->deadline_s < INFINITY) { /* a deadline (NaN: none) */
+        left = st->deadline_s - now_s;
+        if (!(left > 0.0)) /* spent, or NaN now_s */
+            return 0.0;
+        if (left < t)
+            t = left;
+    }
+    return t;
 }
 
 double hp_ceiling(const hp_policy *p, uint32_t n)
@@ -244,31 +390,88 @@ void hp_on_attempt(hp_state *st)
         st->attempts++;
 }
 
+/* Whether a timed-out attempt may be retried (DOMAIN.md section 5). */
+static bool timeout_retryable(const hp_policy *p)
+{
+    switch (p->on_timeout) {
+    case HP_TIMEOUT_ALWAYS:
+        return true;
+    case HP_TIMEOUT_NEVER:
+        return false;
+    case HP_TIMEOUT_IF_IDEMPOTENT:
+    default:
+        return !p->non_idempotent || p->idempotency_key;
+    }
+}
+
+/* The sleep before the next attempt: the backoff for retry st->retries, or
+ * an honoured Retry-After when longer; sets d->retry_after_used. */
+static double next_sleep(const hp_policy *p, hp_state *st, double retry_after,
+                         double u, hp_decision *d)
+{
+    uint32_t n = st->retries > UINT32_MAX - p->exponent_offset
+                     ? UINT32_MAX
+                     : st->retries + p->exponent_offset;
+    double s = hp_backoff(p, st, n, u), ra_max;
+
+    if (retry_after >= 0.0 && !p->ignore_retry_after) { /* NaN: none */
+        ra_max = resolve_time(p->retry_after_max_s, HP_DEFAULT_RETRY_AFTER_MAX_S);
+        if (retry_after > ra_max)
+            retry_after = ra_max;
+        if (retry_after > s) {
+            s = retry_after;
+            d->retry_after_used = true;
+        }
+    }
+    return s;
+}
+
 hp_decision hp_decide(const hp_policy *p, hp_state *st, int outcome,
                       double now_s, double u)
 {
-    hp_decision d;
+    hp_result r;
 
-    (void)now_s; /* reserved for budgets and Retry-After */
-    d.cls = hp_classify(outcome);
+    r.outcome = outcome;
+    r.retry_after_s = -1.0;
+    return hp_decide_result(p, st, r, now_s, u);
+}
+
+hp_decision hp_decide_result(const hp_policy *p, hp_state *st, hp_result r,
+                             double now_s, double u)
+{
+    hp_decision d;
+    double prev, s;
+
+    d.cls = hp_classify(r.outcome);
     d.action = HP_GIVE_UP;
     d.reason = HP_REASON_NONE;
     d.delay_s = 0.0;
+    d.retry_after_used = false;
 
     if (d.cls == HP_CLASS_OK) {
         d.action = HP_DONE_OK;
-    } else if (d.cls == HP_CLASS_TIMEOUT && p->non_idempotent) {
+    } else if (d.cls == HP_CLASS_NOT_FOUND && p->not_found_ok_on_retry &&
+               st->attempts > 1) {
+        d.action = HP_DONE_OK; /* an earlier attempt did it */
+    } else if (d.cls == HP_CLASS_TIMEOUT && !timeout_retryable(p)) {
         d.reason = HP_REASON_UNKNOWN_OUTCOME;
     } else if (!hp_retryable(p, d.cls)) {
         d.reason = HP_REASON_NON_RETRYABLE;
     } else if (p->max_attempts != 0 && st->attempts >= p->max_attempts) {
         d.reason = HP_REASON_ATTEMPTS;
     } else {
-        d.action = HP_RETRY;
-        uint32_t n = st->retries > UINT32_MAX - p->exponent_offset ? UINT32_MAX : st->retries + p->exponent_offset;
-        d.delay_s = hp_backoff(p, st, n, u);
-        if (st->retries < UINT32_MAX)
-            st->retries++;
+        prev = st->prev_sleep_s;
+        s = next_sleep(p, st, r.retry_after_s, u, &d);
+        if (now_s + s >= st->deadline_s) {
+            st->prev_sleep_s = prev;
+            d.reason = HP_REASON_BUDGET;
+            d.retry_after_used = false;
+        } else {
+            d.action = HP_RETRY;
+            d.delay_s = s;
+            if (st->retries < UINT32_MAX)
+                st->retries++;
+        }
     }
     return d;
 }

@@ -5,8 +5,8 @@
  * a failure class (DOMAIN.md section 4), and says whether a policy retries a
  * class at all.  hp_classify() is total: every int, including codes outside
  * 100..599, lands in exactly one class, HP_CLASS_UNKNOWN for anything not
- * listed.  Timeouts count as retryable here; refusing them for
- * non-idempotent operations is hp_decide()'s job.
+ * listed.  Timeouts count as retryable here; refusing them (on_timeout,
+ * non-idempotent operations without a key) is hp_decide_result()'s job.
  */
 #include "herdpolicy.h"
 

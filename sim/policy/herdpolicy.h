@@ -96,19 +96,40 @@ typedef enum hp_unknown_policy {
     HP_UNKNOWN_FAIL       /* allow-list thinking: do not retry (seed 002) */
 } hp_unknown_policy;
 
+/* Whether a timed-out attempt (outcome unknown: the server may have done
+ * the work) is retried. */
+typedef enum hp_timeout_policy {
+    HP_TIMEOUT_IF_IDEMPOTENT = 0, /* default, the safe policy: only if the operation is
+                                   * idempotent or carries an idempotency key */
+    HP_TIMEOUT_ALWAYS,            /* the naive framework default: whatever the side effect */
+    HP_TIMEOUT_NEVER              /* never: every timeout ends as an unknown outcome */
+} hp_timeout_policy;
+
 typedef struct hp_policy {
     hp_strategy strategy;      /* default HP_IMMEDIATE (0) */
     double base_s;             /* > 0; 0 means default 0.1 s */
     double cap_s;              /* >= base_s; 0 means default 20 s */
     uint32_t max_attempts;     /* total attempts incl. the first; 0 = unlimited */
     hp_unknown_policy unknown; /* default HP_UNKNOWN_RETRY */
-    bool non_idempotent;       /* default false: timeouts are retryable */
+    bool non_idempotent;       /* default false: the operation is idempotent */
     uint32_t exponent_offset;  /* retry n uses ceiling n + offset; default 0.  The AWS
                                 * 2015 simulation counts its first retry as 1. */
+    double attempt_timeout_s;  /* per-attempt timeout; 0 = none */
+    double budget_s;           /* total time for the logical call, from hp_state_start; 0 = none */
+    hp_timeout_policy on_timeout; /* default HP_TIMEOUT_IF_IDEMPOTENT */
+    bool idempotency_key;      /* the caller sends a key scoped to the logical operation
+                                * (generated once, reused by every retry): the operation
+                                * counts as idempotent */
+    bool ignore_retry_after;   /* default false: honour Retry-After */
+    double retry_after_max_s;  /* longest Retry-After honoured (longer ones are clamped to
+                                * it); 0 means default HP_DEFAULT_RETRY_AFTER_MAX_S */
+    bool not_found_ok_on_retry; /* destructive operations (delete): a 404 on an attempt
+                                 * after the first means an earlier attempt did it: success */
 } hp_policy;
 
 #define HP_DEFAULT_BASE_S 0.1
 #define HP_DEFAULT_CAP_S 20.0
+#define HP_DEFAULT_RETRY_AFTER_MAX_S 120.0
 
 /* Returns a policy with every default written out. */
 hp_policy hp_policy_defaults(void);
@@ -121,15 +142,27 @@ const char *hp_policy_check(const hp_policy *p);
  * attempt counts).  HP_CLASS_OK is never retryable. */
 bool hp_retryable(const hp_policy *p, hp_class c);
 
-/* Per logical request retry state; compact (16 bytes).  Initialise with
- * hp_state_init() at the start of every logical request. */
+/* Per logical request retry state; compact (24 bytes).  Initialise with
+ * hp_state_start() (or hp_state_init() when there is no budget) at the start
+ * of every logical request. */
 typedef struct hp_state {
     double prev_sleep_s; /* decorrelated jitter's memory; starts at base */
+    double deadline_s;   /* start + budget_s; +infinity without a budget */
     uint32_t attempts;   /* attempts made so far (sent), incl. the first */
     uint32_t retries;    /* retries scheduled so far */
 } hp_state;
 
+/* Fresh state with no deadline. */
 void hp_state_init(hp_state *st, const hp_policy *p);
+
+/* Fresh state for a logical call starting at now_s: the deadline is
+ * now_s + budget_s (none if budget_s is 0). */
+void hp_state_start(hp_state *st, const hp_policy *p, double now_s);
+
+/* The timeout for an attempt sent at now_s: min(attempt_timeout_s,
+ * deadline - now_s), +infinity if neither is set, 0 if the budget is
+ * already spent (then do not send). */
+double hp_attempt_timeout(const hp_policy *p, const hp_state *st, double now_s);
 
 /* min(cap, base * 2^n) with saturation: finite, in [0, cap], for all n. */
 double hp_ceiling(const hp_policy *p, uint32_t n);
@@ -150,7 +183,9 @@ typedef enum hp_reason {
     HP_REASON_NONE = 0,          /* with HP_DONE_OK / HP_RETRY */
     HP_REASON_ATTEMPTS,          /* max_attempts reached */
     HP_REASON_NON_RETRYABLE,     /* the class is not retryable */
-    HP_REASON_UNKNOWN_OUTCOME,   /* timeout on a non-idempotent operation */
+    HP_REASON_UNKNOWN_OUTCOME,   /* timeout that may not be retried (on_timeout NEVER, or
+                                  * non-idempotent without a key) */
+    HP_REASON_BUDGET,            /* the next attempt would start past the deadline */
     HP_REASON_COUNT
 } hp_reason;
 
@@ -160,19 +195,80 @@ typedef struct hp_decision {
     hp_action action;
     hp_reason reason;
     hp_class cls;
-    double delay_s; /* with HP_RETRY: the sleep before the next attempt */
+    double delay_s;        /* with HP_RETRY: the sleep before the next attempt */
+    bool retry_after_used; /* with HP_RETRY: the sleep is the server's Retry-After
+                            * (longer than the policy's own backoff) */
 } hp_decision;
+
+/* An attempt's outcome with what the reply said about retrying. */
+typedef struct hp_result {
+    int outcome;          /* status code or HP_OUTCOME_* */
+    double retry_after_s; /* Retry-After as a delay from now (see hp_parse_retry_after);
+                           * negative: none given */
+} hp_result;
 
 /* Call once per attempt, when it is sent. Increments st->attempts. */
 void hp_on_attempt(hp_state *st);
 
-/* Decides what follows an attempt's outcome at time now_s (seconds, any
- * epoch; reserved for budgets and Retry-After).  u is a uniform in [0, 1)
- * used only if a jittered sleep is drawn.  On HP_RETRY, the sleep is
+/* Decides what follows an attempt's outcome at time now_s (seconds, on the
+ * clock given to hp_state_start; compared with the deadline).  u is a
+ * uniform in [0, 1) used only if a jittered sleep is drawn.  Same as
+ * hp_decide_result() with no Retry-After: on HP_RETRY, the sleep is
  * hp_backoff(p, st, st->retries + p->exponent_offset (saturating), u); then
  * st->retries is incremented and the decorrelated memory updated. */
 hp_decision hp_decide(const hp_policy *p, hp_state *st, int outcome,
                       double now_s, double u);
+
+/* hp_decide with a Retry-After.  In order: 2xx is done; a 404 after the
+ * first attempt is done when not_found_ok_on_retry; a timeout is given up
+ * as HP_REASON_UNKNOWN_OUTCOME unless on_timeout allows it (ALWAYS, or
+ * IF_IDEMPOTENT with an idempotent operation or a key); a class that is not
+ * retryable gives up; so does an exhausted max_attempts.  Otherwise the
+ * sleep is the backoff, or the Retry-After when it is honoured and longer
+ * (clamped to retry_after_max_s); if now_s + sleep reaches the deadline the
+ * call gives up now (HP_REASON_BUDGET) instead of sleeping. */
+hp_decision hp_decide_result(const hp_policy *p, hp_state *st, hp_result r,
+                             double now_s, double u);
+
+/* Parses an HTTP Retry-After field value (RFC 9110 section 10.2.3):
+ * delta-seconds (1*DIGIT) or an HTTP-date in any of its three formats
+ * (IMF-fixdate "Sun, 06 Nov 1994 08:49:37 GMT", obsolete RFC 850
+ * "Sunday, 06-Nov-94 08:49:37 GMT", asctime "Sun Nov  6 08:49:37 1994"),
+ * with optional surrounding whitespace.  now_epoch_s is the current time in
+ * seconds since 1970-01-01 UTC.  On success returns 0 and sets *delay_s to
+ * the delay from now: a date in the past gives 0; anything longer than
+ * max_s (huge numbers such as 9999999999 included, without overflow) gives
+ * max_s.  Returns -1 for anything else (empty, signs, fractions, bad dates,
+ * trailing junk), *delay_s untouched; also when now_epoch_s is not finite or
+ * max_s is not finite and > 0.  Day names are not checked against the date;
+ * rfc850's 2-digit year is the latest one at most 50 years after now's. */
+int hp_parse_retry_after(const char *value, double now_epoch_s, double max_s,
+                         double *delay_s);
+
+/* Side-effect levels (DOMAIN.md section 6) and their preset policies. */
+typedef enum hp_side_effect {
+    HP_EFFECT_READ = 0,     /* none: search_web, get_profile */
+    HP_EFFECT_REVERSIBLE,   /* create_ticket, upsert */
+    HP_EFFECT_IRREVERSIBLE, /* send_email, pay */
+    HP_EFFECT_DESTRUCTIVE,  /* delete_record, overwrite */
+    HP_EFFECT_COUNT
+} hp_side_effect;
+
+/* "read", "reversible", "irreversible", "destructive"; NULL if out of range. */
+const char *hp_effect_name(hp_side_effect e);
+/* 0 and *out, or -1 for an unknown name. */
+int hp_effect_parse(const char *name, hp_side_effect *out);
+
+/* The preset for a side-effect level (full jitter; everything else at its
+ * default):
+ *   read          5 attempts, base 0.5 s, cap 8 s, idempotent
+ *   reversible    3 attempts, base 1 s, cap 10 s, non-idempotent (a key makes
+ *                 timeouts retryable)
+ *   irreversible  1 attempt, non-idempotent
+ *   destructive   2 attempts, base 1 s, cap 5 s, idempotent, a 404 on retry
+ *                 is success
+ * An out-of-range level gets the irreversible preset. */
+hp_policy hp_policy_preset(hp_side_effect e);
 
 #ifdef __cplusplus
 }

@@ -42,12 +42,14 @@ static const char *const sweep_figs[] = {"sweep_completion_time_s", "sweep_calls
                                          "sweep_p99_latency_s", "sweep_failures"};
 static const char *const compare_figs[] = {"compare"};
 static const char *const sensitivity_figs[] = {"sensitivity"};
-enum { SCRIPT_TIMESERIES, SCRIPT_SWEEP, SCRIPT_COMPARE, SCRIPT_SENSITIVITY, NSCRIPTS };
+static const char *const variants_figs[] = {"variants"};
+enum { SCRIPT_TIMESERIES, SCRIPT_SWEEP, SCRIPT_COMPARE, SCRIPT_SENSITIVITY, SCRIPT_VARIANTS, NSCRIPTS };
 static const plot_script scripts[NSCRIPTS] = {
     {"timeseries.gp", timeseries_figs, 1},
     {"sweep.gp", sweep_figs, sizeof sweep_figs / sizeof sweep_figs[0]},
     {"compare.gp", compare_figs, 1},
     {"sensitivity.gp", sensitivity_figs, 1},
+    {"variants.gp", variants_figs, 1},
 };
 static const char *const formats[] = {"png", "svg"};
 #define MAX_FIGURES 7 /* 1 + 5 + 1 */
@@ -89,8 +91,9 @@ static int has_data_row(const char *path, char *err, size_t errlen)
 }
 
 /* The number of sweep columns of the CSV at path (the columns before
- * `strategy` in its header), or -1 with err. */
-static int sweep_columns(const char *path, char *err, size_t errlen)
+ * `strategy` in its header), or -1 with err; *variant is set if the first
+ * of them is `variant`. */
+static int sweep_columns(const char *path, int *variant, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -101,6 +104,7 @@ static int sweep_columns(const char *path, char *err, size_t errlen)
     if (!fgets(head, sizeof head, f))
         head[0] = '\0';
     fclose(f);
+    *variant = !strncmp(head, "variant,", 8);
     int n = 0;
     for (char *p = head;; n++) {
         size_t len = strcspn(p, ",\r\n");
@@ -317,10 +321,12 @@ int plot_render(const char *dir, int quiet, char *err, size_t errlen)
         snprintf(err, errlen, "%s: not a herd results directory (no aggregate.csv)", dir);
         return -1;
     }
-    int nsweeps = sweep_columns(csv, err, errlen), r;
+    int variant, nsweeps = sweep_columns(csv, &variant, err, errlen), r;
     if (nsweeps < 0)
         return -1;
+    nsweeps -= variant;
     use[SCRIPT_SWEEP] = nsweeps > 0;
+    use[SCRIPT_VARIANTS] = variant;
     if (path_fmt(csv, err, errlen, "%s/timeseries.csv", d))
         return -1;
     if (is_file(csv)) {
@@ -331,7 +337,7 @@ int plot_render(const char *dir, int quiet, char *err, size_t errlen)
     if (path_fmt(csv, err, errlen, "%s/compare.csv", d))
         return -1;
     use[SCRIPT_COMPARE] = is_file(csv);
-    use[SCRIPT_SENSITIVITY] = use[SCRIPT_COMPARE] && nsweeps == 2;
+    use[SCRIPT_SENSITIVITY] = use[SCRIPT_COMPARE] && nsweeps == 2 && !variant;
     if (find_scripts(plots, err, errlen))
         return -1;
 

@@ -29,8 +29,14 @@
 
 #define LINE_MAX_LEN 1024
 
+#include "../model/metrics.h"
+
 typedef enum ktype {
-    K_DOUBLE, K_U32, K_U64, K_DIST, K_STRATEGY, K_STRATEGIES, K_ENUM, K_NAME, K_OUTCOME, K_BASELINE
+    K_DOUBLE, K_U32, K_U64, K_DIST, K_STRATEGY, K_STRATEGIES, K_ENUM, K_NAME, K_OUTCOME, K_BASELINE,
+    K_BOOL,  /* true / false into a bool */
+    K_NBOOL, /* true / false into a bool, negated */
+    K_PRESET, /* a side-effect preset: [retry] applies it, [tool] records it */
+    K_COLUMNS /* a list of metric names */
 } ktype;
 
 typedef struct key {
@@ -48,12 +54,18 @@ typedef struct key {
 static const char *const start_names[] = {"burst", "spread", "poisson", NULL};
 static const char *const mode_names[] = {"fail_fast", "black_hole", NULL};
 static const char *const unknown_names[] = {"retry", "fail", NULL};
-static const char *const idem_names[] = {"true", "false", NULL};
+static const char *const bool_names[] = {"false", "true", NULL};
+static const char *const effect_names[] = {"read", "reversible", "irreversible", "destructive", NULL};
+static const char *const on_timeout_names[] = {"if_idempotent", "always", "never", NULL};
+static const char *const keys_names[] = {"none", "logical_op", "attempt", "content_hash", NULL};
+static const char *const enforce_names[] = {"unique_constraint", "check_then_act", NULL};
+static const char *const ra_names[] = {"none", "fixed", "honest", NULL};
 static const char *const kind_names[] = {"queue", "occ", NULL};
 static const char *const ts_names[] = {"all", "first", "none", NULL};
 
 #define C(f) offsetof(scn_config, f)
 #define O(f) offsetof(scn_outage, f)
+#define T(f) offsetof(scn_tool, f)
 #define BIG 1e12
 
 static const key keys[] = {
@@ -69,6 +81,9 @@ static const key keys[] = {
     {"run", "baseline", K_BASELINE, C(baseline), 0, 0, NULL, "", "none",
      "A strategy of `strategies` to compare the others with: writes compare.csv with each "
      "strategy's paired change against it, per replication (common random numbers), in percent."},
+    {"run", "columns", K_COLUMNS, C(columns), 0, 0, NULL, "",
+     "completion_time_s, calls, refused, peak_arrivals_per_s, p99_latency_s, failures",
+     "Metrics (columns of summary.csv) shown in the table `herd run` prints."},
     {"run", "bucket_s", K_DOUBLE, C(bucket_s), 1e-6, 1e6, NULL, "s", "1",
      "Width of a timeseries bucket; peak_arrivals_per_s is the busiest bucket's rate."},
     {"run", "timeseries", K_ENUM, C(timeseries), 0, 0, ts_names, "", "all",
@@ -91,6 +106,9 @@ static const key keys[] = {
      "Width of the start interval with start = spread."},
     {"clients", "rate_per_s", K_DOUBLE, C(rate_per_s), 1e-9, 1e12, NULL, "1/s", "(required for poisson)",
      "Mean client start rate with start = poisson."},
+    {"clients", "side_effect", K_ENUM, C(side_effect), 0, 0, effect_names, "", "read",
+     "What every request does, without [tool] sections: read (no side effect), reversible, "
+     "irreversible or destructive. Each execution of a non-read request is a side effect."},
     {"clients", "think_time_s", K_DIST, C(think), 0, 0, NULL, "s", "0",
      "Pause between a client's logical requests (a distribution, see below)."},
 
@@ -107,6 +125,33 @@ static const key keys[] = {
      "FIFO waiting places; an attempt finding workers and queue full gets 503 at once."},
     {"server", "service_time_s", K_DIST, C(service), 0, 0, NULL, "s", "exponential(0.1)",
      "Service time of one attempt."},
+    {"server", "rate_limit_rps", K_DOUBLE, C(rate_limit_rps), 0, 1e9, NULL, "1/s", "0",
+     "Token-bucket rate limit in front of the server (0: none); an attempt finding no token is "
+     "answered 429 at once."},
+    {"server", "burst", K_DOUBLE, C(burst), 1, 1e9, NULL, "", "rate_limit_rps (at least 1)",
+     "Token-bucket size: attempts admitted at once after a quiet period."},
+    {"server", "retry_after", K_ENUM, C(retry_after), 0, 0, ra_names, "", "none",
+     "What a 429 says: none, fixed (retry_after_s), or honest (the whole seconds until a token is "
+     "free, rounded up, as an HTTP Retry-After)."},
+    {"server", "retry_after_s", K_DOUBLE, C(retry_after_s), 0, 65535, NULL, "s", "1",
+     "Retry-After of a 429 with retry_after = fixed (whole seconds, as HTTP sends it)."},
+    {"server", "reply_loss_rate", K_DOUBLE, C(reply_loss_rate), 0, 1, NULL, "", "0",
+     "Probability that a served attempt's reply is lost: the work and its side effect happened, "
+     "the client times out."},
+
+    {"idempotency", "keys", K_ENUM, C(keys), 0, 0, keys_names, "", "none",
+     "Idempotency keys on non-read requests: none; logical_op (generated once per logical "
+     "operation, reused by every retry: correct); attempt (a fresh key per attempt: as good as "
+     "none); content_hash (tool + arguments: distinct operations with identical content "
+     "collide). With any key the client treats the operation as idempotent."},
+    {"idempotency", "enforcement", K_ENUM, C(enforcement), 0, 0, enforce_names, "", "unique_constraint",
+     "How the server's key store is enforced: unique_constraint (the store rejects a second "
+     "execution of a key, even a concurrent one: 409 while the first runs, the stored result "
+     "after) or check_then_act (an application-level \"seen it?\" check: two attempts in "
+     "service at once both pass and both execute)."},
+    {"idempotency", "content_collision_p", K_DOUBLE, C(content_collision_p), 0, 1, NULL, "", "0",
+     "Probability that a logical operation carries the same content (tool + arguments) as its "
+     "client's previous one; what content_hash keys confuse."},
 
     {"retry", "strategy", K_STRATEGY, C(policy.strategy), 0, 0, NULL, "", "exponential",
      "Strategy when [run] strategies is not given."},
@@ -118,13 +163,47 @@ static const key keys[] = {
      "Attempts per logical request including the first; 0 = unlimited."},
     {"retry", "exponent_offset", K_U32, C(policy.exponent_offset), 0, 64, NULL, "", "0",
      "Retry n sleeps with ceiling min(cap, base * 2^(n + offset)); the AWS 2015 simulation uses 1."},
-    {"retry", "attempt_timeout_s", K_DOUBLE, C(attempt_timeout_s), 0, 1e9, NULL, "s", "0",
+    {"retry", "preset", K_PRESET, C(policy), 0, 0, effect_names, "", "none",
+     "Start from a side-effect preset (read: 5 attempts, base 0.5 s, cap 8 s; reversible: 3, "
+     "1 s, 10 s, non-idempotent; irreversible: 1 attempt, non-idempotent; destructive: 2, 1 s, "
+     "5 s, a 404 on retry is success); must come before the other [retry] keys."},
+    {"retry", "attempt_timeout_s", K_DOUBLE, C(policy.attempt_timeout_s), 0, 1e9, NULL, "s", "0",
      "Per-attempt timeout at the client; 0 = wait for the reply however long. "
      "A reply after the timeout is counted as late, never as a success."},
+    {"retry", "budget_s", K_DOUBLE, C(policy.budget_s), 0, 1e9, NULL, "s", "0",
+     "Total time for a logical request (0: none): each attempt's timeout is "
+     "min(attempt_timeout_s, what is left), and the client gives up before a sleep that would "
+     "end past the deadline."},
+    {"retry", "retry_on_timeout", K_ENUM, C(policy.on_timeout), 0, 0, on_timeout_names, "", "if_idempotent",
+     "if_idempotent (safe: a timeout of a non-idempotent request without a key ends as an "
+     "unknown outcome), always (the naive framework default), never."},
+    {"retry", "honour_retry_after", K_NBOOL, C(policy.ignore_retry_after), 0, 0, bool_names, "", "true",
+     "Sleep at least the Retry-After of a 429."},
+    {"retry", "retry_after_max_s", K_DOUBLE, C(policy.retry_after_max_s), 0, 1e9, NULL, "s", "120",
+     "Longest Retry-After honoured; longer ones are clamped."},
+    {"retry", "not_found_ok_on_retry", K_BOOL, C(policy.not_found_ok_on_retry), 0, 0, bool_names, "", "false",
+     "Destructive operations: a 404 after the first attempt means an earlier attempt did it."},
     {"retry", "unknown_errors", K_ENUM, C(policy.unknown), 0, 0, unknown_names, "", "retry",
      "Errors the classification does not know: retry them, or fail (allow-list)."},
-    {"retry", "idempotent", K_ENUM, C(policy.non_idempotent), 0, 0, idem_names, "", "true",
-     "false: a timed-out attempt is not retried and ends as an unknown outcome."},
+    {"retry", "idempotent", K_NBOOL, C(policy.non_idempotent), 0, 0, bool_names, "", "true",
+     "Whether the operation is idempotent (see retry_on_timeout)."},
+
+    {"tool", "weight", K_DOUBLE, T(weight), 0, 1e9, NULL, "", "1",
+     "[tool NAME] sections, any number (at most 8): the relative probability that a logical "
+     "request uses this tool."},
+    {"tool", "side_effect", K_ENUM, T(effect), 0, 0, effect_names, "", "the preset's, else read",
+     "read, reversible, irreversible or destructive."},
+    {"tool", "preset", K_PRESET, T(preset), 0, 0, effect_names, "", "none",
+     "The tool's retry policy: [retry], then this preset, then the keys below."},
+    {"tool", "max_attempts", K_U32, T(over.max_attempts), 0, 1000000000, NULL, "", "[retry]", "As in [retry]."},
+    {"tool", "base_s", K_DOUBLE, T(over.base_s), 1e-9, 1e9, NULL, "s", "[retry]", "As in [retry]."},
+    {"tool", "cap_s", K_DOUBLE, T(over.cap_s), 1e-9, 1e9, NULL, "s", "[retry]", "As in [retry]."},
+    {"tool", "attempt_timeout_s", K_DOUBLE, T(over.attempt_timeout_s), 0, 1e9, NULL, "s", "[retry]",
+     "As in [retry]."},
+    {"tool", "budget_s", K_DOUBLE, T(over.budget_s), 0, 1e9, NULL, "s", "[retry]", "As in [retry]."},
+    {"tool", "retry_on_timeout", K_ENUM, T(over.on_timeout), 0, 0, on_timeout_names, "", "[retry]",
+     "As in [retry]."},
+    {"tool", "idempotent", K_NBOOL, T(over.non_idempotent), 0, 0, bool_names, "", "[retry]", "As in [retry]."},
 
     {"outage", "start_s", K_DOUBLE, O(start_s), 0, 1e9, NULL, "s", "(required)",
      "[outage NAME] sections, any number: the outage covers [start_s, end_s)."},
@@ -145,6 +224,7 @@ void scn_defaults(scn_config *c)
     c->replications = 10;
     c->bucket_s = 1;
     c->baseline = -1;
+    snprintf(c->columns, sizeof c->columns, "completion_time_s,calls,refused,peak_arrivals_per_s,p99_latency_s,failures");
     c->horizon_s = 3600;
     c->clients = 1000;
     c->requests_per_client = 1;
@@ -159,6 +239,9 @@ void scn_defaults(scn_config *c)
     c->policy.base_s = 1;
     c->policy.cap_s = 60;
     c->policy.max_attempts = 5;
+    c->policy.retry_after_max_s = HP_DEFAULT_RETRY_AFTER_MAX_S;
+    c->retry_after_s = 1;
+    c->side_effect = HP_EFFECT_READ;
 }
 
 /* ---- parse state --------------------------------------------------- */
@@ -390,12 +473,7 @@ static const char *apply(const key *k, void *base, const char *value, char *buf,
     case K_ENUM:
         for (int i = 0; k->enums[i]; i++)
             if (strcmp(value, k->enums[i]) == 0) {
-                if (k->enums == idem_names) {
-                    bool non_idem = i == 1;
-                    memcpy(field, &non_idem, sizeof non_idem);
-                } else {
-                    memcpy(field, &i, sizeof i); /* enums are int-sized */
-                }
+                memcpy(field, &i, sizeof i); /* enums are int-sized */
                 return NULL;
             }
         {
@@ -413,6 +491,69 @@ static const char *apply(const key *k, void *base, const char *value, char *buf,
         }
         memcpy(field, value, strlen(value) + 1);
         return NULL;
+    case K_COLUMNS: {
+        char tmp[sizeof ((scn_config *)0)->columns];
+        if (strlen(value) >= sizeof tmp) {
+            snprintf(buf, n, "expected at most %zu characters", sizeof tmp - 1);
+            return buf;
+        }
+        size_t used = 0;
+        tmp[0] = '\0';
+        for (const char *p = value; *p;) {
+            p += strspn(p, " \t,");
+            size_t len = strcspn(p, " \t,");
+            if (!len)
+                break;
+            size_t m;
+            for (m = 0; m < metric_count; m++)
+                if (strlen(metric_table[m].name) == len && !strncmp(metric_table[m].name, p, len))
+                    break;
+            if (m == metric_count) {
+                snprintf(buf, n, "unknown metric '%.*s'; expected column names of summary.csv (e.g. calls)", (int)len,
+                         p);
+                return buf;
+            }
+            used += (size_t)snprintf(tmp + used, sizeof tmp - used, "%s%.*s", used ? "," : "", (int)len, p);
+            p += len;
+        }
+        if (!used) {
+            snprintf(buf, n, "expected a comma-separated list of metric names");
+            return buf;
+        }
+        memcpy(field, tmp, used + 1);
+        return NULL;
+    }
+    case K_BOOL:
+    case K_NBOOL: {
+        int v = !strcmp(value, "true") ? 1 : !strcmp(value, "false") ? 0 : -1;
+        if (v < 0) {
+            snprintf(buf, n, "expected true or false, got '%s'", value);
+            return buf;
+        }
+        bool b = k->type == K_NBOOL ? !v : v;
+        memcpy(field, &b, sizeof b);
+        return NULL;
+    }
+    case K_PRESET: {
+        hp_side_effect e;
+        if (hp_effect_parse(value, &e) != 0) {
+            snprintf(buf, n, "expected read, reversible, irreversible or destructive, got '%s'", value);
+            return buf;
+        }
+        if (k->off == offsetof(scn_config, policy)) {
+            /* [retry] preset: the preset's numbers replace the policy's */
+            hp_policy *p = (hp_policy *)(void *)field, q = hp_policy_preset(e);
+            p->max_attempts = q.max_attempts;
+            p->base_s = q.base_s;
+            p->cap_s = q.cap_s;
+            p->non_idempotent = q.non_idempotent;
+            p->not_found_ok_on_retry = q.not_found_ok_on_retry;
+        } else {
+            int v = (int)e;
+            memcpy(field, &v, sizeof v);
+        }
+        return NULL;
+    }
     case K_BASELINE: {
         int b = -1;
         hp_strategy s;
@@ -452,6 +593,64 @@ static scn_outage *find_outage(scn_config *c, const char *name, int create, int 
     o->outcome = 503;
     o->line = line;
     return o;
+}
+
+static scn_tool *find_tool(scn_config *c, const char *name, int line)
+{
+    for (uint32_t i = 0; i < c->ntools; i++)
+        if (strcmp(c->tools[i].name, name) == 0)
+            return &c->tools[i];
+    if (c->ntools == SCN_MAX_TOOLS)
+        return NULL;
+    scn_tool *t = &c->tools[c->ntools++];
+    memset(t, 0, sizeof *t);
+    snprintf(t->name, sizeof t->name, "%s", name);
+    t->effect = -1;
+    t->preset = -1;
+    t->weight = 1;
+    t->line = line;
+    return t;
+}
+
+/* [variant NAME]: every key is "section.key", kept as text and applied when
+ * the variants are expanded. */
+static int set_variant(pstate *ps, const char *section, const char *name, const char *value, int line)
+{
+    const char *sub = section + 7;
+    while (*sub == ' ')
+        sub++;
+    scn_config *c = ps->c;
+    if (!*sub || strlen(sub) >= SCN_NAME_MAX || !valid_name(sub)) {
+        fail(ps, line, "[%s]: a variant needs a name of 1-63 letters, digits, '-', '_', '.', e.g. [variant no_keys]",
+             section, NULL, NULL);
+        return 0;
+    }
+    scn_variant *v = NULL;
+    for (uint32_t i = 0; i < c->nvariants; i++)
+        if (!strcmp(c->variants[i].name, sub))
+            v = &c->variants[i];
+    if (!v) {
+        if (c->nvariants == SCN_MAX_VARIANTS) {
+            fail(ps, line, "[%s]: too many variants (at most 8)", section, NULL, NULL);
+            return 0;
+        }
+        v = &c->variants[c->nvariants++];
+        memset(v, 0, sizeof *v);
+        snprintf(v->name, sizeof v->name, "%s", sub);
+        v->line = line > 0 ? ps->section_line : 0;
+    }
+    if (!strchr(name, '.')) {
+        fail(ps, line, "[%s] %s: a variant's keys are section.key (e.g. retry.max_attempts = 3)", section, name,
+             NULL);
+        return 0;
+    }
+    size_t used = strlen(v->sets), need = strlen(name) + strlen(value) + 2;
+    if (used + need >= sizeof v->sets) {
+        fail(ps, line, "[%s]: too many overrides (1023 characters at most)", section, NULL, NULL);
+        return 0;
+    }
+    snprintf(v->sets + used, sizeof v->sets - used, "%s=%s\n", name, value);
+    return 1;
 }
 
 /* [sweep] or [sweep NAME]: key = section.key, values = FROM:TO:STEP or a
@@ -515,19 +714,24 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
     const char *sub = NULL;
     if (strncmp(section, "sweep", 5) == 0 && (section[5] == ' ' || section[5] == '\0'))
         return set_sweep(ps, section, name, value, line);
-    if (strncmp(section, "outage", 6) == 0 && (section[6] == ' ' || section[6] == '\0')) {
-        kind = "outage";
-        sub = section + 6;
+    if (strncmp(section, "variant", 7) == 0 && (section[7] == ' ' || section[7] == '\0'))
+        return set_variant(ps, section, name, value, line);
+    if ((strncmp(section, "outage", 6) == 0 && (section[6] == ' ' || section[6] == '\0')) ||
+        (strncmp(section, "tool", 4) == 0 && (section[4] == ' ' || section[4] == '\0'))) {
+        kind = section[0] == 'o' ? "outage" : "tool";
+        sub = section + strlen(kind);
         while (*sub == ' ')
             sub++;
         if (!*sub || strlen(sub) >= SCN_NAME_MAX) {
-            fail(ps, line, "[%s]: an outage section needs a name of 1-63 characters, e.g. [outage 1]", section, NULL,
-                 NULL);
+            fail(ps, line, "[%s]: this section needs a name of 1-63 characters, e.g. [outage 1] or [tool send_email]",
+                 section, NULL, NULL);
             return 0;
         }
     } else if (strcmp(section, "run") && strcmp(section, "clients") && strcmp(section, "network") &&
-               strcmp(section, "server") && strcmp(section, "retry")) {
-        fail(ps, line, "unknown section [%s]; expected run, clients, network, server, retry, outage NAME or sweep [NAME]",
+               strcmp(section, "server") && strcmp(section, "retry") && strcmp(section, "idempotency")) {
+        fail(ps, line,
+             "unknown section [%s]; expected run, clients, network, server, idempotency, retry, outage NAME, "
+             "tool NAME, variant NAME or sweep [NAME]",
              section, NULL, NULL);
         return 0;
     }
@@ -571,6 +775,39 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
             continue;
         void *base = ps->c;
         int *seen = &ps->key_line[i];
+        if (sub && kind[0] == 't') {
+            scn_tool *t = find_tool(ps->c, sub, line > 0 ? ps->section_line : 0);
+            if (!t) {
+                fail(ps, line, "[%s]: too many tools (at most 8)", section, NULL, NULL);
+                return 0;
+            }
+            size_t first = 0;
+            while (strcmp(keys[first].section, "tool"))
+                first++;
+            uint32_t bit = 1u << (i - first);
+            if (line > 0 && (t->set & bit)) {
+                fail(ps, line, "[%s] %s: duplicate key", section, name, NULL);
+                return 0;
+            }
+            const char *m = apply(k, t, value, buf, sizeof buf);
+            if (m) {
+                char where[SCN_ERR_MAX];
+                snprintf(where, sizeof where, "[%s] %s", section, name);
+                fail(ps, line, "%s: %s", where, m, NULL);
+                return 0;
+            }
+            t->set |= bit;
+            return 1;
+        }
+        if (k->type == K_PRESET && !sub && line > 0 && ps->c->retry_keys_line > 0) {
+            char l[32];
+            snprintf(l, sizeof l, "%d", ps->c->retry_keys_line);
+            fail(ps, line, "[retry] preset: put it before the other [retry] keys (line %s), which it would replace",
+                 l, NULL, NULL);
+            return 0;
+        }
+        if (!strcmp(kind, "retry") && k->type != K_PRESET && line > 0 && !ps->c->retry_keys_line)
+            ps->c->retry_keys_line = line;
         if (sub) {
             scn_outage *o = find_outage(ps->c, sub, 1, line > 0 ? ps->section_line : 0);
             if (!o) {
@@ -673,17 +910,26 @@ static int prescan(pstate *ps)
             continue; /* inih reports the syntax error */
         *end = '\0';
         p++;
-        if (strncmp(p, "outage", 6) == 0 && (p[6] == ' ' || p[6] == '\0')) {
-            const char *name = p + 6 + strspn(p + 6, " ");
+        size_t named = 0;
+        if (strncmp(p, "outage", 6) == 0 && (p[6] == ' ' || p[6] == '\0'))
+            named = 6;
+        else if (strncmp(p, "tool", 4) == 0 && (p[4] == ' ' || p[4] == '\0'))
+            named = 4;
+        else if (strncmp(p, "variant", 7) == 0 && (p[7] == ' ' || p[7] == '\0'))
+            named = 7;
+        if (named) {
+            const char *name = p + named + strspn(p + named, " ");
             if (!*name || strlen(name) >= SCN_NAME_MAX) {
-                fail(ps, lineno, "[%s]: an outage section needs a name of 1-63 characters, e.g. [outage 1]", p,
-                     NULL, NULL);
+                fail(ps, lineno, "[%s]: this section needs a name of 1-63 characters, e.g. [outage 1] or [tool send_email]",
+                     p, NULL, NULL);
                 return -1;
             }
         } else if (strcmp(p, "run") && strcmp(p, "clients") && strcmp(p, "network") && strcmp(p, "server") &&
-                   strcmp(p, "retry") && !(strncmp(p, "sweep", 5) == 0 && (p[5] == ' ' || p[5] == '\0'))) {
+                   strcmp(p, "retry") && strcmp(p, "idempotency") &&
+                   !(strncmp(p, "sweep", 5) == 0 && (p[5] == ' ' || p[5] == '\0'))) {
             fail(ps, lineno,
-                 "unknown section [%s]; expected run, clients, network, server, retry, outage NAME or sweep [NAME]",
+                 "unknown section [%s]; expected run, clients, network, server, idempotency, retry, outage NAME, "
+                 "tool NAME, variant NAME or sweep [NAME]",
                  p, NULL, NULL);
             return -1;
         }
@@ -796,7 +1042,7 @@ int scn_load(scn_config *c, const char *path, const char *const *sets, int nsets
     }
     ps->path = path;
     rc = validate(c, ps, err);
-    if (rc == 0 && c->nsweeps) {
+    if (rc == 0 && (c->nsweeps || c->nvariants)) {
         scn_point *pts;
         if (scn_expand(c, path, &pts, err) < 0)
             rc = -1;
@@ -870,10 +1116,53 @@ static int line_of(const pstate *ps, const char *section, const char *name)
 
 double scn_memory_estimate(const scn_config *c)
 {
-    /* per client: state (40 B) + one latency sample per logical request
-     * (8 B) + about two pending events (2 x 32 B); plus the server queue. */
-    return (double)c->clients * (40.0 + 64.0 + 8.0 * c->requests_per_client) + 8.0 * c->queue +
-           (double)c->workers * 8.0;
+    /* per client: state (48 B) + about two pending events (2 x 32 B); per
+     * logical request: a latency sample (8 B) and its flags (1 B, plus a
+     * 4 B content key with content_hash keys); the queue grows on demand
+     * and is not counted. */
+    double per_op = 9.0 + (c->keys == SCN_KEYS_CONTENT_HASH ? 4.0 : 0.0);
+    return (double)c->clients * (48.0 + 64.0 + per_op * c->requests_per_client) + (double)c->workers * 8.0;
+}
+
+hp_policy scn_tool_policy(const scn_config *c, uint32_t t, hp_strategy s)
+{
+    hp_policy p = c->policy;
+    p.strategy = s;
+    if (c->keys != SCN_KEYS_NONE)
+        p.idempotency_key = true;
+    if (t >= c->ntools)
+        return p;
+    const scn_tool *tool = &c->tools[t];
+    if (tool->preset >= 0) {
+        hp_policy q = hp_policy_preset((hp_side_effect)tool->preset);
+        p.max_attempts = q.max_attempts;
+        p.base_s = q.base_s;
+        p.cap_s = q.cap_s;
+        p.non_idempotent = q.non_idempotent;
+        p.not_found_ok_on_retry = q.not_found_ok_on_retry;
+    }
+    size_t first = 0;
+    while (strcmp(keys[first].section, "tool"))
+        first++;
+    for (size_t i = first; i < NKEYS; i++) {
+        const key *k = &keys[i];
+        if (!(tool->set & (1u << (i - first))) || k->off < offsetof(scn_tool, over) ||
+            k->off >= offsetof(scn_tool, over) + sizeof(hp_policy))
+            continue;
+        size_t off = k->off - offsetof(scn_tool, over);
+        size_t size = k->type == K_DOUBLE ? sizeof(double) : k->type == K_NBOOL ? sizeof(bool) : sizeof(int);
+        memcpy((char *)&p + off, (const char *)&tool->over + off, size);
+    }
+    return p;
+}
+
+hp_side_effect scn_tool_effect(const scn_config *c, uint32_t t)
+{
+    if (t >= c->ntools)
+        return c->side_effect;
+    const scn_tool *tool = &c->tools[t];
+    return tool->effect >= 0 ? (hp_side_effect)tool->effect
+                             : tool->preset >= 0 ? (hp_side_effect)tool->preset : HP_EFFECT_READ;
 }
 
 double scn_memory_limit(void)
@@ -904,6 +1193,20 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
             "[retry] cap_s (%g s) is below base_s (%g s); expected cap_s >= base_s", c->policy.cap_s,
             c->policy.base_s);
     }
+    double wsum = 0;
+    for (uint32_t t = 0; t < c->ntools; t++) {
+        const scn_tool *tool = &c->tools[t];
+        hp_policy p = scn_tool_policy(c, t, HP_EXPONENTIAL);
+        if (p.cap_s < p.base_s)
+            BAD(tool->line, "[tool %s]: cap_s (%g s) is below base_s (%g s); expected cap_s >= base_s", tool->name,
+                p.cap_s, p.base_s);
+        wsum += tool->weight;
+    }
+    if (c->ntools && !(wsum > 0))
+        BAD(c->tools[0].line, "[tool %s]: the tool weights sum to 0; expected at least one weight > 0",
+            c->tools[0].name);
+    if (c->keys == SCN_KEYS_CONTENT_HASH && c->kind == SCN_SERVER_OCC)
+        BAD(line_of(ps, "idempotency", "keys"), "[idempotency] keys: the occ server has no key store");
     if (c->baseline >= 0) {
         hp_strategy s[HP_STRATEGY_COUNT];
         uint32_t n = scn_strategies(c, s), i;
@@ -919,7 +1222,7 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
             BAD(l, "[server] kind = occ has no outages; remove the [outage %s] section", c->outages[0].name);
         if (c->nerrors)
             BAD(l, "[server] kind = occ has no background errors; remove the error_rate_* keys");
-        if (c->attempt_timeout_s > 0)
+        if (c->policy.attempt_timeout_s > 0)
             BAD(l, "[server] kind = occ never loses a reply; remove [retry] attempt_timeout_s");
     }
     if (c->start == SCN_START_SPREAD && !(c->spread_s > 0))
@@ -937,11 +1240,14 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
             BAD(o->line, "[outage %s]: missing required key %s", o->name, isnan(o->start_s) ? "start_s" : "end_s");
         if (!(o->end_s > o->start_s))
             BAD(o->line, "[outage %s]: end_s (%g) must be after start_s (%g)", o->name, o->end_s, o->start_s);
-        if (o->mode == SCN_OUTAGE_BLACK_HOLE && !(c->attempt_timeout_s > 0))
-            BAD(o->line,
-                "[outage %s]: a black_hole outage never answers, so clients would wait forever; "
-                "set [retry] attempt_timeout_s > 0",
-                o->name);
+        for (uint32_t t = 0; t < (c->ntools ? c->ntools : 1); t++) {
+            hp_policy p = scn_tool_policy(c, t, HP_EXPONENTIAL);
+            if (o->mode == SCN_OUTAGE_BLACK_HOLE && !(p.attempt_timeout_s > 0) && !(p.budget_s > 0))
+                BAD(o->line,
+                    "[outage %s]: a black_hole outage never answers, so clients would wait forever; "
+                    "set [retry] attempt_timeout_s > 0 (or budget_s)%s%s",
+                    o->name, c->ntools ? " for tool " : "", c->ntools ? c->tools[t].name : "");
+        }
         for (uint32_t j = 0; j < i; j++) {
             const scn_outage *q = &c->outages[j];
             if (o->start_s < q->end_s && q->start_s < o->end_s)
@@ -997,7 +1303,7 @@ void scn_print_reference(FILE *f)
         if (strcmp(cur, k->section)) {
             cur = k->section;
             fprintf(f, "\n### [%s%s]\n\n| key | type | unit | default | meaning |\n|---|---|---|---|---|\n", cur,
-                    strcmp(cur, "outage") ? "" : " NAME");
+                    strcmp(cur, "outage") && strcmp(cur, "tool") ? "" : " NAME");
         }
         char type[160];
         switch (k->type) {
@@ -1030,6 +1336,16 @@ void scn_print_reference(FILE *f)
         case K_BASELINE:
             snprintf(type, sizeof type, "none or a strategy");
             break;
+        case K_BOOL:
+        case K_NBOOL:
+            snprintf(type, sizeof type, "true or false");
+            break;
+        case K_PRESET:
+            snprintf(type, sizeof type, "one of read, reversible, irreversible, destructive");
+            break;
+        case K_COLUMNS:
+            snprintf(type, sizeof type, "list of metrics");
+            break;
         }
         fprintf(f, "| `%s` | %s | %s | %s | %s |\n", k->name, type, *k->unit ? k->unit : "-", k->def, k->doc);
         if (!strcmp(k->section, "server") && !strcmp(k->name, "service_time_s"))
@@ -1037,6 +1353,14 @@ void scn_print_reference(FILE *f)
                        "is answered at once with status NNN (or `error_rate_connection_refused`, "
                        "`error_rate_connection_reset`). Any number of these; they sum to at most 1. |\n");
     }
+    fprintf(f, "\n### [sweep NAME]\n\n| key | type | meaning |\n|---|---|---|\n"
+               "| `key` | section.key | The key to vary (any key above, e.g. `clients.count`). |\n"
+               "| `values` | FROM:TO:STEP or a, b, c | Its values (TO included; a list may hold distributions). |\n"
+               "\nSeveral sweeps make a grid, the first outermost; at most 10,000 points.\n");
+    fprintf(f, "\n### [variant NAME]\n\nAny number of `section.key = value` lines (e.g. `idempotency.keys = "
+               "logical_op`), applied on top of the scenario. Every variant (at most 8) runs on the same seeds and "
+               "appears as its own rows, with a `variant` column, in every CSV and figure; variants combine with "
+               "strategies and sweeps.\n");
 }
 
 /* ---- sweeps -------------------------------------------------------- */
@@ -1132,13 +1456,39 @@ long scn_expand(const scn_config *c, const char *path, scn_point **points, char 
             goto fail;
         }
     }
-    pts = herd_calloc((size_t)total, sizeof *pts);
+    long nvar = c->nvariants ? (long)c->nvariants : 1;
+    if (total * nvar > MAXPTS) {
+        snprintf(err, SCN_ERR_MAX, "%s: the variants and sweeps make more than 10000 points", path);
+        goto fail;
+    }
+    pts = herd_calloc((size_t)(total * nvar), sizeof *pts);
     if (!pts)
         goto oom;
-    for (long p = 0; p < total; p++) {
+    for (long p = 0; p < total * nvar; p++) {
         scn_point *pt = &pts[p];
         pt->cfg = *c;
-        long rest = p;
+        if (c->nvariants) {
+            /* variants outermost: apply the variant's overrides first */
+            const scn_variant *v = &c->variants[p / total];
+            pt->variant = pt->cfg.variants[p / total].name;
+            char origin[SCN_ERR_MAX / 2], e[SCN_ERR_MAX], line[SCN_VARIANT_SETS_MAX];
+            snprintf(origin, sizeof origin, "%s:%d: [variant %s]", path, v->line, v->name);
+            for (const char *s = v->sets; *s;) {
+                size_t n = strcspn(s, "\n");
+                memcpy(line, s, n);
+                line[n] = '\0';
+                s += n + (s[n] == '\n');
+                if (strncmp(line, "variant", 7) == 0 || strncmp(line, "sweep", 5) == 0) {
+                    snprintf(err, SCN_ERR_MAX, "%s: a variant cannot change variants or sweeps", origin);
+                    goto fail;
+                }
+                if (scn_set(&pt->cfg, line, origin, e) != 0) {
+                    snprintf(err, SCN_ERR_MAX, "%s", e);
+                    goto fail;
+                }
+            }
+        }
+        long rest = p % total;
         for (int i = (int)c->nsweeps - 1; i >= 0; i--) {
             long k = rest % nv[i];
             rest /= nv[i];
@@ -1162,19 +1512,22 @@ long scn_expand(const scn_config *c, const char *path, scn_point **points, char 
             }
         }
         char where[SCN_ERR_MAX / 2];
-        if (c->nsweeps && c->sweeps[0].line > 0)
+        if (pt->variant)
+            snprintf(where, sizeof where, "%s:%d: [variant %s]%s", path, c->variants[p / total].line, pt->variant,
+                     c->nsweeps ? " at sweep point" : "");
+        else if (c->nsweeps && c->sweeps[0].line > 0)
             snprintf(where, sizeof where, "%s:%d: sweep point", path, c->sweeps[0].line);
         else
             snprintf(where, sizeof where, "%s: sweep point", path);
         size_t u = strlen(where);
         for (uint32_t i = 0; i < c->nsweeps && u < sizeof where; i++)
             u += (size_t)snprintf(where + u, sizeof where - u, " %s=%s", c->sweeps[i].key, pt->value[i]);
-        if (c->nsweeps && scn_validate(&pt->cfg, where, err) != 0)
+        if ((c->nsweeps || c->nvariants) && scn_validate(&pt->cfg, where, err) != 0)
             goto fail;
     }
     herd_free(vals);
     *points = pts;
-    return total;
+    return total * nvar;
 oom:
     snprintf(err, SCN_ERR_MAX, "%s: out of memory expanding the sweeps", path);
 fail:

@@ -58,6 +58,35 @@ typedef struct scn_sweep {
 
 typedef enum scn_ts_mode { SCN_TS_ALL = 0, SCN_TS_FIRST, SCN_TS_NONE } scn_ts_mode;
 
+typedef enum scn_keys { SCN_KEYS_NONE = 0, SCN_KEYS_LOGICAL_OP, SCN_KEYS_ATTEMPT, SCN_KEYS_CONTENT_HASH } scn_keys;
+typedef enum scn_enforce { SCN_ENFORCE_UNIQUE = 0, SCN_ENFORCE_CHECK_THEN_ACT } scn_enforce;
+typedef enum scn_retry_after { SCN_RA_NONE = 0, SCN_RA_FIXED, SCN_RA_HONEST } scn_retry_after;
+
+#define SCN_MAX_TOOLS 8
+#define SCN_MAX_VARIANTS 8
+#define SCN_VARIANT_SETS_MAX 1024
+
+/* [tool NAME]: an operation clients call, with its own side effect and
+ * retry policy: the [retry] policy, then the tool's preset, then the keys
+ * the tool sets (bit i of `set` for the i-th tool key of the key table). */
+typedef struct scn_tool {
+    char name[SCN_NAME_MAX];
+    int effect;                 /* hp_side_effect; -1: from the preset, else read */
+    int preset;                 /* hp_side_effect, -1: none */
+    double weight;              /* relative probability that a request uses it */
+    hp_policy over;             /* the keys the tool sets */
+    uint32_t set;
+    int line;
+} scn_tool;
+
+/* [variant NAME]: overrides applied on top of the scenario; every variant
+ * runs on the same seeds and shows as its own rows. */
+typedef struct scn_variant {
+    char name[SCN_NAME_MAX];
+    char sets[SCN_VARIANT_SETS_MAX]; /* "section.key=value" lines, '\n'-separated */
+    int line;
+} scn_variant;
+
 typedef struct scn_config {
     char name[SCN_NAME_MAX];    /* scenario name (output folder) */
 
@@ -71,6 +100,7 @@ typedef struct scn_config {
     double warmup_s;            /* requests started before are not measured */
     scn_ts_mode timeseries;     /* which replications go to timeseries.csv */
     int baseline;               /* strategy compared against in compare.csv, -1: none */
+    char columns[512];          /* metrics in the printed table, comma-separated */
 
     /* [clients] */
     uint32_t clients;
@@ -79,6 +109,7 @@ typedef struct scn_config {
     double spread_s;
     double rate_per_s;          /* start = poisson: client starts per second */
     dist think;
+    hp_side_effect side_effect; /* of the requests, without [tool] sections */
 
     /* [network] */
     dist delay;                 /* one way, drawn per hop */
@@ -90,6 +121,24 @@ typedef struct scn_config {
     dist service;
     scn_error_rate errors[SCN_MAX_ERRORS];
     uint32_t nerrors;
+    double rate_limit_rps;      /* token bucket, 0: none */
+    double burst;               /* bucket size */
+    scn_retry_after retry_after; /* what a 429 says */
+    double retry_after_s;       /* with retry_after = fixed */
+    double reply_loss_rate;     /* a served reply is lost on the way back */
+
+    /* [idempotency] */
+    scn_keys keys;
+    scn_enforce enforcement;
+    double content_collision_p; /* an operation repeats its client's previous content */
+
+    /* [tool NAME] */
+    scn_tool tools[SCN_MAX_TOOLS];
+    uint32_t ntools;
+
+    /* [variant NAME] */
+    scn_variant variants[SCN_MAX_VARIANTS];
+    uint32_t nvariants;
 
     /* [outage NAME] */
     scn_outage outages[SCN_MAX_OUTAGES];
@@ -101,7 +150,7 @@ typedef struct scn_config {
 
     /* [retry] */
     hp_policy policy;           /* policy.strategy: the [retry] strategy */
-    double attempt_timeout_s;   /* 0: no per-attempt timeout */
+    int retry_keys_line;        /* first [retry] key other than preset (file order check) */
 } scn_config;
 
 /* The built-in defaults (what an empty scenario means). */
@@ -126,8 +175,14 @@ int scn_validate(const scn_config *c, const char *path, char err[SCN_ERR_MAX]);
 /* One point of a sweep: its config and the value of each swept key. */
 typedef struct scn_point {
     scn_config cfg;
+    const char *variant;        /* the variant's name, NULL without variants */
     char value[SCN_MAX_SWEEPS][SCN_VALUE_MAX];
 } scn_point;
+
+/* The effective retry policy of tool t (cfg->ntools == 0: the implicit
+ * single tool) under strategy s, and its side effect. */
+hp_policy scn_tool_policy(const scn_config *c, uint32_t t, hp_strategy s);
+hp_side_effect scn_tool_effect(const scn_config *c, uint32_t t);
 
 /* Expands the sweeps of c into *points (cartesian product, first sweep
  * outermost; one point with no values if c has no sweep), applying and
