@@ -16,7 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dirent.h>
+#include <unistd.h>
+
 #include "../sim/engine/alloc.h"
+#include "../sim/experiment/experiment.h"
 #include "../sim/engine/sim.h"
 #include "../sim/model/model.h"
 #include "../sim/scenario/scenario.h"
@@ -409,6 +413,113 @@ static void allocation_failures(void **state)
     assert_true(failures >= 3);
 }
 
+/* Two tools, half the requests each, against a server that always answers
+ * 503: the read tool (preset read: 5 attempts) makes 5 calls, the
+ * irreversible one (1 attempt) makes 1.  So calls = N + 4 n_read, with
+ * n_read binomial(N, 1/2). */
+static void tools_have_their_own_policies(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "clients.count=2000");
+    set(&c, "server.workers=100");
+    set(&c, "server.error_rate_503=1");
+    set(&c, "tool search_web.preset=read");
+    set(&c, "tool send_email.preset=irreversible");
+    result r = run(&c, HP_FULL_JITTER, 0);
+    uint64_t extra = r.m.calls - 2000;
+    assert_int_equal(extra % 4, 0);
+    double n_read = (double)extra / 4, sd = sqrt(2000 * 0.25);
+    assert_true(fabs(n_read - 1000) < 4.5 * sd); /* false failure < 1e-5 */
+    assert_int_equal(r.m.gave_up_attempts, 2000);
+    ts_free(&r.ts);
+
+    /* weights: all requests use the tool of weight 1 */
+    set(&c, "tool search_web.weight=0");
+    r = run(&c, HP_FULL_JITTER, 0);
+    assert_int_equal(r.m.calls, 2000);
+    ts_free(&r.ts);
+}
+
+/* Deletes re-executed after a timeout find nothing: a 404, never a
+ * duplicate effect; with not_found_ok_on_retry (the destructive preset)
+ * that 404 is a success, without it a failure. */
+static void destructive_not_found_on_retry(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "clients.count=500");
+    set(&c, "server.workers=50");
+    set(&c, "clients.side_effect=destructive");
+    set(&c, "retry.preset=destructive");
+    set(&c, "retry.attempt_timeout_s=0.3");
+    set(&c, "server.service_time_s=exponential(0.15)");
+    result r = run(&c, HP_FULL_JITTER, 0);
+    assert_true(r.m.timeouts > 0);
+    assert_int_equal(r.m.duplicate_effects, 0);
+    assert_true(r.m.non_retryable_replies > 0); /* some retries met a 404 */
+    uint64_t ok_with_rule = r.m.successes;
+    ts_free(&r.ts);
+    set(&c, "retry.not_found_ok_on_retry=false");
+    r = run(&c, HP_FULL_JITTER, 0);
+    assert_true(r.m.successes < ok_with_rule);
+    assert_true(r.m.non_retryable_failures > 0);
+    ts_free(&r.ts);
+}
+
+static int count_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        n += e->d_name[0] != '.' || (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."));
+    closedir(d);
+    return n;
+}
+
+/* A whole run (expansion, jobs, CSV writers) with its n-th allocation
+ * failing, for every n: a clean error, no output file, no leak (ASan). */
+static void run_allocation_failures(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "clients.count=20");
+    set(&c, "run.replications=2");
+    set(&c, "run.strategies=exponential,full_jitter");
+    set(&c, "run.baseline=exponential");
+    set(&c, "sweep w.key=server.workers");
+    set(&c, "sweep w.values=1,2");
+    char dir[64];
+    snprintf(dir, sizeof dir, "/tmp/herd-alloc-%d", (int)getpid());
+    exp_options opt = {.outdir = dir, .quiet = 1, .jobs = 1};
+    int failures = 0, done = 0;
+    for (long n = 0; n < 400 && !done; n++) {
+        char err[1024];
+        herd_alloc_fail_after(n);
+        int rc = exp_run(&c, "test", &opt, err, sizeof err);
+        long used = herd_alloc_fail_after(-1);
+        if (rc != 0) {
+            failures++;
+            assert_int_equal(count_files(dir), 0);
+        } else {
+            done = used <= n;
+            if (!done) /* succeeded although an allocation failed: impossible */
+                fail_msg("run succeeded with allocation %ld failing", n);
+        }
+    }
+    assert_true(done);
+    assert_true(failures > 5);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -425,6 +536,9 @@ int main(void)
         cmocka_unit_test(deterministic),
         cmocka_unit_test(common_random_numbers),
         cmocka_unit_test(allocation_failures),
+        cmocka_unit_test(tools_have_their_own_policies),
+        cmocka_unit_test(destructive_not_found_on_retry),
+        cmocka_unit_test(run_allocation_failures),
     };
     return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
