@@ -469,6 +469,65 @@ static void destructive_not_found_on_retry(void **state)
     ts_free(&r.ts);
 }
 
+/* Layers multiply: against a server that always answers 503, layers of
+ * a x b x c attempts send exactly a * b * c attempts per logical request;
+ * with retries at one layer only, that layer's attempts. */
+static void layers_multiply(void **state)
+{
+    (void)state;
+    static const unsigned cases[][3] = {{3, 3, 3}, {2, 3, 4}, {1, 1, 5}, {1, 4, 1}, {5, 1, 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        scn_config c;
+        base(&c);
+        set(&c, "clients.count=50");
+        set(&c, "server.workers=100");
+        set(&c, "server.error_rate_503=1");
+        set(&c, "retry.base_s=0.01");
+        set(&c, "retry.cap_s=0.1");
+        char kv[64];
+        static const char *const names[3] = {"llm", "framework", "http"};
+        for (int l = 0; l < 3; l++) {
+            snprintf(kv, sizeof kv, "layer %s.max_attempts=%u", names[l], cases[i][l]);
+            set(&c, kv);
+        }
+        result r = run(&c, HP_FULL_JITTER, 0);
+        unsigned per = cases[i][0] * cases[i][1] * cases[i][2];
+        assert_int_equal(r.m.calls, 50 * per);
+        assert_int_equal(r.m.failures, 50);
+        close_to(r.m.amplification, per);
+        ts_free(&r.ts);
+    }
+}
+
+/* A 10-step task whose steps each succeed with p = 0.95 and no retries
+ * succeeds with probability 0.95^10 = 0.5987; 20,000 tasks: the rate is
+ * within 4.5 standard errors (false failure < 1e-5).  Retries of the
+ * transient failure raise it. */
+static void task_success_rate(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "clients.count=2000");
+    set(&c, "clients.requests_per_client=100");
+    set(&c, "clients.task_steps=10");
+    set(&c, "network.delay_s=0");
+    set(&c, "server.workers=100000");
+    set(&c, "server.service_time_s=0");
+    set(&c, "server.error_rate_503=0.05");
+    set(&c, "retry.max_attempts=1");
+    result r = run(&c, HP_FULL_JITTER, 0);
+    double p = pow(0.95, 10), se = sqrt(p * (1 - p) / 20000);
+    assert_int_equal(r.m.tasks, 20000);
+    assert_true(fabs(r.m.task_success_rate - p) < 4.5 * se);
+    ts_free(&r.ts);
+    set(&c, "retry.max_attempts=3"); /* per step 1 - 0.05^3 */
+    r = run(&c, HP_FULL_JITTER, 0);
+    double q = pow(1 - pow(0.05, 3), 10), sq = sqrt(q * (1 - q) / 20000);
+    assert_true(fabs(r.m.task_success_rate - q) < 4.5 * sq);
+    ts_free(&r.ts);
+}
+
 static int count_files(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -539,6 +598,8 @@ int main(void)
         cmocka_unit_test(tools_have_their_own_policies),
         cmocka_unit_test(destructive_not_found_on_retry),
         cmocka_unit_test(run_allocation_failures),
+        cmocka_unit_test(layers_multiply),
+        cmocka_unit_test(task_success_rate),
     };
     return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }

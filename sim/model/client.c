@@ -1,17 +1,30 @@
 /*
- * client.c - clients of the closed population.
+ * client.c - clients of the closed population, with layered retries.
  *
- * Each client runs requests_per_client logical requests in sequence.  A
- * logical request picks a tool (its side effect and retry policy), then is
- * a loop of attempts: send (one network delay to the server), wait for the
- * reply or the attempt's timeout (min(attempt timeout, what is left of the
- * budget)), then ask the policy library what follows: done, retry after a
- * sleep (the backoff, or the server's Retry-After), or give up.
+ * Each client runs requests_per_client logical requests in sequence,
+ * grouped into tasks of task_steps requests (a task succeeds only if every
+ * step does; after a failed step the rest of the task is skipped).  A
+ * logical request picks a tool (its side effect), then runs a stack of
+ * retry loops, layer 0 outermost ([layer NAME] sections; without them one
+ * layer with the tool's policy).  One attempt of layer k runs the whole
+ * loop of layer k+1; the innermost layer sends attempts to the server,
+ * waits for the reply or the attempt's timeout and asks the policy library
+ * what follows.  When a loop ends, what crosses the boundary is a
+ * structured result (layer_result: success, or the give-up reason, the last
+ * outcome and its class, a Retry-After, the server's "overloaded" signal),
+ * from which the layer above decides.  With propagate_deadline, an inner
+ * loop's deadline is bounded by what is left of the outer attempt's.
  *
- * Stale events cost O(1): every attempt bumps client.tag, so a timeout or a
- * reply carrying an older tag (or arriving while the client is not
- * waiting) belongs to an attempt that is already over.  A stale reply is a
- * late reply: the server did the work and nobody used it.
+ * An llm layer thinks (think_time_s) before each call, re-issues a failed
+ * call with probability reissue_p, and repeats a successful one with
+ * probability repeat_p; with dedup_window_s, a repeated write whose effect
+ * happened within the window is intercepted and answered from the earlier
+ * result.
+ *
+ * Stale events cost O(1): every server attempt bumps client.tag, so a
+ * timeout or a reply carrying an older tag (or arriving while the client is
+ * not waiting) belongs to an attempt that is already over.  A stale reply is
+ * a late reply: the server did the work and nobody used it.
  */
 #include "model.h"
 
@@ -19,43 +32,44 @@
 
 #include "dist.h"
 
-static void finish(model *md, uint32_t id, hp_decision d);
-
-static void send_attempt(model *md, uint32_t id)
+static inline hp_state *lst(model *md, uint32_t id, uint32_t k)
 {
-    sim_t *sim = md->sim;
-    client *c = &md->clients[id];
-    const hp_policy *p = &md->tool_policy[c->tool];
-    double timeout = hp_attempt_timeout(p, &c->retry, sim_now(sim));
-    if (!(timeout > 0)) {
-        /* the budget is spent: nothing is sent */
-        finish(md, id, (hp_decision){.action = HP_GIVE_UP, .reason = HP_REASON_BUDGET});
-        return;
-    }
-    hp_on_attempt(&c->retry);
-    c->tag++;
-    c->waiting = 1;
-    model_after(md, &md->cfg->delay, md->delay_lane, RNG_NETWORK, EV_ARRIVE, id, c->tag, (int32_t)c->done, 0);
-    if (isinf(timeout))
-        return;
-    if (md->timeout_lane >= 0 && timeout == sim->lane[md->timeout_lane].delay)
-        sim_schedule_lane(sim, md->timeout_lane, EV_TIMEOUT, id, c->tag, 0, 0);
-    else
-        sim_schedule(sim, timeout, EV_TIMEOUT, id, c->tag, 0);
+    return &md->lst[(size_t)id * md->nlayers + k];
+}
+
+static inline uint64_t op_of(const model *md, uint32_t id)
+{
+    return (uint64_t)id * md->cfg->requests_per_client + md->clients[id].done;
+}
+
+static void layer_done(model *md, uint32_t id, uint32_t k, layer_result r);
+static void layer_attempt(model *md, uint32_t id, uint32_t k);
+
+/* The policy of layer k for the client's current request. */
+static inline const hp_policy *policy_of(const model *md, uint32_t id, uint32_t k)
+{
+    return md->cfg->nlayers ? &md->layer_policy[k] : &md->tool_policy[md->clients[id].tool];
+}
+
+static inline const scn_tool *layer_cfg(const model *md, uint32_t k)
+{
+    return md->cfg->nlayers ? &md->cfg->layers[k] : NULL;
 }
 
 static void finish(model *md, uint32_t id, hp_decision d)
 {
     sim_t *sim = md->sim;
     client *c = &md->clients[id];
+    const scn_config *cfg = md->cfg;
     double now = sim_now(sim);
-    if (c->req_start >= md->cfg->warmup_s)
+    if (c->req_start >= cfg->warmup_s)
         md->latency[md->nlatency++] = now - c->req_start;
     if (d.action == HP_DONE_OK) {
         md->m.successes++;
-        md->op[(uint64_t)id * md->cfg->requests_per_client + c->done] |= OP_CLIENT_OK;
+        md->op[op_of(md, id)] |= OP_CLIENT_OK;
     } else {
         md->m.failures++;
+        c->flags |= CL_TASK_FAILED;
         if (d.reason == HP_REASON_ATTEMPTS)
             md->m.gave_up_attempts++;
         else if (d.reason == HP_REASON_NON_RETRYABLE)
@@ -68,13 +82,162 @@ static void finish(model *md, uint32_t id, hp_decision d)
     md->m.completion_time_s = now;
     c->done++;
     md->open--;
-    if (c->done < md->cfg->requests_per_client)
-        sim_schedule(sim, dist_sample(&md->cfg->think, sim_rng(sim, RNG_ARRIVALS)), EV_START, id, 0, 0);
+    uint32_t steps = cfg->task_steps ? cfg->task_steps : 1;
+    if (c->done % steps != 0 && (c->flags & CL_TASK_FAILED)) {
+        /* a failed step ends its task: the remaining steps are skipped */
+        uint32_t skip = steps - c->done % steps;
+        c->done += skip;
+        md->open -= skip;
+    }
+    if (c->done % steps == 0) {
+        md->m.tasks++;
+        if (!(c->flags & CL_TASK_FAILED)) {
+            md->m.task_successes++;
+            md->task_latency_sum += now - c->task_start;
+        }
+        c->flags &= (uint8_t)~CL_TASK_FAILED;
+    }
+    if (c->done < cfg->requests_per_client)
+        sim_schedule(sim, dist_sample(&cfg->think, sim_rng(sim, RNG_ARRIVALS)), EV_START, id, 0, 0);
 }
 
-static void outcome(model *md, uint32_t id, int out, double retry_after_s)
+/* Starts the loop of layer k (after a fresh hp_state), bounded by what is
+ * left of the outer attempt (deadline_s) when the outer layer propagates
+ * its deadline. */
+static void layer_start(model *md, uint32_t id, uint32_t k, double deadline_s)
 {
     sim_t *sim = md->sim;
+    hp_state *st = lst(md, id, k);
+    hp_state_start(st, policy_of(md, id, k), sim_now(sim));
+    if (deadline_s < st->deadline_s)
+        st->deadline_s = deadline_s;
+    const scn_tool *L = layer_cfg(md, k);
+    if (L && L->kind == SCN_LAYER_LLM)
+        sim_schedule(sim, dist_sample(&L->think, sim_rng(sim, RNG_ARRIVALS)), EV_LAYER, id, 0, (int32_t)k);
+    else
+        layer_attempt(md, id, k);
+}
+
+/* One attempt of layer k: the innermost sends to the server, the others
+ * run the loop of the next layer. */
+static void layer_attempt(model *md, uint32_t id, uint32_t k)
+{
+    sim_t *sim = md->sim;
+    client *c = &md->clients[id];
+    const hp_policy *p = policy_of(md, id, k);
+    hp_state *st = lst(md, id, k);
+    double now = sim_now(sim);
+    double timeout = hp_attempt_timeout(p, st, now);
+    if (!(timeout > 0)) { /* the budget is spent: nothing is sent */
+        layer_result r = {.d = {.action = HP_GIVE_UP, .reason = HP_REASON_BUDGET}, .outcome = HP_OUTCOME_TIMEOUT,
+                          .retry_after_s = -1};
+        layer_done(md, id, k, r);
+        return;
+    }
+    hp_on_attempt(st);
+    if (k + 1 < md->nlayers) {
+        const scn_tool *L = layer_cfg(md, k);
+        double bound = L && L->propagate_deadline ? now + timeout : INFINITY;
+        layer_start(md, id, k + 1, bound);
+        return;
+    }
+    c->tag++;
+    c->waiting = 1;
+    model_after(md, &md->cfg->delay, md->delay_lane, RNG_NETWORK, EV_ARRIVE, id, c->tag, (int32_t)c->done, 0);
+    if (isinf(timeout))
+        return;
+    if (md->timeout_lane >= 0 && timeout == sim->lane[md->timeout_lane].delay)
+        sim_schedule_lane(sim, md->timeout_lane, EV_TIMEOUT, id, c->tag, 0, 0);
+    else
+        sim_schedule(sim, timeout, EV_TIMEOUT, id, c->tag, 0);
+}
+
+/* Layer k decides what follows its attempt's result r (for the innermost
+ * layer: the server's answer; for the others: the inner loop's result). */
+static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
+{
+    sim_t *sim = md->sim;
+    client *c = &md->clients[id];
+    const hp_policy *p = policy_of(md, id, k);
+    const scn_tool *L = layer_cfg(md, k);
+    hp_state *st = lst(md, id, k);
+    double now = sim_now(sim), u = sim_uniform(sim, RNG_BACKOFF);
+    bool inner = k + 1 < md->nlayers;
+    int out = r.outcome;
+    if (inner && r.d.action != HP_DONE_OK &&
+        (r.d.reason == HP_REASON_BUDGET || r.d.reason == HP_REASON_UNKNOWN_OUTCOME))
+        out = HP_OUTCOME_TIMEOUT; /* the inner loop ran out of time: no answer */
+
+    if (inner && r.d.action == HP_DONE_OK) {
+        if (L && L->kind == SCN_LAYER_LLM && !(c->flags & CL_REPEATING) && L->repeat_p > 0 && u < L->repeat_p) {
+            /* the model calls the tool again although it succeeded */
+            md->m.repeats++;
+            uint64_t op = op_of(md, id);
+            if (L->dedup_window_s > 0 && (md->op[op] & OP_EFFECT) && now - md->effect_at[op] <= L->dedup_window_s) {
+                md->m.intercepted++;
+            } else {
+                c->flags |= CL_REPEATING;
+                hp_on_attempt(st);
+                layer_start(md, id, k + 1, INFINITY);
+                return;
+            }
+        }
+        c->flags &= (uint8_t)~CL_REPEATING;
+        layer_done(md, id, k, r);
+        return;
+    }
+    if (inner && (c->flags & CL_REPEATING)) {
+        /* the repeat failed; the first call had succeeded */
+        c->flags &= (uint8_t)~CL_REPEATING;
+        layer_done(md, id, k, (layer_result){.d = {.action = HP_DONE_OK}, .outcome = 200, .retry_after_s = -1});
+        return;
+    }
+
+    hp_decision d;
+    hp_class cls = hp_classify(out);
+    if (cls != HP_CLASS_OK && ((L && L->obey_overload && r.overloaded) ||
+                               (L && L->retry_mask && !(L->retry_mask & (1u << cls))))) {
+        d = (hp_decision){.action = HP_GIVE_UP, .reason = HP_REASON_NON_RETRYABLE, .cls = cls};
+    } else if (L && L->kind == SCN_LAYER_LLM && inner) {
+        /* the model re-issues a failed call with probability reissue_p */
+        bool more = p->max_attempts == 0 || st->attempts < p->max_attempts;
+        double think = dist_sample(&L->think, sim_rng(sim, RNG_BACKOFF));
+        if (more && u < L->reissue_p && now + think < st->deadline_s) {
+            md->m.retries++;
+            sim_schedule(sim, think, EV_LAYER, id, 0, (int32_t)k);
+            return;
+        }
+        d = (hp_decision){.action = HP_GIVE_UP, .reason = more ? HP_REASON_NON_RETRYABLE : HP_REASON_ATTEMPTS};
+    } else {
+        hp_result res = {.outcome = out, .retry_after_s = r.retry_after_s};
+        d = hp_decide_result(p, st, res, now, u);
+    }
+    if (d.action == HP_RETRY) {
+        md->m.retries++;
+        md->m.retries_after_honoured += d.retry_after_used;
+        ts_bucket *b = model_bucket(md);
+        if (b)
+            b->retries_scheduled++;
+        sim_schedule(sim, d.delay_s, EV_SEND, id, 0, (int32_t)k);
+        return;
+    }
+    r.d = d;
+    r.outcome = out;
+    layer_done(md, id, k, r);
+}
+
+/* Layer k's loop ended with r: report it to the layer above, or finish. */
+static void layer_done(model *md, uint32_t id, uint32_t k, layer_result r)
+{
+    if (k == 0)
+        finish(md, id, r.d);
+    else
+        layer_decide(md, id, k - 1, r);
+}
+
+/* The innermost layer's attempt ended with a reply or a timeout. */
+static void outcome(model *md, uint32_t id, int out, float aux)
+{
     client *c = &md->clients[id];
     c->waiting = 0;
     hp_class cls = hp_classify(out);
@@ -88,18 +251,8 @@ static void outcome(model *md, uint32_t id, int out, double retry_after_s)
         else
             b->errors++;
     }
-    double u = sim_uniform(sim, RNG_BACKOFF);
-    hp_result r = {.outcome = out, .retry_after_s = retry_after_s};
-    hp_decision d = hp_decide_result(&md->tool_policy[c->tool], &c->retry, r, sim_now(sim), u);
-    if (d.action == HP_RETRY) {
-        md->m.retries++;
-        md->m.retries_after_honoured += d.retry_after_used;
-        if (b)
-            b->retries_scheduled++;
-        sim_schedule(sim, d.delay_s, EV_SEND, id, 0, 0);
-    } else {
-        finish(md, id, d);
-    }
+    layer_result r = {.outcome = out, .retry_after_s = out == 429 ? aux : -1, .overloaded = out == 503 && aux == -2};
+    layer_decide(md, id, md->nlayers - 1, r);
 }
 
 void client_start(sim_t *sim, const eq_event *ev, void *ctx)
@@ -107,7 +260,7 @@ void client_start(sim_t *sim, const eq_event *ev, void *ctx)
     model *md = ctx;
     uint32_t id = ev->obj;
     client *c = &md->clients[id];
-    uint64_t op = (uint64_t)id * md->cfg->requests_per_client + c->done;
+    uint64_t op = op_of(md, id);
 
     /* Two draws per request whatever the scenario, so that variants keep
      * their arrival streams aligned (common random numbers). */
@@ -123,14 +276,23 @@ void client_start(sim_t *sim, const eq_event *ev, void *ctx)
         md->content[op] = c->done > 0 && uc < md->cfg->content_collision_p ? md->content[op - 1] : (uint32_t)op;
 
     c->req_start = sim_now(sim);
-    hp_state_start(&c->retry, &md->tool_policy[t], c->req_start);
-    send_attempt(md, id);
+    uint32_t steps = md->cfg->task_steps ? md->cfg->task_steps : 1;
+    if (c->done % steps == 0)
+        c->task_start = c->req_start;
+    c->flags &= (uint8_t)~CL_REPEATING;
+    layer_start(md, id, 0, INFINITY);
 }
 
 void client_send(sim_t *sim, const eq_event *ev, void *ctx)
 {
     (void)sim;
-    send_attempt(ctx, ev->obj);
+    layer_attempt(ctx, ev->obj, (uint32_t)ev->arg);
+}
+
+void client_layer(sim_t *sim, const eq_event *ev, void *ctx)
+{
+    (void)sim;
+    layer_attempt(ctx, ev->obj, (uint32_t)ev->arg);
 }
 
 void client_reply(sim_t *sim, const eq_event *ev, void *ctx)
@@ -140,11 +302,11 @@ void client_reply(sim_t *sim, const eq_event *ev, void *ctx)
     client *c = &md->clients[ev->obj];
     if (!c->waiting || c->tag != ev->tag) {
         md->m.late_replies++;
-        if (ev->arg != 429)
+        if (ev->arg != 429 && ev->aux > 0)
             md->m.wasted_work_s += ev->aux; /* the service time of a served attempt */
         return;
     }
-    outcome(md, ev->obj, ev->arg, ev->arg == 429 ? ev->aux : -1);
+    outcome(md, ev->obj, ev->arg, ev->aux);
 }
 
 void client_timeout(sim_t *sim, const eq_event *ev, void *ctx)
@@ -155,5 +317,5 @@ void client_timeout(sim_t *sim, const eq_event *ev, void *ctx)
     if (!c->waiting || c->tag != ev->tag)
         return; /* the attempt already ended: a cancelled timer */
     md->m.timeouts++;
-    outcome(md, ev->obj, HP_OUTCOME_TIMEOUT, -1);
+    outcome(md, ev->obj, HP_OUTCOME_TIMEOUT, 0);
 }

@@ -40,6 +40,13 @@ typedef struct metrics {
     uint64_t retries_after_honoured; /* retries that slept a server's Retry-After */
     uint64_t replies_lost;      /* served attempts whose reply was lost */
     double wasted_work_s;       /* server time of attempts whose reply was lost or came late */
+    double amplification;       /* calls per finished logical request */
+    uint64_t tasks;             /* tasks of task_steps requests finished */
+    uint64_t task_successes;    /* tasks whose every step succeeded */
+    double task_success_rate;
+    double mean_task_latency_s;
+    uint64_t repeats;           /* llm repeats of calls that had succeeded */
+    uint64_t intercepted;       /* repeated writes answered by the intent de-duplication window */
     uint64_t peak_inflight;     /* max attempts in service + queued at the server */
     double peak_arrivals_per_s; /* busiest timeseries bucket's arrivals / bucket_s */
     double mean_latency_s;      /* logical request latency, first attempt to outcome */

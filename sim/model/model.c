@@ -66,6 +66,9 @@ int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *si
         acc += cfg->ntools ? cfg->tools[t].weight / wsum : 1;
         md->tool_cum[t] = acc;
     }
+    md->nlayers = cfg->nlayers ? cfg->nlayers : 1;
+    for (uint32_t l = 0; l < cfg->nlayers; l++)
+        md->layer_policy[l] = scn_layer_policy(cfg, l, strategy);
     md->tokens = cfg->burst > 0 ? cfg->burst : (cfg->rate_limit_rps > 1 ? cfg->rate_limit_rps : 1);
     md->ts.bucket_s = cfg->bucket_s;
     md->m.clients = cfg->clients;
@@ -75,6 +78,13 @@ int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *si
     md->clients = herd_calloc(cfg->clients, sizeof *md->clients);
     md->latency = herd_malloc_array(total, sizeof *md->latency);
     md->op = herd_calloc(total, sizeof *md->op);
+    md->lst = herd_calloc((size_t)cfg->clients * md->nlayers, sizeof *md->lst);
+    if (!md->lst)
+        return -1;
+    for (uint32_t l = 0; l < cfg->nlayers; l++)
+        if (cfg->layers[l].dedup_window_s > 0 && !md->effect_at &&
+            !(md->effect_at = herd_calloc(total, sizeof *md->effect_at)))
+            return -1;
     if (cfg->keys == SCN_KEYS_CONTENT_HASH && !(md->content = herd_malloc_array(total, sizeof *md->content)))
         return -1;
     if (!md->op)
@@ -96,6 +106,7 @@ int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *si
     }
     sim_on(sim, EV_REPLY, client_reply, md);
     sim_on(sim, EV_TIMEOUT, client_timeout, md);
+    sim_on(sim, EV_LAYER, client_layer, md);
     md->timeout_lane = md->policy.attempt_timeout_s > 0 ? sim_lane_for(sim, md->policy.attempt_timeout_s) : -1;
     md->delay_lane = lane_if_constant(sim, &cfg->delay);
     md->service_lane = lane_if_constant(sim, &cfg->service);
@@ -142,6 +153,10 @@ int model_run(model *md)
             if ((md->op[i] & (OP_WRITE | OP_EFFECT | OP_CLIENT_OK)) == (OP_WRITE | OP_CLIENT_OK))
                 m->lost_operations++;
     }
+    uint64_t finished = m->successes + m->failures;
+    m->amplification = finished ? (double)m->calls / (double)finished : NAN;
+    m->task_success_rate = m->tasks ? (double)m->task_successes / (double)m->tasks : NAN;
+    m->mean_task_latency_s = m->task_successes ? md->task_latency_sum / (double)m->task_successes : NAN;
     m->mean_wait_s = m->served ? md->wait_sum / (double)m->served : NAN;
     m->p_wait = m->served ? (double)md->waited / (double)m->served : NAN;
 
@@ -173,6 +188,10 @@ void model_free(model *md)
     herd_free(md->latency);
     herd_free(md->op);
     herd_free(md->content);
+    herd_free(md->lst);
+    herd_free(md->effect_at);
+    md->lst = NULL;
+    md->effect_at = NULL;
     md->op = NULL;
     md->content = NULL;
     herd_free(md->queue);

@@ -34,17 +34,33 @@ enum {
     EV_TIMEOUT,   /* obj=client, tag=attempt: the attempt's timer fires */
     EV_OCC_READ_REPLY, /* occ: obj=client, tag=attempt, arg=version read */
     EV_OCC_WRITE,      /* occ: obj=client, tag=attempt, arg=version read: write arrives */
+    EV_LAYER,          /* obj=client, arg=layer: an llm layer's think time is over */
     EV_COUNT
 };
 
+/* Per client; its retry state lives in model.lst (one hp_state per layer). */
 typedef struct client {
-    hp_state retry;     /* policy state of the current logical request */
     double req_start;   /* when the current logical request began */
+    double task_start;  /* when the current task (task_steps requests) began */
     uint32_t tag;       /* attempt generation: events with another tag are stale */
-    uint32_t done;      /* logical requests finished */
+    uint32_t done;      /* logical requests finished (or skipped) */
     uint8_t waiting;    /* an attempt is outstanding (not timed out, no reply) */
     uint8_t tool;       /* the tool of the current logical request */
+    uint8_t flags;      /* CL_* */
 } client;
+
+enum {
+    CL_TASK_FAILED = 1, /* a step of the current task failed */
+    CL_REPEATING = 2    /* an llm layer is repeating a call that succeeded */
+};
+
+/* What an inner loop reports to the layer above: a structured failure. */
+typedef struct layer_result {
+    hp_decision d;      /* DONE_OK, or GIVE_UP with its reason */
+    int outcome;        /* the last attempt's outcome */
+    double retry_after_s;
+    bool overloaded;    /* the server said "overloaded, don't retry" */
+} layer_result;
 
 typedef struct qslot {
     uint32_t client, tag;
@@ -69,6 +85,10 @@ typedef struct model {
     const scn_config *cfg;
     hp_policy policy;   /* the [retry] policy under this run's strategy */
     hp_policy tool_policy[SCN_MAX_TOOLS];
+    hp_policy layer_policy[SCN_MAX_LAYERS];
+    uint32_t nlayers;   /* >= 1: without [layer] sections, one layer of the tool's policy */
+    hp_state *lst;      /* clients x nlayers retry states */
+    float *effect_at;   /* llm intent de-duplication: when each operation's effect happened */
     double tool_cum[SCN_MAX_TOOLS]; /* cumulative tool probabilities */
     uint32_t ntools;
     sim_t *sim;
@@ -100,6 +120,7 @@ typedef struct model {
     uint64_t waited;
     double busy_area;   /* integral of busy workers over time, after warm-up */
     double busy_since;  /* time of the last change of md->busy */
+    double task_latency_sum; /* over successful tasks */
 } model;
 
 /* Sets up a model for cfg with the given strategy on sim (whose handlers
@@ -124,6 +145,7 @@ void client_start(sim_t *sim, const eq_event *ev, void *ctx);
 void client_send(sim_t *sim, const eq_event *ev, void *ctx);
 void client_reply(sim_t *sim, const eq_event *ev, void *ctx);
 void client_timeout(sim_t *sim, const eq_event *ev, void *ctx);
+void client_layer(sim_t *sim, const eq_event *ev, void *ctx);
 void occ_read_arrive(sim_t *sim, const eq_event *ev, void *ctx);
 void occ_read_reply(sim_t *sim, const eq_event *ev, void *ctx);
 void occ_write_arrive(sim_t *sim, const eq_event *ev, void *ctx);

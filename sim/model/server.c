@@ -247,7 +247,7 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
         md->qlen++;
     } else {
         md->m.rejected++;
-        reply(md, ev->obj, ev->tag, 503, 0);
+        reply(md, ev->obj, ev->tag, 503, cfg->overload_signal ? -2.0f : 0.0f);
         return;
     }
     note_inflight(md, b);
@@ -262,6 +262,8 @@ static void complete(model *md, const eq_event *ev)
     if (what == SERVE_CONFLICT) {
         outcome = 409;
     } else if (what == SERVE_EXECUTE && (md->op[op] & OP_WRITE)) {
+        if (md->effect_at)
+            md->effect_at[op] = (float)sim_now(md->sim);
         if (!(md->op[op] & OP_EFFECT)) {
             md->m.effects++;
             md->op[op] |= OP_EFFECT;

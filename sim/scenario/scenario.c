@@ -36,7 +36,8 @@ typedef enum ktype {
     K_BOOL,  /* true / false into a bool */
     K_NBOOL, /* true / false into a bool, negated */
     K_PRESET, /* a side-effect preset: [retry] applies it, [tool] records it */
-    K_COLUMNS /* a list of metric names */
+    K_COLUMNS, /* a list of metric names */
+    K_CLASSES  /* a list of failure classes, into a bit mask */
 } ktype;
 
 typedef struct key {
@@ -60,6 +61,7 @@ static const char *const on_timeout_names[] = {"if_idempotent", "always", "never
 static const char *const keys_names[] = {"none", "logical_op", "attempt", "content_hash", NULL};
 static const char *const enforce_names[] = {"unique_constraint", "check_then_act", NULL};
 static const char *const ra_names[] = {"none", "fixed", "honest", NULL};
+static const char *const layer_kind_names[] = {"plain", "llm", NULL};
 static const char *const kind_names[] = {"queue", "occ", NULL};
 static const char *const ts_names[] = {"all", "first", "none", NULL};
 
@@ -109,6 +111,10 @@ static const key keys[] = {
     {"clients", "side_effect", K_ENUM, C(side_effect), 0, 0, effect_names, "", "read",
      "What every request does, without [tool] sections: read (no side effect), reversible, "
      "irreversible or destructive. Each execution of a non-read request is a side effect."},
+    {"clients", "task_steps", K_U32, C(task_steps), 1, 1000000, NULL, "", "1",
+     "Logical requests per task (an agent's sequential tool calls): a task succeeds only if every "
+     "step does; after a failed step the rest of its task is skipped. requests_per_client must be "
+     "a multiple."},
     {"clients", "think_time_s", K_DIST, C(think), 0, 0, NULL, "s", "0",
      "Pause between a client's logical requests (a distribution, see below)."},
 
@@ -135,6 +141,8 @@ static const key keys[] = {
      "free, rounded up, as an HTTP Retry-After)."},
     {"server", "retry_after_s", K_DOUBLE, C(retry_after_s), 0, 65535, NULL, "s", "1",
      "Retry-After of a 429 with retry_after = fixed (whole seconds, as HTTP sends it)."},
+    {"server", "overload_signal", K_BOOL, C(overload_signal), 0, 0, bool_names, "", "false",
+     "503s from a full server say \"overloaded, don't retry\" (layers with obey_overload give up)."},
     {"server", "reply_loss_rate", K_DOUBLE, C(reply_loss_rate), 0, 1, NULL, "", "0",
      "Probability that a served attempt's reply is lost: the work and its side effect happened, "
      "the client times out."},
@@ -205,6 +213,41 @@ static const key keys[] = {
      "As in [retry]."},
     {"tool", "idempotent", K_NBOOL, T(over.non_idempotent), 0, 0, bool_names, "", "[retry]", "As in [retry]."},
 
+    {"layer", "kind", K_ENUM, T(kind), 0, 0, layer_kind_names, "", "plain",
+     "[layer NAME] sections, outermost first (at most 6): a stack of retry loops; one attempt of a "
+     "layer runs the whole loop of the next, the innermost sends to the server. plain: a retry "
+     "policy (an agent framework, an HTTP client); llm: a model that thinks, re-issues failed "
+     "calls with probability reissue_p and repeats successful ones with probability repeat_p."},
+    {"layer", "preset", K_PRESET, T(preset), 0, 0, effect_names, "", "none",
+     "The layer's retry policy: [retry], then this preset, then the keys below."},
+    {"layer", "strategy", K_STRATEGY, T(over.strategy), 0, 0, NULL, "", "the run's strategy",
+     "This layer's backoff strategy (default: the strategy being compared)."},
+    {"layer", "max_attempts", K_U32, T(over.max_attempts), 0, 1000000000, NULL, "", "[retry]", "As in [retry]."},
+    {"layer", "base_s", K_DOUBLE, T(over.base_s), 1e-9, 1e9, NULL, "s", "[retry]", "As in [retry]."},
+    {"layer", "cap_s", K_DOUBLE, T(over.cap_s), 1e-9, 1e9, NULL, "s", "[retry]", "As in [retry]."},
+    {"layer", "attempt_timeout_s", K_DOUBLE, T(over.attempt_timeout_s), 0, 1e9, NULL, "s", "[retry]",
+     "Per attempt of this layer (for an outer layer: the whole inner loop of one attempt)."},
+    {"layer", "budget_s", K_DOUBLE, T(over.budget_s), 0, 1e9, NULL, "s", "[retry]",
+     "Total for this layer's loop."},
+    {"layer", "retry_on_timeout", K_ENUM, T(over.on_timeout), 0, 0, on_timeout_names, "", "[retry]",
+     "As in [retry]."},
+    {"layer", "retry_on", K_CLASSES, T(retry_mask), 0, 0, NULL, "", "every retryable class",
+     "Failure classes this layer retries: any of server, rate_limited, timeout, connection, "
+     "conflict, unknown."},
+    {"layer", "obey_overload", K_BOOL, T(obey_overload), 0, 0, bool_names, "", "false",
+     "Give up at once when the failure carries the server's \"overloaded, don't retry\" signal "
+     "([server] overload_signal)."},
+    {"layer", "propagate_deadline", K_BOOL, T(propagate_deadline), 0, 0, bool_names, "", "true",
+     "Inner layers' timeouts and budgets are bounded by what is left of this layer's."},
+    {"layer", "think_time_s", K_DIST, T(think), 0, 0, NULL, "s", "0", "llm: think time before each call."},
+    {"layer", "reissue_p", K_DOUBLE, T(reissue_p), 0, 1, NULL, "", "1",
+     "llm: probability that the model re-issues a failed call (within max_attempts)."},
+    {"layer", "repeat_p", K_DOUBLE, T(repeat_p), 0, 1, NULL, "", "0",
+     "llm: probability that the model calls a tool again after it succeeded (a duplicate intent)."},
+    {"layer", "dedup_window_s", K_DOUBLE, T(dedup_window_s), 0, 1e9, NULL, "s", "0",
+     "llm: a repeated write whose effect happened less than this long ago is intercepted by the "
+     "framework and answered from the earlier result (0: off)."},
+
     {"outage", "start_s", K_DOUBLE, O(start_s), 0, 1e9, NULL, "s", "(required)",
      "[outage NAME] sections, any number: the outage covers [start_s, end_s)."},
     {"outage", "end_s", K_DOUBLE, O(end_s), 0, 1e9, NULL, "s", "(required)", "End of the outage (> start_s)."},
@@ -242,6 +285,7 @@ void scn_defaults(scn_config *c)
     c->policy.retry_after_max_s = HP_DEFAULT_RETRY_AFTER_MAX_S;
     c->retry_after_s = 1;
     c->side_effect = HP_EFFECT_READ;
+    c->task_steps = 1;
 }
 
 /* ---- parse state --------------------------------------------------- */
@@ -523,6 +567,30 @@ static const char *apply(const key *k, void *base, const char *value, char *buf,
         memcpy(field, tmp, used + 1);
         return NULL;
     }
+    case K_CLASSES: {
+        uint32_t mask = 0;
+        for (const char *p = value; *p;) {
+            p += strspn(p, " \t,");
+            size_t len = strcspn(p, " \t,");
+            if (!len)
+                break;
+            int cl;
+            for (cl = 0; cl < HP_CLASS_COUNT; cl++) {
+                const char *nm = hp_class_name((hp_class)cl);
+                if (strlen(nm) == len && !strncmp(nm, p, len))
+                    break;
+            }
+            if (cl == HP_CLASS_COUNT) {
+                snprintf(buf, n, "unknown class '%.*s'; expected server, rate_limited, timeout, connection, "
+                                 "conflict or unknown", (int)len, p);
+                return buf;
+            }
+            mask |= 1u << cl;
+            p += len;
+        }
+        memcpy(field, &mask, sizeof mask);
+        return NULL;
+    }
     case K_BOOL:
     case K_NBOOL: {
         int v = !strcmp(value, "true") ? 1 : !strcmp(value, "false") ? 0 : -1;
@@ -595,20 +663,26 @@ static scn_outage *find_outage(scn_config *c, const char *name, int create, int 
     return o;
 }
 
-static scn_tool *find_tool(scn_config *c, const char *name, int line)
+/* The [tool NAME] or [layer NAME] section called name, created if new. */
+static scn_tool *find_tool(scn_config *c, int layer, const char *name, int line)
 {
-    for (uint32_t i = 0; i < c->ntools; i++)
-        if (strcmp(c->tools[i].name, name) == 0)
-            return &c->tools[i];
-    if (c->ntools == SCN_MAX_TOOLS)
+    scn_tool *arr = layer ? c->layers : c->tools;
+    uint32_t *n = layer ? &c->nlayers : &c->ntools, max = layer ? SCN_MAX_LAYERS : SCN_MAX_TOOLS;
+    for (uint32_t i = 0; i < *n; i++)
+        if (strcmp(arr[i].name, name) == 0)
+            return &arr[i];
+    if (*n == max)
         return NULL;
-    scn_tool *t = &c->tools[c->ntools++];
+    scn_tool *t = &arr[(*n)++];
     memset(t, 0, sizeof *t);
     snprintf(t->name, sizeof t->name, "%s", name);
     t->effect = -1;
     t->preset = -1;
     t->weight = 1;
     t->line = line;
+    t->propagate_deadline = true;
+    t->reissue_p = 1;
+    t->think = (dist){.kind = DIST_CONSTANT, .a = 0};
     return t;
 }
 
@@ -717,8 +791,9 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
     if (strncmp(section, "variant", 7) == 0 && (section[7] == ' ' || section[7] == '\0'))
         return set_variant(ps, section, name, value, line);
     if ((strncmp(section, "outage", 6) == 0 && (section[6] == ' ' || section[6] == '\0')) ||
-        (strncmp(section, "tool", 4) == 0 && (section[4] == ' ' || section[4] == '\0'))) {
-        kind = section[0] == 'o' ? "outage" : "tool";
+        (strncmp(section, "tool", 4) == 0 && (section[4] == ' ' || section[4] == '\0')) ||
+        (strncmp(section, "layer", 5) == 0 && (section[5] == ' ' || section[5] == '\0'))) {
+        kind = section[0] == 'o' ? "outage" : section[0] == 't' ? "tool" : "layer";
         sub = section + strlen(kind);
         while (*sub == ' ')
             sub++;
@@ -731,7 +806,7 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
                strcmp(section, "server") && strcmp(section, "retry") && strcmp(section, "idempotency")) {
         fail(ps, line,
              "unknown section [%s]; expected run, clients, network, server, idempotency, retry, outage NAME, "
-             "tool NAME, variant NAME or sweep [NAME]",
+             "tool NAME, layer NAME, variant NAME or sweep [NAME]",
              section, NULL, NULL);
         return 0;
     }
@@ -775,14 +850,15 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
             continue;
         void *base = ps->c;
         int *seen = &ps->key_line[i];
-        if (sub && kind[0] == 't') {
-            scn_tool *t = find_tool(ps->c, sub, line > 0 ? ps->section_line : 0);
+        if (sub && (kind[0] == 't' || kind[0] == 'l')) {
+            scn_tool *t = find_tool(ps->c, kind[0] == 'l', sub, line > 0 ? ps->section_line : 0);
             if (!t) {
-                fail(ps, line, "[%s]: too many tools (at most 8)", section, NULL, NULL);
+                fail(ps, line, kind[0] == 'l' ? "[%s]: too many layers (at most 6)" : "[%s]: too many tools (at most 8)",
+                     section, NULL, NULL);
                 return 0;
             }
             size_t first = 0;
-            while (strcmp(keys[first].section, "tool"))
+            while (strcmp(keys[first].section, kind))
                 first++;
             uint32_t bit = 1u << (i - first);
             if (line > 0 && (t->set & bit)) {
@@ -915,6 +991,8 @@ static int prescan(pstate *ps)
             named = 6;
         else if (strncmp(p, "tool", 4) == 0 && (p[4] == ' ' || p[4] == '\0'))
             named = 4;
+        else if (strncmp(p, "layer", 5) == 0 && (p[5] == ' ' || p[5] == '\0'))
+            named = 5;
         else if (strncmp(p, "variant", 7) == 0 && (p[7] == ' ' || p[7] == '\0'))
             named = 7;
         if (named) {
@@ -929,7 +1007,7 @@ static int prescan(pstate *ps)
                    !(strncmp(p, "sweep", 5) == 0 && (p[5] == ' ' || p[5] == '\0'))) {
             fail(ps, lineno,
                  "unknown section [%s]; expected run, clients, network, server, idempotency, retry, outage NAME, "
-                 "tool NAME, variant NAME or sweep [NAME]",
+                 "tool NAME, layer NAME, variant NAME or sweep [NAME]",
                  p, NULL, NULL);
             return -1;
         }
@@ -1124,15 +1202,15 @@ double scn_memory_estimate(const scn_config *c)
     return (double)c->clients * (48.0 + 64.0 + per_op * c->requests_per_client) + (double)c->workers * 8.0;
 }
 
-hp_policy scn_tool_policy(const scn_config *c, uint32_t t, hp_strategy s)
+/* The [retry] policy, then a tool's or layer's preset and keys. */
+static hp_policy section_policy(const scn_config *c, const scn_tool *tool, const char *section, hp_strategy s)
 {
     hp_policy p = c->policy;
     p.strategy = s;
     if (c->keys != SCN_KEYS_NONE)
         p.idempotency_key = true;
-    if (t >= c->ntools)
+    if (!tool)
         return p;
-    const scn_tool *tool = &c->tools[t];
     if (tool->preset >= 0) {
         hp_policy q = hp_policy_preset((hp_side_effect)tool->preset);
         p.max_attempts = q.max_attempts;
@@ -1142,9 +1220,9 @@ hp_policy scn_tool_policy(const scn_config *c, uint32_t t, hp_strategy s)
         p.not_found_ok_on_retry = q.not_found_ok_on_retry;
     }
     size_t first = 0;
-    while (strcmp(keys[first].section, "tool"))
+    while (strcmp(keys[first].section, section))
         first++;
-    for (size_t i = first; i < NKEYS; i++) {
+    for (size_t i = first; i < NKEYS && !strcmp(keys[i].section, section); i++) {
         const key *k = &keys[i];
         if (!(tool->set & (1u << (i - first))) || k->off < offsetof(scn_tool, over) ||
             k->off >= offsetof(scn_tool, over) + sizeof(hp_policy))
@@ -1154,6 +1232,16 @@ hp_policy scn_tool_policy(const scn_config *c, uint32_t t, hp_strategy s)
         memcpy((char *)&p + off, (const char *)&tool->over + off, size);
     }
     return p;
+}
+
+hp_policy scn_tool_policy(const scn_config *c, uint32_t t, hp_strategy s)
+{
+    return section_policy(c, t < c->ntools ? &c->tools[t] : NULL, "tool", s);
+}
+
+hp_policy scn_layer_policy(const scn_config *c, uint32_t l, hp_strategy s)
+{
+    return section_policy(c, l < c->nlayers ? &c->layers[l] : NULL, "layer", s);
 }
 
 hp_side_effect scn_tool_effect(const scn_config *c, uint32_t t)
@@ -1202,6 +1290,14 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
                 p.cap_s, p.base_s);
         wsum += tool->weight;
     }
+    for (uint32_t l = 0; l < c->nlayers; l++) {
+        hp_policy p = scn_layer_policy(c, l, HP_EXPONENTIAL);
+        if (p.cap_s < p.base_s)
+            BAD(c->layers[l].line, "[layer %s]: cap_s (%g s) is below base_s (%g s); expected cap_s >= base_s",
+                c->layers[l].name, p.cap_s, p.base_s);
+    }
+    if (c->nlayers && c->kind == SCN_SERVER_OCC)
+        BAD(c->layers[0].line, "[layer %s]: layers work with the queue server only", c->layers[0].name);
     if (c->ntools && !(wsum > 0))
         BAD(c->tools[0].line, "[tool %s]: the tool weights sum to 0; expected at least one weight > 0",
             c->tools[0].name);
@@ -1227,6 +1323,10 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
     }
     if (c->start == SCN_START_SPREAD && !(c->spread_s > 0))
         BAD(line_of(ps, "clients", "start"), "[clients] start = spread needs spread_s > 0");
+    if (c->requests_per_client % (c->task_steps ? c->task_steps : 1))
+        BAD(line_of(ps, "clients", "task_steps"),
+            "[clients] requests_per_client (%u) must be a multiple of task_steps (%u)", c->requests_per_client,
+            c->task_steps);
     if (c->start == SCN_START_POISSON && !(c->rate_per_s > 0))
         BAD(line_of(ps, "clients", "start"), "[clients] start = poisson needs rate_per_s > 0");
     double total = 0;
@@ -1303,7 +1403,7 @@ void scn_print_reference(FILE *f)
         if (strcmp(cur, k->section)) {
             cur = k->section;
             fprintf(f, "\n### [%s%s]\n\n| key | type | unit | default | meaning |\n|---|---|---|---|---|\n", cur,
-                    strcmp(cur, "outage") && strcmp(cur, "tool") ? "" : " NAME");
+                    strcmp(cur, "outage") && strcmp(cur, "tool") && strcmp(cur, "layer") ? "" : " NAME");
         }
         char type[160];
         switch (k->type) {
@@ -1345,6 +1445,9 @@ void scn_print_reference(FILE *f)
             break;
         case K_COLUMNS:
             snprintf(type, sizeof type, "list of metrics");
+            break;
+        case K_CLASSES:
+            snprintf(type, sizeof type, "list of classes");
             break;
         }
         fprintf(f, "| `%s` | %s | %s | %s | %s |\n", k->name, type, *k->unit ? k->unit : "-", k->def, k->doc);

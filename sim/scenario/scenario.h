@@ -63,6 +63,9 @@ typedef enum scn_enforce { SCN_ENFORCE_UNIQUE = 0, SCN_ENFORCE_CHECK_THEN_ACT } 
 typedef enum scn_retry_after { SCN_RA_NONE = 0, SCN_RA_FIXED, SCN_RA_HONEST } scn_retry_after;
 
 #define SCN_MAX_TOOLS 8
+#define SCN_MAX_LAYERS 6
+
+typedef enum scn_layer_kind { SCN_LAYER_PLAIN = 0, SCN_LAYER_LLM } scn_layer_kind;
 #define SCN_MAX_VARIANTS 8
 #define SCN_VARIANT_SETS_MAX 1024
 
@@ -77,6 +80,15 @@ typedef struct scn_tool {
     hp_policy over;             /* the keys the tool sets */
     uint32_t set;
     int line;
+    /* [layer NAME] only */
+    scn_layer_kind kind;
+    uint32_t retry_mask;        /* classes this layer retries (bit per hp_class); 0: all retryable */
+    bool obey_overload;         /* give up at once on an "overloaded, don't retry" failure */
+    bool propagate_deadline;    /* inner layers' deadlines are bounded by this layer's */
+    dist think;                 /* llm: think time before each call */
+    double reissue_p;           /* llm: probability of re-issuing a failed call */
+    double repeat_p;            /* llm: probability of repeating a call that succeeded */
+    double dedup_window_s;      /* llm: a repeated write within this window is intercepted */
 } scn_tool;
 
 /* [variant NAME]: overrides applied on top of the scenario; every variant
@@ -110,6 +122,7 @@ typedef struct scn_config {
     double rate_per_s;          /* start = poisson: client starts per second */
     dist think;
     hp_side_effect side_effect; /* of the requests, without [tool] sections */
+    uint32_t task_steps;        /* requests per task: a task succeeds if every step does */
 
     /* [network] */
     dist delay;                 /* one way, drawn per hop */
@@ -135,6 +148,11 @@ typedef struct scn_config {
     /* [tool NAME] */
     scn_tool tools[SCN_MAX_TOOLS];
     uint32_t ntools;
+
+    /* [layer NAME], outermost first */
+    scn_tool layers[SCN_MAX_LAYERS];
+    uint32_t nlayers;
+    bool overload_signal;       /* [server]: rejections say "overloaded, don't retry" */
 
     /* [variant NAME] */
     scn_variant variants[SCN_MAX_VARIANTS];
@@ -183,6 +201,9 @@ typedef struct scn_point {
  * single tool) under strategy s, and its side effect. */
 hp_policy scn_tool_policy(const scn_config *c, uint32_t t, hp_strategy s);
 hp_side_effect scn_tool_effect(const scn_config *c, uint32_t t);
+
+/* The retry policy of layer l (0 outermost) under strategy s. */
+hp_policy scn_layer_policy(const scn_config *c, uint32_t l, hp_strategy s);
 
 /* Expands the sweeps of c into *points (cartesian product, first sweep
  * outermost; one point with no values if c has no sweep), applying and
