@@ -690,6 +690,13 @@ static scn_tool *find_tool(scn_config *c, int layer, const char *name, int line)
  * the variants are expanded. */
 static int set_variant(pstate *ps, const char *section, const char *name, const char *value, int line)
 {
+    if (!name) { /* declared by its header (prescan): a variant may have no keys */
+        int saved = ps->section_line;
+        ps->section_line = line;
+        int ok = set_variant(ps, section, "", "", -line);
+        ps->section_line = saved;
+        return ok;
+    }
     const char *sub = section + 7;
     while (*sub == ' ')
         sub++;
@@ -711,8 +718,10 @@ static int set_variant(pstate *ps, const char *section, const char *name, const 
         v = &c->variants[c->nvariants++];
         memset(v, 0, sizeof *v);
         snprintf(v->name, sizeof v->name, "%s", sub);
-        v->line = line > 0 ? ps->section_line : 0;
+        v->line = line != 0 ? ps->section_line : 0;
     }
+    if (line < 0)
+        return 1; /* just declared */
     if (!strchr(name, '.')) {
         fail(ps, line, "[%s] %s: a variant's keys are section.key (e.g. retry.max_attempts = 3)", section, name,
              NULL);
@@ -1011,6 +1020,8 @@ static int prescan(pstate *ps)
                  p, NULL, NULL);
             return -1;
         }
+        if (named == 7 && !set_variant(ps, p, NULL, NULL, lineno))
+            return -1;
         if (strlen(p) >= sizeof seen[0])
             continue;
         for (int i = 0; i < nseen; i++)
