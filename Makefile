@@ -29,7 +29,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_SRC = tests/fuzz_scenario.c sim/scenario/scenario.c sim/model/dist.c sim/model/metrics.c sim/engine/alloc.c \
             $(POLICY_SRC)
 
-POLICY_SRC := sim/policy/backoff.c sim/policy/classify.c sim/policy/retry_after.c
+POLICY_SRC := sim/policy/backoff.c sim/policy/classify.c sim/policy/retry_after.c sim/policy/limit.c sim/policy/breaker.c sim/policy/throttle.c sim/policy/hedge.c
 SIM_SRC    := sim/engine/alloc.c sim/engine/equeue.c sim/engine/rng.c sim/engine/sim.c \
               sim/model/dist.c sim/model/metrics.c sim/model/model.c sim/model/client.c \
               sim/model/server.c sim/model/occ.c sim/scenario/scenario.c sim/report/csv.c sim/report/stats.c \

@@ -81,7 +81,7 @@ for col in late_replies peak_inflight peak_arrivals_per_s mean_latency_s p50_lat
 done
 head -1 "$T/a/aggregate.csv" | grep -q '^strategy,replications,clients_mean,clients_ci95,completion_time_s_mean,completion_time_s_ci95,' \
     && ok || bad "aggregate header"
-head -1 "$T/a/timeseries.csv" | grep -qx 'strategy,replication,time_s,arrivals,refused,in_flight,successes,errors,retries_scheduled' \
+head -1 "$T/a/timeseries.csv" | grep -qx 'strategy,replication,time_s,arrivals,refused,in_flight,successes,errors,retries_scheduled,offered,goodput' \
     && ok || bad "timeseries header"
 [ "$(tail -n +2 "$T/a/summary.csv" | wc -l)" -eq 18 ] && ok || bad "summary rows != 6 x 3"
 [ "$(cut -d, -f1 "$T/a/aggregate.csv" | tail -n +2 | tr '\n' ' ')" = \
@@ -240,6 +240,18 @@ byname "$T/dl/summary.csv" '
     s("variant") == "budget_5s" && v("max_latency_s") > 5 + 0.01 { bad = 1 }
     s("variant") != "attempts_only" && v("gave_up_budget") == 0 { bad = 1 }
     END { exit bad }' && ok || bad "deadline: a logical request ran past its budget"
+
+# --- layers and metastability (issue 5) --------------------------------------
+"$HERD" run scenarios/layers.ini -o "$T/layers" --quiet --replications 3 && ok || bad "layers run"
+byname "$T/layers/aggregate.csv" '
+    { a[s("variant")] = v("amplification_mean"); d[s("variant")] = v("duplicate_effects_mean") }
+    END { exit !(a["all_layers"] > 2 * a["one_layer"] && d["intent_dedup"] < d["all_layers"] / 2) }' \
+    && ok || bad "layers: amplification or intent de-duplication"
+"$HERD" run scenarios/metastable.ini -o "$T/meta" --quiet --replications 2 && ok || bad "metastable run"
+byname "$T/meta/summary.csv" '
+    s("variant") == "plain_retries" && v("recovered") != 0 { print "plain retries recovered"; bad = 1 }
+    s("variant") ~ /^(no_retries|token_bucket|grpc_throttling|circuit_breaker)$/ && (v("recovered") != 1 || v("recovery_time_s") > 60) { print s("variant") " did not recover"; bad = 1 }
+    END { exit bad }' && ok || bad "metastable: plain retries recover, or the mitigations do not"
 
 # --- sweeps from the command line -------------------------------------------
 "$HERD" run "$T/small.ini" -o "$T/sw" --quiet --replications 2 --sweep server.workers=5:15:5 --sweep clients.count=50,100 \

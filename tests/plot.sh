@@ -47,7 +47,7 @@ SMALL="--replications 2 --set clients.count=300 --jobs 2"
 "$HERD" run scenarios/thundering-herd.ini -o "$T/plain" --quiet $SMALL && ok || bad "plain run"
 "$HERD" plot "$T/plain" >"$T/plain.out" 2>&1 && ok || bad "herd plot: $(cat "$T/plain.out")"
 figures "$T/plain" timeseries
-grep -qx "wrote $T/plain/timeseries.png, $T/plain/timeseries.svg" "$T/plain.out" && ok \
+grep -qx "wrote $T/plain/timeseries.png, $T/plain/timeseries.svg, $T/plain/goodput.png, $T/plain/goodput.svg" "$T/plain.out" && ok \
     || bad "herd plot does not list the files: $(cat "$T/plain.out")"
 ls "$T/plain" | grep -q sweep_ && bad "sweep figures for an unswept run" || ok
 "$HERD" plot "$T/plain/" --quiet >"$T/q.out" 2>&1 && [ ! -s "$T/q.out" ] && ok || bad "plot --quiet printed: $(cat "$T/q.out")"
@@ -65,7 +65,7 @@ grep -q 'server.workers = 20, server.queue = 10' "$T/swept/timeseries.svg" && ok
 "$HERD" run scenarios/thundering-herd.ini -o "$T/base" $SMALL --set run.baseline=full_jitter --plot \
     >"$T/base.out" 2>&1 && ok || bad "run --plot with a baseline: $(cat "$T/base.out")"
 figures "$T/base" timeseries compare
-grep -q "^wrote $T/base/summary.csv" "$T/base.out" && grep -q "^wrote $T/base/timeseries.png, .*compare.svg$" "$T/base.out" \
+grep -q "^wrote $T/base/summary.csv" "$T/base.out" && grep -q "^wrote $T/base/timeseries.png, .*goodput.svg$" "$T/base.out" \
     && ok || bad "run --plot output: $(cat "$T/base.out")"
 
 # --- the scripts by hand ----------------------------------------------------

@@ -157,8 +157,8 @@ static void write_aggregate(csv_out *o, const layout *L, const job *jobs, size_t
 
 static void write_timeseries(csv_out *o, const layout *L, const job *jobs, size_t n)
 {
-    static const char *const cols[] = {"replication", "time_s",    "arrivals", "refused",
-                                       "in_flight",   "successes", "errors",   "retries_scheduled"};
+    static const char *const cols[] = {"replication", "time_s", "arrivals",          "refused", "in_flight",
+                                       "successes",   "errors", "retries_scheduled", "offered", "goodput"};
     key_header(o, L);
     for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
         csv_str(o, cols[c], 0);
@@ -177,6 +177,8 @@ static void write_timeseries(csv_out *o, const layout *L, const job *jobs, size_
             csv_u64(o, b->successes, 0);
             csv_u64(o, b->errors, 0);
             csv_u64(o, b->retries_scheduled, 0);
+            csv_u64(o, b->offered, 0);
+            csv_u64(o, b->goodput, 0);
             csv_end(o);
         }
     }

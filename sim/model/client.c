@@ -66,6 +66,9 @@ static void finish(model *md, uint32_t id, hp_decision d)
         md->latency[md->nlatency++] = now - c->req_start;
     if (d.action == HP_DONE_OK) {
         md->m.successes++;
+        ts_bucket *b = model_bucket(md);
+        if (b)
+            b->goodput++;
         md->op[op_of(md, id)] |= OP_CLIENT_OK;
     } else {
         md->m.failures++;
@@ -141,6 +144,19 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
         layer_start(md, id, k + 1, bound);
         return;
     }
+    /* client-side protections in front of the server, shared by all clients */
+    const scn_config *cfg = md->cfg;
+    bool throttled = cfg->throttling && !hp_throttle_allow(&md->throttle, now, sim_uniform(sim, RNG_BACKOFF));
+    bool open = !throttled && cfg->breaker && !hp_breaker_allow(&md->breaker, now);
+    if (throttled || open) {
+        md->m.throttled += throttled;
+        md->m.breaker_rejected += open;
+        layer_result r = {.d = {.action = HP_GIVE_UP, .reason = HP_REASON_NON_RETRYABLE}, .outcome = 503,
+                          .retry_after_s = -1};
+        layer_done(md, id, k, r); /* fails fast, locally: not a call */
+        return;
+    }
+    hp_limiter_on_request_start(&md->limiter, now, st->attempts > 1);
     c->tag++;
     c->waiting = 1;
     model_after(md, &md->cfg->delay, md->delay_lane, RNG_NETWORK, EV_ARRIVE, id, c->tag, (int32_t)c->done, 0);
@@ -212,6 +228,15 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
         hp_result res = {.outcome = out, .retry_after_s = r.retry_after_s};
         d = hp_decide_result(p, st, res, now, u);
     }
+    if (d.action == HP_RETRY && !inner && md->cfg->limiter != HP_LIMITER_NONE) {
+        uint32_t cost = 0;
+        if (hp_limiter_try_retry(&md->limiter, now, out == HP_OUTCOME_TIMEOUT, &cost)) {
+            c->retry_cost = cost;
+        } else {
+            md->m.retries_denied++;
+            d = (hp_decision){.action = HP_GIVE_UP, .reason = HP_REASON_COUNT, .cls = d.cls};
+        }
+    }
     if (d.action == HP_RETRY) {
         md->m.retries++;
         md->m.retries_after_honoured += d.retry_after_used;
@@ -241,6 +266,22 @@ static void outcome(model *md, uint32_t id, int out, float aux)
     client *c = &md->clients[id];
     c->waiting = 0;
     hp_class cls = hp_classify(out);
+    double now = sim_now(md->sim);
+    const scn_config *cfg = md->cfg;
+    if (cfg->breaker)
+        hp_breaker_on_result(&md->breaker, now, cls == HP_CLASS_OK);
+    if (cfg->throttling && out != 503 && out != 429 && out != HP_OUTCOME_TIMEOUT)
+        hp_throttle_on_accept(&md->throttle, now); /* the backend took it */
+    if (cfg->limiter != HP_LIMITER_NONE) {
+        hp_limiter_on_request_end(&md->limiter, now);
+        if (lst(md, id, md->nlayers - 1)->attempts > 1)
+            hp_limiter_on_retry_end(&md->limiter, now);
+        if (cls == HP_CLASS_OK)
+            hp_limiter_on_success(&md->limiter, now, c->retry_cost);
+        else if (hp_retryable(policy_of(md, id, md->nlayers - 1), cls))
+            hp_limiter_on_failure(&md->limiter, now);
+        c->retry_cost = 0;
+    }
     if (cls == HP_CLASS_NOT_IMPLEMENTED || cls == HP_CLASS_BAD_REQUEST || cls == HP_CLASS_AUTH ||
         cls == HP_CLASS_NOT_FOUND)
         md->m.non_retryable_replies++;
@@ -280,6 +321,10 @@ void client_start(sim_t *sim, const eq_event *ev, void *ctx)
     if (c->done % steps == 0)
         c->task_start = c->req_start;
     c->flags &= (uint8_t)~CL_REPEATING;
+    c->retry_cost = 0;
+    ts_bucket *b = model_bucket(md);
+    if (b)
+        b->offered++;
     layer_start(md, id, 0, INFINITY);
 }
 

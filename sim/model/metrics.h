@@ -47,6 +47,16 @@ typedef struct metrics {
     double mean_task_latency_s;
     uint64_t repeats;           /* llm repeats of calls that had succeeded */
     uint64_t intercepted;       /* repeated writes answered by the intent de-duplication window */
+    double offered_per_s;       /* logical requests started per second (after warm-up, until the last start) */
+    double goodput_per_s;       /* logical requests that succeeded per second, same window */
+    double recovery_time_s;     /* after trigger_end_s until goodput holds >= 90% of offered (censored at
+                                 * the last start if never: see recovered) */
+    uint64_t recovered;         /* 1 if goodput recovered within the run */
+    uint64_t retries_denied;    /* retries the retry limiter refused (the request failed) */
+    uint64_t breaker_rejected;  /* attempts the open circuit breaker failed locally */
+    uint64_t throttled;         /* attempts adaptive throttling rejected locally */
+    double trigger_start_s;     /* the trigger (last outage, or spike), for figures; nan if none */
+    double trigger_end_s;
     uint64_t peak_inflight;     /* max attempts in service + queued at the server */
     double peak_arrivals_per_s; /* busiest timeseries bucket's arrivals / bucket_s */
     double mean_latency_s;      /* logical request latency, first attempt to outcome */
@@ -82,6 +92,8 @@ typedef struct ts_bucket {
     uint32_t successes;         /* attempts answered with success, at the client */
     uint32_t errors;            /* attempts that failed (error reply or timeout), at the client */
     uint32_t retries_scheduled; /* retries the clients scheduled */
+    uint32_t offered;           /* logical requests started */
+    uint32_t goodput;           /* logical requests that succeeded */
 } ts_bucket;
 
 typedef struct timeseries {

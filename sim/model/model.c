@@ -45,6 +45,47 @@ static int lane_if_constant(sim_t *sim, const dist *d)
     return d->kind == DIST_CONSTANT ? sim_lane_for(sim, d->a) : -1;
 }
 
+/* The Poisson start rate at time t, and the next time it changes after t
+ * (+infinity if never). */
+static double rate_at(const scn_config *c, double t)
+{
+    if (c->spike_rate_per_s > 0 && t >= c->spike_start_s && t < c->spike_end_s)
+        return c->spike_rate_per_s;
+    if (c->step_rate_per_s > 0 && t >= c->step_at_s)
+        return c->step_rate_per_s;
+    return c->rate_per_s;
+}
+
+static double next_change(const scn_config *c, double t)
+{
+    double n = INFINITY;
+    if (c->step_rate_per_s > 0 && c->step_at_s > t)
+        n = fmin(n, c->step_at_s);
+    if (c->spike_rate_per_s > 0) {
+        if (c->spike_start_s > t)
+            n = fmin(n, c->spike_start_s);
+        if (c->spike_end_s > t)
+            n = fmin(n, c->spike_end_s);
+    }
+    return n;
+}
+
+/* The next Poisson start after t under the piecewise-constant rate: an
+ * exponential gap at the current rate, redrawn from each change of rate
+ * (exact, by memorylessness). */
+static double next_start(const scn_config *c, double t, gsl_rng *r)
+{
+    for (;;) {
+        double rate = rate_at(c, t), change = next_change(c, t);
+        double gap = rate > 0 ? gsl_ran_exponential(r, 1.0 / rate) : INFINITY;
+        if (t + gap < change)
+            return t + gap;
+        if (isinf(change))
+            return t + gap; /* rate 0 for ever: validation forbids it */
+        t = change;
+    }
+}
+
 static int by_start(const void *a, const void *b)
 {
     const scn_outage *x = a, *y = b;
@@ -66,6 +107,10 @@ int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *si
         acc += cfg->ntools ? cfg->tools[t].weight / wsum : 1;
         md->tool_cum[t] = acc;
     }
+    hp_limiter_opts lo = hp_limiter_defaults((hp_limiter_kind)cfg->limiter);
+    hp_limiter_init(&md->limiter, &lo, 0);
+    hp_breaker_init(&md->breaker, &cfg->breaker_opts, 0);
+    hp_throttle_init(&md->throttle, &cfg->throttle_opts, 0);
     md->nlayers = cfg->nlayers ? cfg->nlayers : 1;
     for (uint32_t l = 0; l < cfg->nlayers; l++)
         md->layer_policy[l] = scn_layer_policy(cfg, l, strategy);
@@ -119,7 +164,9 @@ int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *si
         if (cfg->start == SCN_START_SPREAD)
             t = cfg->spread_s * gsl_rng_uniform(r);
         else if (cfg->start == SCN_START_POISSON)
-            t += gsl_ran_exponential(r, 1.0 / cfg->rate_per_s);
+            t = next_start(cfg, t, r);
+        if (t > md->last_start)
+            md->last_start = t;
         sim_schedule(sim, t, EV_START, i, 0, 0);
     }
     return sim->failed ? -1 : 0;
@@ -153,6 +200,45 @@ int model_run(model *md)
             if ((md->op[i] & (OP_WRITE | OP_EFFECT | OP_CLIENT_OK)) == (OP_WRITE | OP_CLIENT_OK))
                 m->lost_operations++;
     }
+    /* offered load and goodput over [warm-up, last start], and recovery */
+    double bs = md->ts.bucket_s, to = md->last_start;
+    size_t b0 = (size_t)ceil(from / bs), b1 = (size_t)floor(to / bs);
+    double off = 0, good = 0;
+    for (size_t i = b0; i < b1 && i < md->ts.len; i++) {
+        off += md->ts.b[i].offered;
+        good += md->ts.b[i].goodput;
+    }
+    m->offered_per_s = b1 > b0 ? off / ((double)(b1 - b0) * bs) : NAN;
+    m->goodput_per_s = b1 > b0 ? good / ((double)(b1 - b0) * bs) : NAN;
+    double trigger = NAN, tstart = NAN;
+    if (md->cfg->noutages) { /* outages are sorted: the last one */
+        tstart = md->outages[md->cfg->noutages - 1].start_s;
+        trigger = md->outages[md->cfg->noutages - 1].end_s;
+    } else if (md->cfg->spike_rate_per_s > 0) {
+        tstart = md->cfg->spike_start_s;
+        trigger = md->cfg->spike_end_s;
+    }
+    if (md->cfg->trigger_end_s >= 0)
+        trigger = md->cfg->trigger_end_s;
+    m->trigger_start_s = tstart;
+    m->trigger_end_s = trigger;
+    m->recovery_time_s = NAN;
+    if (!isnan(trigger) && to > trigger) {
+        size_t w = (size_t)ceil(md->cfg->recovery_window_s / bs);
+        m->recovery_time_s = to - trigger; /* censored: never recovered */
+        for (size_t i = (size_t)floor(trigger / bs); (double)(i + w) * bs <= to && i + w <= md->ts.len; i++) {
+            size_t j = i;
+            while (j < i + w && md->ts.b[j].goodput >= 0.9 * md->ts.b[j].offered)
+                j++;
+            if (j == i + w) {
+                m->recovery_time_s = fmax(0, (double)i * bs - trigger);
+                m->recovered = 1;
+                break;
+            }
+            i = j; /* the window cannot start before the failing bucket */
+        }
+    }
+
     uint64_t finished = m->successes + m->failures;
     m->amplification = finished ? (double)m->calls / (double)finished : NAN;
     m->task_success_rate = m->tasks ? (double)m->task_successes / (double)m->tasks : NAN;

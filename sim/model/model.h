@@ -47,6 +47,7 @@ typedef struct client {
     uint8_t waiting;    /* an attempt is outstanding (not timed out, no reply) */
     uint8_t tool;       /* the tool of the current logical request */
     uint8_t flags;      /* CL_* */
+    uint32_t retry_cost; /* what the limiter charged for the current retry (refunded on success) */
 } client;
 
 enum {
@@ -89,6 +90,9 @@ typedef struct model {
     uint32_t nlayers;   /* >= 1: without [layer] sections, one layer of the tool's policy */
     hp_state *lst;      /* clients x nlayers retry states */
     float *effect_at;   /* llm intent de-duplication: when each operation's effect happened */
+    hp_limiter limiter; /* [limits], shared by all clients */
+    hp_breaker breaker;
+    hp_throttle throttle;
     double tool_cum[SCN_MAX_TOOLS]; /* cumulative tool probabilities */
     uint32_t ntools;
     sim_t *sim;
@@ -121,6 +125,7 @@ typedef struct model {
     double busy_area;   /* integral of busy workers over time, after warm-up */
     double busy_since;  /* time of the last change of md->busy */
     double task_latency_sum; /* over successful tasks */
+    double last_start;  /* the last client start: the end of the offered load */
 } model;
 
 /* Sets up a model for cfg with the given strategy on sim (whose handlers

@@ -121,10 +121,12 @@ static void start_service(model *md, uint32_t c, uint32_t tag, uint32_t req, dou
             *k |= OP_KEY_BUSY;
     }
     int32_t arg = (int32_t)(req | (uint32_t)what << 29);
-    if (md->service_lane >= 0) {
+    if (md->service_lane >= 0 && !(md->cfg->load_slowdown > 0)) {
         sim_schedule_lane(md->sim, md->service_lane, EV_DONE, c, tag, arg, (float)md->cfg->service.a);
     } else {
         double s = dist_sample(&md->cfg->service, sim_rng(md->sim, RNG_SERVICE));
+        if (md->cfg->load_slowdown > 0)
+            s *= 1 + md->cfg->load_slowdown * (double)model_inflight(md) / md->cfg->workers;
         sim_schedule_aux(md->sim, s, EV_DONE, c, tag, arg, (float)s);
     }
 }

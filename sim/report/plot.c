@@ -43,13 +43,15 @@ static const char *const sweep_figs[] = {"sweep_completion_time_s", "sweep_calls
 static const char *const compare_figs[] = {"compare"};
 static const char *const sensitivity_figs[] = {"sensitivity"};
 static const char *const variants_figs[] = {"variants"};
-enum { SCRIPT_TIMESERIES, SCRIPT_SWEEP, SCRIPT_COMPARE, SCRIPT_SENSITIVITY, SCRIPT_VARIANTS, NSCRIPTS };
+static const char *const goodput_figs[] = {"goodput"};
+enum { SCRIPT_TIMESERIES, SCRIPT_SWEEP, SCRIPT_COMPARE, SCRIPT_SENSITIVITY, SCRIPT_VARIANTS, SCRIPT_GOODPUT, NSCRIPTS };
 static const plot_script scripts[NSCRIPTS] = {
     {"timeseries.gp", timeseries_figs, 1},
     {"sweep.gp", sweep_figs, sizeof sweep_figs / sizeof sweep_figs[0]},
     {"compare.gp", compare_figs, 1},
     {"sensitivity.gp", sensitivity_figs, 1},
     {"variants.gp", variants_figs, 1},
+    {"goodput.gp", goodput_figs, 1},
 };
 static const char *const formats[] = {"png", "svg"};
 #define MAX_FIGURES 7 /* 1 + 5 + 1 */
@@ -333,6 +335,7 @@ int plot_render(const char *dir, int quiet, char *err, size_t errlen)
         if ((r = has_data_row(csv, err, errlen)) < 0)
             return -1;
         use[SCRIPT_TIMESERIES] = r;
+        use[SCRIPT_GOODPUT] = r;
     }
     if (path_fmt(csv, err, errlen, "%s/compare.csv", d))
         return -1;

@@ -62,6 +62,7 @@ static const char *const keys_names[] = {"none", "logical_op", "attempt", "conte
 static const char *const enforce_names[] = {"unique_constraint", "check_then_act", NULL};
 static const char *const ra_names[] = {"none", "fixed", "honest", NULL};
 static const char *const layer_kind_names[] = {"plain", "llm", NULL};
+static const char *const limiter_names[] = {"none", "aws_quota", "grpc", "envoy", "finagle", NULL};
 static const char *const kind_names[] = {"queue", "occ", NULL};
 static const char *const ts_names[] = {"all", "first", "none", NULL};
 
@@ -93,6 +94,12 @@ static const key keys[] = {
     {"run", "warmup_s", K_DOUBLE, C(warmup_s), 0, 1e9, NULL, "s", "0",
      "Logical requests started before warmup_s, and server time before it, are left out of the "
      "latency, wait and utilization metrics (steady-state measurements)."},
+    {"run", "trigger_end_s", K_DOUBLE, C(trigger_end_s), 0, 1e9, NULL, "s",
+     "end of the last outage, else of the spike",
+     "recovery_time_s counts from here: the time until goodput stays at or above 90% of the "
+     "offered load for recovery_window_s."},
+    {"run", "recovery_window_s", K_DOUBLE, C(recovery_window_s), 1e-6, 1e9, NULL, "s", "10",
+     "How long goodput must stay at or above 90% of the offered load to count as recovered."},
     {"run", "horizon_s", K_DOUBLE, C(horizon_s), 1e-6, 1e9, NULL, "s", "3600",
      "Simulated time limit; logical requests still open then count as unfinished."},
 
@@ -115,6 +122,15 @@ static const key keys[] = {
      "Logical requests per task (an agent's sequential tool calls): a task succeeds only if every "
      "step does; after a failed step the rest of its task is skipped. requests_per_client must be "
      "a multiple."},
+    {"clients", "step_at_s", K_DOUBLE, C(step_at_s), 0, 1e9, NULL, "s", "0",
+     "start = poisson: from this time on the rate is step_rate_per_s (with step_rate_per_s > 0)."},
+    {"clients", "step_rate_per_s", K_DOUBLE, C(step_rate_per_s), 0, 1e12, NULL, "1/s", "0 (no step)",
+     "The rate after the step."},
+    {"clients", "spike_start_s", K_DOUBLE, C(spike_start_s), 0, 1e9, NULL, "s", "0",
+     "start = poisson: a load spike from spike_start_s to spike_end_s at spike_rate_per_s."},
+    {"clients", "spike_end_s", K_DOUBLE, C(spike_end_s), 0, 1e9, NULL, "s", "0", "End of the spike."},
+    {"clients", "spike_rate_per_s", K_DOUBLE, C(spike_rate_per_s), 0, 1e12, NULL, "1/s", "0 (no spike)",
+     "The rate during the spike."},
     {"clients", "think_time_s", K_DIST, C(think), 0, 0, NULL, "s", "0",
      "Pause between a client's logical requests (a distribution, see below)."},
 
@@ -141,6 +157,9 @@ static const key keys[] = {
      "free, rounded up, as an HTTP Retry-After)."},
     {"server", "retry_after_s", K_DOUBLE, C(retry_after_s), 0, 65535, NULL, "s", "1",
      "Retry-After of a 429 with retry_after = fixed (whole seconds, as HTTP sends it)."},
+    {"server", "load_slowdown", K_DOUBLE, C(load_slowdown), 0, 1e6, NULL, "", "0",
+     "Service time grows with load: x (1 + load_slowdown x attempts in service and queued / "
+     "workers), drawn when service starts (contention: locks, GC, cache misses)."},
     {"server", "overload_signal", K_BOOL, C(overload_signal), 0, 0, bool_names, "", "false",
      "503s from a full server say \"overloaded, don't retry\" (layers with obey_overload give up)."},
     {"server", "reply_loss_rate", K_DOUBLE, C(reply_loss_rate), 0, 1, NULL, "", "0",
@@ -160,6 +179,32 @@ static const key keys[] = {
     {"idempotency", "content_collision_p", K_DOUBLE, C(content_collision_p), 0, 1, NULL, "", "0",
      "Probability that a logical operation carries the same content (tool + arguments) as its "
      "client's previous one; what content_hash keys confuse."},
+
+    {"limits", "limiter", K_ENUM, C(limiter), 0, 0, limiter_names, "", "none",
+     "Retry limiting for the innermost layer, shared by all clients: aws_quota (AWS SDK standard "
+     "retry quota: 500 tokens, a retry costs 5, 10 after a timeout, a success refunds), grpc "
+     "(retry throttling: 10 tokens, a failure takes 1, a success adds 0.1, retries while "
+     "tokens > 5), envoy (retry budget: active retries < max(3, 20% of active requests)), "
+     "finagle (retry budget: 20% of requests + 10 retries/s over 10 s)."},
+    {"limits", "breaker", K_BOOL, C(breaker), 0, 0, bool_names, "", "false",
+     "A circuit breaker in front of the server (closed, open, half-open), shared by all clients: "
+     "an attempt it refuses fails at once without reaching the server."},
+    {"limits", "breaker_failure_ratio", K_DOUBLE, C(breaker_opts.failure_ratio), 0, 1, NULL, "", "0.5",
+     "Failure ratio over the window that opens the breaker."},
+    {"limits", "breaker_min_requests", K_U32, C(breaker_opts.min_requests), 0, 1000000000, NULL, "", "20",
+     "Results needed in the window before it may open."},
+    {"limits", "breaker_window_s", K_DOUBLE, C(breaker_opts.window_s), 0, 1e9, NULL, "s", "10",
+     "Sampling window."},
+    {"limits", "breaker_open_s", K_DOUBLE, C(breaker_opts.open_s), 0, 1e9, NULL, "s", "5",
+     "How long it stays open before half-open probes."},
+    {"limits", "breaker_probes", K_U32, C(breaker_opts.probes), 0, 1000000, NULL, "", "3",
+     "Probes let through half-open; all must succeed to close."},
+    {"limits", "adaptive_throttling", K_BOOL, C(throttling), 0, 0, bool_names, "", "false",
+     "Client-side adaptive throttling (Google SRE book): reject locally with probability "
+     "max(0, (requests - K x accepts) / (requests + 1)) over a sliding window."},
+    {"limits", "throttle_k", K_DOUBLE, C(throttle_opts.k), 0, 1e6, NULL, "", "2", "K (lower is more aggressive)."},
+    {"limits", "throttle_window_s", K_DOUBLE, C(throttle_opts.window_s), 0, 1e9, NULL, "s", "120",
+     "Sliding window of requests and accepts."},
 
     {"retry", "strategy", K_STRATEGY, C(policy.strategy), 0, 0, NULL, "", "exponential",
      "Strategy when [run] strategies is not given."},
@@ -286,6 +331,8 @@ void scn_defaults(scn_config *c)
     c->retry_after_s = 1;
     c->side_effect = HP_EFFECT_READ;
     c->task_steps = 1;
+    c->trigger_end_s = -1;
+    c->recovery_window_s = 10;
 }
 
 /* ---- parse state --------------------------------------------------- */
@@ -812,9 +859,10 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
             return 0;
         }
     } else if (strcmp(section, "run") && strcmp(section, "clients") && strcmp(section, "network") &&
-               strcmp(section, "server") && strcmp(section, "retry") && strcmp(section, "idempotency")) {
+               strcmp(section, "server") && strcmp(section, "retry") && strcmp(section, "idempotency") &&
+               strcmp(section, "limits")) {
         fail(ps, line,
-             "unknown section [%s]; expected run, clients, network, server, idempotency, retry, outage NAME, "
+             "unknown section [%s]; expected run, clients, network, server, idempotency, limits, retry, outage NAME, "
              "tool NAME, layer NAME, variant NAME or sweep [NAME]",
              section, NULL, NULL);
         return 0;
@@ -1012,10 +1060,10 @@ static int prescan(pstate *ps)
                 return -1;
             }
         } else if (strcmp(p, "run") && strcmp(p, "clients") && strcmp(p, "network") && strcmp(p, "server") &&
-                   strcmp(p, "retry") && strcmp(p, "idempotency") &&
+                   strcmp(p, "retry") && strcmp(p, "idempotency") && strcmp(p, "limits") &&
                    !(strncmp(p, "sweep", 5) == 0 && (p[5] == ' ' || p[5] == '\0'))) {
             fail(ps, lineno,
-                 "unknown section [%s]; expected run, clients, network, server, idempotency, retry, outage NAME, "
+                 "unknown section [%s]; expected run, clients, network, server, idempotency, limits, retry, outage NAME, "
                  "tool NAME, layer NAME, variant NAME or sweep [NAME]",
                  p, NULL, NULL);
             return -1;
@@ -1338,6 +1386,8 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
         BAD(line_of(ps, "clients", "task_steps"),
             "[clients] requests_per_client (%u) must be a multiple of task_steps (%u)", c->requests_per_client,
             c->task_steps);
+    if (c->spike_rate_per_s > 0 && !(c->spike_end_s > c->spike_start_s))
+        BAD(line_of(ps, "clients", "spike_end_s"), "[clients] spike_end_s must be after spike_start_s");
     if (c->start == SCN_START_POISSON && !(c->rate_per_s > 0))
         BAD(line_of(ps, "clients", "start"), "[clients] start = poisson needs rate_per_s > 0");
     double total = 0;

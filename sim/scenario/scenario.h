@@ -110,6 +110,8 @@ typedef struct scn_config {
     double bucket_s;
     double horizon_s;
     double warmup_s;            /* requests started before are not measured */
+    double trigger_end_s;       /* recovery is measured from here (< 0: end of the last outage or spike) */
+    double recovery_window_s;   /* goodput must stay >= 90% of offered this long */
     scn_ts_mode timeseries;     /* which replications go to timeseries.csv */
     int baseline;               /* strategy compared against in compare.csv, -1: none */
     char columns[512];          /* metrics in the printed table, comma-separated */
@@ -120,6 +122,8 @@ typedef struct scn_config {
     scn_start start;
     double spread_s;
     double rate_per_s;          /* start = poisson: client starts per second */
+    double step_at_s, step_rate_per_s;   /* poisson: from step_at_s on, this rate (0: none) */
+    double spike_start_s, spike_end_s, spike_rate_per_s; /* poisson: this rate during the spike */
     dist think;
     hp_side_effect side_effect; /* of the requests, without [tool] sections */
     uint32_t task_steps;        /* requests per task: a task succeeds if every step does */
@@ -139,6 +143,7 @@ typedef struct scn_config {
     scn_retry_after retry_after; /* what a 429 says */
     double retry_after_s;       /* with retry_after = fixed */
     double reply_loss_rate;     /* a served reply is lost on the way back */
+    double load_slowdown;       /* service time x (1 + load_slowdown * in_flight / workers) */
 
     /* [idempotency] */
     scn_keys keys;
@@ -165,6 +170,13 @@ typedef struct scn_config {
     /* [sweep NAME] */
     scn_sweep sweeps[SCN_MAX_SWEEPS];
     uint32_t nsweeps;
+
+    /* [limits]: shared by all clients (one application's retry limiting) */
+    int limiter;                /* hp_limiter_kind */
+    bool breaker;
+    hp_breaker_opts breaker_opts;
+    bool throttling;
+    hp_throttle_opts throttle_opts;
 
     /* [retry] */
     hp_policy policy;           /* policy.strategy: the [retry] strategy */
