@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "testutil.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,31 +25,7 @@
 
 #include "../sim/model/dist.h"
 
-/* A cmocka test whose body does not use the state pointer. */
-#define TEST(name)                                                             \
-    static void name##_body(void);                                             \
-    static void name(void **state)                                             \
-    {                                                                          \
-        (void)state;                                                           \
-        name##_body();                                                         \
-    }                                                                          \
-    static void name##_body(void)
 
-/* cmocka 1.1.5 has no assert_double_equal: compare doubles with a tolerance
- * relative to max(1, |expected|). */
-#define assert_close(a, b, eps) check_close((a), (b), (eps), __FILE__, __LINE__)
-#define EPS 1e-12
-
-static void check_close(double a, double b, double eps, const char *file,
-                        int line)
-{
-    double scale = fabs(b) > 1.0 ? fabs(b) : 1.0;
-
-    if (!(fabs(a - b) <= eps * scale)) {
-        print_error("%.17g != %.17g (eps %g)\n", a, b, eps);
-        _fail(file, line);
-    }
-}
 
 /* |got - want| <= k * se, with the numbers in the message on failure. */
 #define assert_within_se(got, want, se, k)                                     \

@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "testutil.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,31 +23,8 @@
 #include "../sim/engine/alloc.h"
 #include "../sim/engine/equeue.h"
 
-/* A cmocka test whose body does not use the state pointer. */
-#define TEST(name)                                                             \
-    static void name##_body(void);                                             \
-    static void name(void **state)                                             \
-    {                                                                          \
-        (void)state;                                                           \
-        name##_body();                                                         \
-    }                                                                          \
-    static void name##_body(void)
 
-/* splitmix64 (Steele, Lea, Flood 2014): small, self-contained, fixed seed. */
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
 
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
-/* Uniform in [0, 1): the top 53 bits scaled by 2^-53. */
-static double unif(uint64_t *s)
-{
-    return (double)(splitmix64(s) >> 11) * 0x1.0p-53;
-}
 
 /* Uniform integer in [0, n), n small: the multiply-shift of the top 32 bits
  * has a bias below n / 2^32, irrelevant for picking test inputs. */

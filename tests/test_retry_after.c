@@ -19,20 +19,14 @@
 
 #include <cmocka.h>
 
+#include "testutil.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "herdpolicy.h"
 
-#define TEST(name)                                                             \
-    static void name##_body(void);                                             \
-    static void name(void **state)                                             \
-    {                                                                          \
-        (void)state;                                                           \
-        name##_body();                                                         \
-    }                                                                          \
-    static void name##_body(void)
 
 #define EXAMPLE_S 784111777.0     /* Sun, 06 Nov 1994 08:49:37 GMT */
 #define NOW_1994 (EXAMPLE_S - 60) /* one minute before it */
@@ -342,14 +336,6 @@ static long days_oracle(long y, int m, int d)
     return n + d - 1;
 }
 
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
-
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
 
 static long pick(uint64_t *s, long lo, long hi) /* [lo, hi]; tiny bias is fine */
 {

@@ -71,6 +71,17 @@ static const char *const ts_names[] = {"all", "first", "none", NULL};
 #define T(f) offsetof(scn_tool, f)
 #define BIG 1e12
 
+/* The [retry] keys a [tool] or [layer] section may override (offsets into
+ * scn_tool.over). */
+#define POLICY_OVERRIDES(sec)                                                                              \
+    {sec, "max_attempts", K_U32, T(over.max_attempts), 0, 1000000000, NULL, "", "[retry]", "As in [retry]."}, \
+    {sec, "base_s", K_DOUBLE, T(over.base_s), 1e-9, 1e9, NULL, "s", "[retry]", "As in [retry]."},             \
+    {sec, "cap_s", K_DOUBLE, T(over.cap_s), 1e-9, 1e9, NULL, "s", "[retry]", "As in [retry]."},               \
+    {sec, "attempt_timeout_s", K_DOUBLE, T(over.attempt_timeout_s), 0, 1e9, NULL, "s", "[retry]",             \
+     "As in [retry]; for an outer layer it bounds the whole inner loop of one attempt."},                     \
+    {sec, "budget_s", K_DOUBLE, T(over.budget_s), 0, 1e9, NULL, "s", "[retry]", "As in [retry]."},            \
+    {sec, "retry_on_timeout", K_ENUM, T(over.on_timeout), 0, 0, on_timeout_names, "", "[retry]", "As in [retry]."}
+
 static const key keys[] = {
     {"run", "name", K_NAME, C(name), 0, 0, NULL, "", "file name without .ini",
      "Scenario name: default output folder is out/NAME/. Letters, digits, '-', '_', '.'."},
@@ -248,14 +259,7 @@ static const key keys[] = {
      "read, reversible, irreversible or destructive."},
     {"tool", "preset", K_PRESET, T(preset), 0, 0, effect_names, "", "none",
      "The tool's retry policy: [retry], then this preset, then the keys below."},
-    {"tool", "max_attempts", K_U32, T(over.max_attempts), 0, 1000000000, NULL, "", "[retry]", "As in [retry]."},
-    {"tool", "base_s", K_DOUBLE, T(over.base_s), 1e-9, 1e9, NULL, "s", "[retry]", "As in [retry]."},
-    {"tool", "cap_s", K_DOUBLE, T(over.cap_s), 1e-9, 1e9, NULL, "s", "[retry]", "As in [retry]."},
-    {"tool", "attempt_timeout_s", K_DOUBLE, T(over.attempt_timeout_s), 0, 1e9, NULL, "s", "[retry]",
-     "As in [retry]."},
-    {"tool", "budget_s", K_DOUBLE, T(over.budget_s), 0, 1e9, NULL, "s", "[retry]", "As in [retry]."},
-    {"tool", "retry_on_timeout", K_ENUM, T(over.on_timeout), 0, 0, on_timeout_names, "", "[retry]",
-     "As in [retry]."},
+    POLICY_OVERRIDES("tool"),
     {"tool", "idempotent", K_NBOOL, T(over.non_idempotent), 0, 0, bool_names, "", "[retry]", "As in [retry]."},
 
     {"layer", "kind", K_ENUM, T(kind), 0, 0, layer_kind_names, "", "plain",
@@ -267,15 +271,7 @@ static const key keys[] = {
      "The layer's retry policy: [retry], then this preset, then the keys below."},
     {"layer", "strategy", K_STRATEGY, T(over.strategy), 0, 0, NULL, "", "the run's strategy",
      "This layer's backoff strategy (default: the strategy being compared)."},
-    {"layer", "max_attempts", K_U32, T(over.max_attempts), 0, 1000000000, NULL, "", "[retry]", "As in [retry]."},
-    {"layer", "base_s", K_DOUBLE, T(over.base_s), 1e-9, 1e9, NULL, "s", "[retry]", "As in [retry]."},
-    {"layer", "cap_s", K_DOUBLE, T(over.cap_s), 1e-9, 1e9, NULL, "s", "[retry]", "As in [retry]."},
-    {"layer", "attempt_timeout_s", K_DOUBLE, T(over.attempt_timeout_s), 0, 1e9, NULL, "s", "[retry]",
-     "Per attempt of this layer (for an outer layer: the whole inner loop of one attempt)."},
-    {"layer", "budget_s", K_DOUBLE, T(over.budget_s), 0, 1e9, NULL, "s", "[retry]",
-     "Total for this layer's loop."},
-    {"layer", "retry_on_timeout", K_ENUM, T(over.on_timeout), 0, 0, on_timeout_names, "", "[retry]",
-     "As in [retry]."},
+    POLICY_OVERRIDES("layer"),
     {"layer", "retry_on", K_CLASSES, T(retry_mask), 0, 0, NULL, "", "every retryable class",
      "Failure classes this layer retries: any of server, rate_limited, timeout, connection, "
      "conflict, unknown."},
