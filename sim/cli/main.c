@@ -239,8 +239,9 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(cmd, "--version")) {
-        printf("herd %s (libherdpolicy %s; %zu bytes of state per client)\n", HERD_VERSION, HP_VERSION,
-               sizeof(client));
+        printf("herd %s (libherdpolicy %s; state per client: %zu bytes, + %zu per retry layer, "
+               "+ %zu per logical request)\n",
+               HERD_VERSION, HP_VERSION, sizeof(client), sizeof(hp_state), sizeof(double) + 1);
         return 0;
     }
     if (!strcmp(cmd, "run"))

@@ -15,9 +15,11 @@
 #include "../engine/alloc.h"
 #include "dist.h"
 
-size_t model_client_bytes(uint32_t requests_per_client)
+size_t model_client_bytes(const scn_config *cfg)
 {
-    return sizeof(client) + sizeof(double) * requests_per_client;
+    size_t layers = cfg->nlayers ? cfg->nlayers : 1;
+    size_t per_op = sizeof(double) + sizeof(uint8_t) + (cfg->keys == SCN_KEYS_CONTENT_HASH ? sizeof(uint32_t) : 0);
+    return sizeof(client) + layers * sizeof(hp_state) + per_op * cfg->requests_per_client;
 }
 
 ts_bucket *model_bucket(model *md)

@@ -140,8 +140,9 @@ int model_run(model *md);
 
 void model_free(model *md);
 
-/* Bytes of model state per client (state + latency samples). */
-size_t model_client_bytes(uint32_t requests_per_client);
+/* Bytes of model state per client: its state, one retry state per layer,
+ * and per logical request a latency sample and its flags. */
+size_t model_client_bytes(const scn_config *cfg);
 
 /* Internal: the server side (server.c) and client side (client.c). */
 void server_arrive(sim_t *sim, const eq_event *ev, void *ctx);
