@@ -35,7 +35,7 @@ SIM_SRC    := sim/engine/alloc.c sim/engine/equeue.c sim/engine/rng.c sim/engine
               sim/model/server.c sim/model/occ.c sim/scenario/scenario.c sim/report/csv.c sim/report/stats.c \
               sim/experiment/experiment.c sim/report/plot.c
 CLI_SRC    := sim/cli/main.c
-TESTS      := test_policy test_retry_after test_equeue test_dist test_scenario test_model
+TESTS      := test_policy test_retry_after test_limit test_equeue test_dist test_scenario test_model
 
 POLICY_OBJ := $(POLICY_SRC:%.c=$(BUILD)/%.o)
 SIM_OBJ    := $(SIM_SRC:%.c=$(BUILD)/%.o)
@@ -61,7 +61,7 @@ herd: $(CLI_OBJ) $(BUILD)/libherdsim.a $(BUILD)/libherdpolicy.a
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libherdsim.a $(BUILD)/libherdpolicy.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Isim/policy -o $@ $^ -lcmocka $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -Isim/policy -o $@ $(filter %.c %.a,$^) -lcmocka $(LDLIBS)
 
 # Installs the Debian packages that are missing (needs root and apt-get);
 # does nothing when all are present.

@@ -268,8 +268,9 @@ static void outcome(model *md, uint32_t id, int out, float aux)
     hp_class cls = hp_classify(out);
     double now = sim_now(md->sim);
     const scn_config *cfg = md->cfg;
-    if (cfg->breaker)
-        hp_breaker_on_result(&md->breaker, now, cls == HP_CLASS_OK);
+    if (cfg->breaker) /* the server's failures open it, not the caller's (4xx) */
+        hp_breaker_on_result(&md->breaker, now,
+                             cls != HP_CLASS_SERVER && cls != HP_CLASS_TIMEOUT && cls != HP_CLASS_CONNECTION);
     if (cfg->throttling && out != 503 && out != 429 && out != HP_OUTCOME_TIMEOUT)
         hp_throttle_on_accept(&md->throttle, now); /* the backend took it */
     if (cfg->limiter != HP_LIMITER_NONE) {

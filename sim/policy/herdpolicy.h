@@ -319,8 +319,9 @@ double hp_time_clamp(double latest_s, double now_s);
 
 /* Two event counters (a, b) over a sliding window of HP_WINDOW_BUCKETS
  * sub-buckets of width_s each; the head sub-bucket covers
- * [head_start_s, head_start_s + width_s).  Running sums make reads O(1)
- * amortised; sub-bucket counters saturate at UINT32_MAX. */
+ * [head_start_s, head_start_s + width_s).  Running sums keep every
+ * operation O(HP_WINDOW_BUCKETS) at worst (O(1) amortised for adds);
+ * sub-bucket counters saturate at UINT32_MAX. */
 typedef struct hp_window {
     double width_s;      /* window / HP_WINDOW_BUCKETS */
     double head_start_s; /* start of the newest sub-bucket */
@@ -341,8 +342,8 @@ void hp_window_init(hp_window *w, double window_s, double now_s);
 void hp_window_add(hp_window *w, double now_s, uint32_t a, uint32_t b);
 
 /* The sums of a and b over the window as it stands at now_s (same
- * clamping as hp_window_add); does not modify the window.  Either output
- * pointer may be NULL. */
+ * clamping as hp_window_add); does not modify the window, so it costs one
+ * step per expired sub-bucket.  Either output pointer may be NULL. */
 void hp_window_sums(const hp_window *w, double now_s, uint64_t *a,
                     uint64_t *b);
 
@@ -421,7 +422,8 @@ typedef struct hp_limiter_opts {
     uint32_t aws_success_increment; /* a success that needed no retry; 0 = 1 */
     /* HP_LIMITER_GRPC */
     uint32_t grpc_max_tokens;       /* 1..1000; 0 = 10 */
-    double grpc_token_ratio;        /* >= 0.0005 (rounds to >= 1/1000); 0 = 0.1 */
+    double grpc_token_ratio;        /* >= 0.0005 (rounds to >= 1/1000); 0 = 0.1;
+                                     * above grpc_max_tokens acts as it */
     /* HP_LIMITER_ENVOY */
     double envoy_budget_percent;    /* percent, 0..100; 0 = 20; HP_OFF = 0 */
     int32_t envoy_min_retry_concurrency; /* 0 = 3; HP_OFF = 0 */
@@ -465,8 +467,12 @@ hp_limiter_opts hp_limiter_defaults(hp_limiter_kind kind);
 const char *hp_limiter_check(const hp_limiter_opts *o);
 
 /* A full limiter at now_s.  opts NULL means all defaults (kind NONE).
- * Values hp_limiter_check() rejects are resolved to their defaults (a kind
- * out of range to NONE), so the limiter is always usable. */
+ * Options hp_limiter_check() rejects still give a usable limiter: NaN and
+ * infinite values take their defaults, and so do negative ones except in
+ * HP_OFF fields, where they read as zero; grpc_max_tokens and
+ * finagle_percent_can_retry act as at most 1000; a kind out of range acts
+ * as NONE; AWS costs above the capacity are kept (such retries never
+ * pass). */
 void hp_limiter_init(hp_limiter *l, const hp_limiter_opts *opts, double now_s);
 
 /* An attempt is sent: Envoy counts it active; Finagle deposits when
@@ -561,7 +567,8 @@ hp_breaker_opts hp_breaker_defaults(void);
 const char *hp_breaker_check(const hp_breaker_opts *o);
 
 /* A closed breaker with an empty window at now_s; opts NULL means defaults;
- * rejected values are resolved to their defaults. */
+ * values hp_breaker_check() rejects take their defaults, except a
+ * failure_ratio above 1, taken as 1. */
 void hp_breaker_init(hp_breaker *b, const hp_breaker_opts *opts, double now_s);
 
 /* The state at now_s (no state change). */
@@ -682,8 +689,8 @@ hp_hedge_opts hp_hedge_defaults(void);
 /* NULL if usable (after zero-means-default), else a static message. */
 const char *hp_hedge_check(const hp_hedge_opts *o);
 
-/* Empty tracker; opts NULL means defaults; rejected values are resolved to
- * their defaults. */
+/* Empty tracker; opts NULL means defaults; values hp_hedge_check() rejects
+ * take their defaults, except a negative delay_s, read as zero. */
 void hp_hedge_init(hp_hedge *h, const hp_hedge_opts *opts);
 
 /* Records one latency (seconds).  NaN and negative values are ignored;

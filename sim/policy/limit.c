@@ -160,10 +160,8 @@ const char *hp_limiter_check(const hp_limiter_opts *o)
                          "grpc_token_ratio is infinite",
                          "grpc_token_ratio is negative")) != NULL)
         return msg;
-    if (o->grpc_token_ratio > 0.0 && lround(o->grpc_token_ratio * 1000.0) < 1)
+    if (o->grpc_token_ratio > 0.0 && o->grpc_token_ratio * 1000.0 < 0.5)
         return "grpc_token_ratio is below 0.0005 (tokens are kept in thousandths)";
-    if (o->grpc_token_ratio > GRPC_MAX_TOKENS_LIMIT)
-        return "grpc_token_ratio is above 1000";
     if ((msg = check_num(o->envoy_budget_percent, true,
                          "envoy_budget_percent is NaN",
                          "envoy_budget_percent is infinite",
