@@ -253,6 +253,13 @@ byname "$T/meta/summary.csv" '
     s("variant") ~ /^(no_retries|token_bucket|grpc_throttling|circuit_breaker)$/ && (v("recovered") != 1 || v("recovery_time_s") > 60) { print s("variant") " did not recover"; bad = 1 }
     END { exit bad }' && ok || bad "metastable: plain retries recover, or the mitigations do not"
 
+"$HERD" run scenarios/hedging.ini -o "$T/hedge" --quiet --replications 3 && ok || bad "hedging run"
+byname "$T/hedge/aggregate.csv" '
+    { p[s("variant")] = v("p99_latency_s_mean"); h[s("variant")] = v("hedges_mean"); l[s("variant")] = v("late_replies_mean"); k[s("variant")] = v("calls_mean") }
+    END { exit !(p["hedge_p95"] < p["no_hedging"] / 1.5 && h["no_hedging"] == 0 && h["hedge_p95"] > 0 &&
+                 l["hedge_p95"] >= h["hedge_p95"] && k["hedge_p95"] < 1.1 * k["no_hedging"]) }' \
+    && ok || bad "hedging: p99 not shorter, or copies not counted"
+
 # --- sweeps from the command line -------------------------------------------
 "$HERD" run "$T/small.ini" -o "$T/sw" --quiet --replications 2 --sweep server.workers=5:15:5 --sweep clients.count=50,100 \
     && [ "$(tail -n +2 "$T/sw/aggregate.csv" | wc -l)" -eq 36 ] \

@@ -160,6 +160,11 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
     c->tag++;
     c->waiting = 1;
     model_after(md, &md->cfg->delay, md->delay_lane, RNG_NETWORK, EV_ARRIVE, id, c->tag, (int32_t)c->done, 0);
+    if (cfg->hedging) {
+        double hd = hp_hedge_delay(&md->hedge);
+        if (hd < timeout)
+            sim_schedule(sim, hd, EV_HEDGE, id, c->tag, 0);
+    }
     if (isinf(timeout))
         return;
     if (md->timeout_lane >= 0 && timeout == sim->lane[md->timeout_lane].delay)
@@ -268,6 +273,8 @@ static void outcome(model *md, uint32_t id, int out, float aux)
     hp_class cls = hp_classify(out);
     double now = sim_now(md->sim);
     const scn_config *cfg = md->cfg;
+    if (cfg->hedging && cls == HP_CLASS_OK && lst(md, id, 0)->attempts == 1)
+        hp_hedge_observe(&md->hedge, now - c->req_start); /* first-attempt latencies */
     if (cfg->breaker) /* the server's failures open it, not the caller's (4xx) */
         hp_breaker_on_result(&md->breaker, now,
                              cls != HP_CLASS_SERVER && cls != HP_CLASS_TIMEOUT && cls != HP_CLASS_CONNECTION);
@@ -339,6 +346,21 @@ void client_layer(sim_t *sim, const eq_event *ev, void *ctx)
 {
     (void)sim;
     layer_attempt(ctx, ev->obj, (uint32_t)ev->arg);
+}
+
+/* The hedge delay passed and the attempt has no reply yet: send a copy
+ * (same tag: the first reply wins, the others arrive late). */
+void client_hedge(sim_t *sim, const eq_event *ev, void *ctx)
+{
+    model *md = ctx;
+    client *c = &md->clients[ev->obj];
+    if (!c->waiting || c->tag != ev->tag)
+        return;
+    md->m.hedges++;
+    model_after(md, &md->cfg->delay, md->delay_lane, RNG_NETWORK, EV_ARRIVE, ev->obj, c->tag, (int32_t)c->done, 0);
+    uint32_t sent = (uint32_t)ev->arg + 1;
+    if (sent < hp_hedge_max(&md->hedge))
+        sim_schedule(sim, hp_hedge_delay(&md->hedge), EV_HEDGE, ev->obj, c->tag, (int32_t)sent);
 }
 
 void client_reply(sim_t *sim, const eq_event *ev, void *ctx)

@@ -24,6 +24,7 @@ const metric_desc metric_table[] = {
     D(offered_per_s),    D(goodput_per_s),     D(recovery_time_s),
     U(recovered),        D(trigger_start_s),   D(trigger_end_s),
     U(retries_denied),   U(breaker_rejected),  U(throttled),
+    U(hedges),
     U(peak_inflight),    D(peak_arrivals_per_s), D(mean_latency_s),
     D(p50_latency_s),    D(p99_latency_s),     D(max_latency_s),
     U(served),           D(mean_wait_s),       D(p_wait),

@@ -55,6 +55,7 @@ typedef struct metrics {
     uint64_t retries_denied;    /* retries the retry limiter refused (the request failed) */
     uint64_t breaker_rejected;  /* attempts the open circuit breaker failed locally */
     uint64_t throttled;         /* attempts adaptive throttling rejected locally */
+    uint64_t hedges;            /* hedged copies sent (their late replies are wasted) */
     double trigger_start_s;     /* the trigger (last outage, or spike), for figures; nan if none */
     double trigger_end_s;
     uint64_t peak_inflight;     /* max attempts in service + queued at the server */

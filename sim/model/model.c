@@ -113,6 +113,7 @@ int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *si
     hp_limiter_init(&md->limiter, &lo, 0);
     hp_breaker_init(&md->breaker, &cfg->breaker_opts, 0);
     hp_throttle_init(&md->throttle, &cfg->throttle_opts, 0);
+    hp_hedge_init(&md->hedge, &cfg->hedge_opts);
     md->nlayers = cfg->nlayers ? cfg->nlayers : 1;
     for (uint32_t l = 0; l < cfg->nlayers; l++)
         md->layer_policy[l] = scn_layer_policy(cfg, l, strategy);
@@ -154,6 +155,7 @@ int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *si
     sim_on(sim, EV_REPLY, client_reply, md);
     sim_on(sim, EV_TIMEOUT, client_timeout, md);
     sim_on(sim, EV_LAYER, client_layer, md);
+    sim_on(sim, EV_HEDGE, client_hedge, md);
     md->timeout_lane = md->policy.attempt_timeout_s > 0 ? sim_lane_for(sim, md->policy.attempt_timeout_s) : -1;
     md->delay_lane = lane_if_constant(sim, &cfg->delay);
     md->service_lane = lane_if_constant(sim, &cfg->service);

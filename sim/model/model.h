@@ -35,6 +35,7 @@ enum {
     EV_OCC_READ_REPLY, /* occ: obj=client, tag=attempt, arg=version read */
     EV_OCC_WRITE,      /* occ: obj=client, tag=attempt, arg=version read: write arrives */
     EV_LAYER,          /* obj=client, arg=layer: an llm layer's think time is over */
+    EV_HEDGE,          /* obj=client, tag=attempt, arg=copies sent: time to hedge the attempt */
     EV_COUNT
 };
 
@@ -93,6 +94,7 @@ typedef struct model {
     hp_limiter limiter; /* [limits], shared by all clients */
     hp_breaker breaker;
     hp_throttle throttle;
+    hp_hedge hedge;
     double tool_cum[SCN_MAX_TOOLS]; /* cumulative tool probabilities */
     uint32_t ntools;
     sim_t *sim;
@@ -152,6 +154,7 @@ void client_send(sim_t *sim, const eq_event *ev, void *ctx);
 void client_reply(sim_t *sim, const eq_event *ev, void *ctx);
 void client_timeout(sim_t *sim, const eq_event *ev, void *ctx);
 void client_layer(sim_t *sim, const eq_event *ev, void *ctx);
+void client_hedge(sim_t *sim, const eq_event *ev, void *ctx);
 void occ_read_arrive(sim_t *sim, const eq_event *ev, void *ctx);
 void occ_read_reply(sim_t *sim, const eq_event *ev, void *ctx);
 void occ_write_arrive(sim_t *sim, const eq_event *ev, void *ctx);

@@ -63,6 +63,7 @@ static const char *const enforce_names[] = {"unique_constraint", "check_then_act
 static const char *const ra_names[] = {"none", "fixed", "honest", NULL};
 static const char *const layer_kind_names[] = {"plain", "llm", NULL};
 static const char *const limiter_names[] = {"none", "aws_quota", "grpc", "envoy", "finagle", NULL};
+static const char *const hedge_mode_names[] = {"percentile", "fixed", NULL};
 static const char *const kind_names[] = {"queue", "occ", NULL};
 static const char *const ts_names[] = {"all", "first", "none", NULL};
 
@@ -216,6 +217,17 @@ static const key keys[] = {
     {"limits", "throttle_k", K_DOUBLE, C(throttle_opts.k), 0, 1e6, NULL, "", "2", "K (lower is more aggressive)."},
     {"limits", "throttle_window_s", K_DOUBLE, C(throttle_opts.window_s), 0, 1e9, NULL, "s", "120",
      "Sliding window of requests and accepts."},
+
+    {"limits", "hedging", K_BOOL, C(hedging), 0, 0, bool_names, "", "false",
+     "Hedged requests: while an attempt has no reply after the hedge delay, send a copy (at most "
+     "hedge_max); the first reply wins, the others arrive late (wasted copies). Without layers."},
+    {"limits", "hedge_mode", K_ENUM, C(hedge_opts.mode), 0, 0, hedge_mode_names, "", "percentile",
+     "percentile: the delay is that percentile of the latencies seen so far (hedge_delay_s until 20 "
+     "are seen); fixed: hedge_delay_s."},
+    {"limits", "hedge_delay_s", K_DOUBLE, C(hedge_opts.delay_s), 0, 1e9, NULL, "s", "1", "Fixed hedge delay."},
+    {"limits", "hedge_percentile", K_DOUBLE, C(hedge_opts.percentile), 0, 1, NULL, "", "0.95",
+     "The latency percentile that triggers a hedge."},
+    {"limits", "hedge_max", K_U32, C(hedge_opts.max_hedges), 0, 100, NULL, "", "1", "Copies per attempt at most."},
 
     {"retry", "strategy", K_STRATEGY, C(policy.strategy), 0, 0, NULL, "", "exponential",
      "Strategy when [run] strategies is not given."},
@@ -1351,6 +1363,8 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
             BAD(c->layers[l].line, "[layer %s]: cap_s (%g s) is below base_s (%g s); expected cap_s >= base_s",
                 c->layers[l].name, p.cap_s, p.base_s);
     }
+    if (c->hedging && c->nlayers)
+        BAD(line_of(ps, "limits", "hedging"), "[limits] hedging works without [layer] sections");
     if (c->nlayers && c->kind == SCN_SERVER_OCC)
         BAD(c->layers[0].line, "[layer %s]: layers work with the queue server only", c->layers[0].name);
     if (c->ntools && !(wsum > 0))

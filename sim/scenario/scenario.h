@@ -177,6 +177,8 @@ typedef struct scn_config {
     hp_breaker_opts breaker_opts;
     bool throttling;
     hp_throttle_opts throttle_opts;
+    bool hedging;
+    hp_hedge_opts hedge_opts;
 
     /* [retry] */
     hp_policy policy;           /* policy.strategy: the [retry] strategy */
