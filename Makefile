@@ -26,13 +26,13 @@ LDLIBS   := -linih -lgsl -lgslcblas -lm -lpthread
 DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev valgrind \
             clang libclang-rt-14-dev
 FUZZ_SECONDS ?= 600
-FUZZ_SRC = tests/fuzz_scenario.c sim/scenario/scenario.c sim/model/dist.c sim/model/metrics.c sim/engine/alloc.c \
+FUZZ_SRC = tests/fuzz_scenario.c sim/scenario/scenario.c sim/scenario/keys.c sim/scenario/expand.c sim/model/dist.c sim/model/metrics.c sim/engine/alloc.c \
             $(POLICY_SRC)
 
 POLICY_SRC := sim/policy/backoff.c sim/policy/classify.c sim/policy/retry_after.c sim/policy/limit.c sim/policy/breaker.c sim/policy/throttle.c sim/policy/hedge.c
 SIM_SRC    := sim/engine/alloc.c sim/engine/equeue.c sim/engine/rng.c sim/engine/sim.c \
               sim/model/dist.c sim/model/metrics.c sim/model/model.c sim/model/client.c \
-              sim/model/server.c sim/model/occ.c sim/scenario/scenario.c sim/report/csv.c sim/report/stats.c \
+              sim/model/server.c sim/model/occ.c sim/scenario/scenario.c sim/scenario/keys.c sim/scenario/expand.c sim/report/csv.c sim/report/stats.c \
               sim/experiment/experiment.c sim/report/plot.c
 CLI_SRC    := sim/cli/main.c
 TESTS      := test_policy test_retry_after test_limit test_equeue test_dist test_scenario test_model

@@ -1,0 +1,734 @@
+/*
+ * keys.c - the scenario key table: the single description of the format.
+ * Parsing, range checks, defaults, the tool and layer policies and the
+ * `herd keys` reference all read it.
+ */
+#include "keys.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/metrics.h"
+
+static const char *const start_names[] = {"burst", "spread", "poisson", NULL};
+static const char *const mode_names[] = {"fail_fast", "black_hole", NULL};
+static const char *const unknown_names[] = {"retry", "fail", NULL};
+static const char *const bool_names[] = {"false", "true", NULL};
+static const char *const effect_names[] = {"read", "reversible", "irreversible", "destructive", NULL};
+static const char *const on_timeout_names[] = {"if_idempotent", "always", "never", NULL};
+static const char *const keys_names[] = {"none", "logical_op", "attempt", "content_hash", NULL};
+static const char *const enforce_names[] = {"unique_constraint", "check_then_act", NULL};
+static const char *const ra_names[] = {"none", "fixed", "honest", NULL};
+static const char *const layer_kind_names[] = {"plain", "llm", NULL};
+static const char *const limiter_names[] = {"none", "aws_quota", "grpc", "envoy", "finagle", NULL};
+static const char *const hedge_mode_names[] = {"percentile", "fixed", NULL};
+static const char *const kind_names[] = {"queue", "occ", NULL};
+static const char *const ts_names[] = {"all", "first", "none", NULL};
+
+#define C(f) offsetof(scn_config, f)
+#define O(f) offsetof(scn_outage, f)
+#define T(f) offsetof(scn_tool, f)
+#define BIG 1e12
+
+/* The [retry] keys a [tool] or [layer] section may override (offsets into
+ * scn_tool.over). */
+#define POLICY_OVERRIDES(sec)                                                                              \
+    {sec, "max_attempts", K_U32, T(over.max_attempts), 0, 1000000000, NULL, "", "[retry]", "As in [retry]."}, \
+    {sec, "base_s", K_DOUBLE, T(over.base_s), 1e-9, 1e9, NULL, "s", "[retry]", "As in [retry]."},             \
+    {sec, "cap_s", K_DOUBLE, T(over.cap_s), 1e-9, 1e9, NULL, "s", "[retry]", "As in [retry]."},               \
+    {sec, "attempt_timeout_s", K_DOUBLE, T(over.attempt_timeout_s), 0, 1e9, NULL, "s", "[retry]",             \
+     "As in [retry]; for an outer layer it bounds the whole inner loop of one attempt."},                     \
+    {sec, "budget_s", K_DOUBLE, T(over.budget_s), 0, 1e9, NULL, "s", "[retry]", "As in [retry]."},            \
+    {sec, "retry_on_timeout", K_ENUM, T(over.on_timeout), 0, 0, on_timeout_names, "", "[retry]", "As in [retry]."}
+
+const key scn_key_table[] = {
+    {"run", "name", K_NAME, C(name), 0, 0, NULL, "", "file name without .ini",
+     "Scenario name: default output folder is out/NAME/. Letters, digits, '-', '_', '.'."},
+    {"run", "seed", K_U64, C(seed), 1, 18446744073709551615.0, NULL, "", "1",
+     "Master seed (>= 1). Replication r of every strategy uses the streams of (seed, r)."},
+    {"run", "replications", K_U32, C(replications), 1, 100000, NULL, "", "10",
+     "Independent replications per strategy; CIs need at least 2."},
+    {"run", "strategies", K_STRATEGIES, C(strategies), 0, 0, NULL, "", "the [retry] strategy",
+     "Comma-separated strategies run side by side: immediate, constant, exponential, "
+     "full_jitter, equal_jitter, decorrelated_jitter."},
+    {"run", "baseline", K_BASELINE, C(baseline), 0, 0, NULL, "", "none",
+     "A strategy of `strategies` to compare the others with: writes compare.csv with each "
+     "strategy's paired change against it, per replication (common random numbers), in percent."},
+    {"run", "columns", K_COLUMNS, C(columns), 0, 0, NULL, "",
+     "completion_time_s, calls, refused, peak_arrivals_per_s, p99_latency_s, failures",
+     "Metrics (columns of summary.csv) shown in the table `herd run` prints."},
+    {"run", "bucket_s", K_DOUBLE, C(bucket_s), 1e-6, 1e6, NULL, "s", "1",
+     "Width of a timeseries bucket; peak_arrivals_per_s is the busiest bucket's rate."},
+    {"run", "timeseries", K_ENUM, C(timeseries), 0, 0, ts_names, "", "all",
+     "Replications written to timeseries.csv: all, first (replication 0 only) or none."},
+    {"run", "warmup_s", K_DOUBLE, C(warmup_s), 0, 1e9, NULL, "s", "0",
+     "Logical requests started before warmup_s, and server time before it, are left out of the "
+     "latency, wait and utilization metrics (steady-state measurements)."},
+    {"run", "trigger_end_s", K_DOUBLE, C(trigger_end_s), 0, 1e9, NULL, "s",
+     "end of the last outage, else of the spike",
+     "recovery_time_s counts from here: the time until goodput stays at or above 90% of the "
+     "offered load for recovery_window_s."},
+    {"run", "recovery_window_s", K_DOUBLE, C(recovery_window_s), 1e-6, 1e9, NULL, "s", "10",
+     "How long goodput must stay at or above 90% of the offered load to count as recovered."},
+    {"run", "horizon_s", K_DOUBLE, C(horizon_s), 1e-6, 1e9, NULL, "s", "3600",
+     "Simulated time limit; logical requests still open then count as unfinished."},
+
+    {"clients", "count", K_U32, C(clients), 1, 100000000, NULL, "", "1000",
+     "Number of clients (a closed population)."},
+    {"clients", "requests_per_client", K_U32, C(requests_per_client), 1, 1000000, NULL, "", "1",
+     "Logical requests each client makes, one after the other."},
+    {"clients", "start", K_ENUM, C(start), 0, 0, start_names, "", "burst",
+     "burst: every client starts at t=0; spread: start times uniform on [0, spread_s); "
+     "poisson: clients start one after another with exponential gaps, rate_per_s on average "
+     "(an open Poisson stream when each makes one request)."},
+    {"clients", "spread_s", K_DOUBLE, C(spread_s), 0, 1e9, NULL, "s", "0",
+     "Width of the start interval with start = spread."},
+    {"clients", "rate_per_s", K_DOUBLE, C(rate_per_s), 1e-9, 1e12, NULL, "1/s", "(required for poisson)",
+     "Mean client start rate with start = poisson."},
+    {"clients", "side_effect", K_ENUM, C(side_effect), 0, 0, effect_names, "", "read",
+     "What every request does, without [tool] sections: read (no side effect), reversible, "
+     "irreversible or destructive. Each execution of a non-read request is a side effect."},
+    {"clients", "task_steps", K_U32, C(task_steps), 1, 1000000, NULL, "", "1",
+     "Logical requests per task (an agent's sequential tool calls): a task succeeds only if every "
+     "step does; after a failed step the rest of its task is skipped. requests_per_client must be "
+     "a multiple."},
+    {"clients", "step_at_s", K_DOUBLE, C(step_at_s), 0, 1e9, NULL, "s", "0",
+     "start = poisson: from this time on the rate is step_rate_per_s (with step_rate_per_s > 0)."},
+    {"clients", "step_rate_per_s", K_DOUBLE, C(step_rate_per_s), 0, 1e12, NULL, "1/s", "0 (no step)",
+     "The rate after the step."},
+    {"clients", "spike_start_s", K_DOUBLE, C(spike_start_s), 0, 1e9, NULL, "s", "0",
+     "start = poisson: a load spike from spike_start_s to spike_end_s at spike_rate_per_s."},
+    {"clients", "spike_end_s", K_DOUBLE, C(spike_end_s), 0, 1e9, NULL, "s", "0", "End of the spike."},
+    {"clients", "spike_rate_per_s", K_DOUBLE, C(spike_rate_per_s), 0, 1e12, NULL, "1/s", "0 (no spike)",
+     "The rate during the spike."},
+    {"clients", "think_time_s", K_DIST, C(think), 0, 0, NULL, "s", "0",
+     "Pause between a client's logical requests (a distribution, see below)."},
+
+    {"network", "delay_s", K_DIST, C(delay), 0, 0, NULL, "s", "constant(0.005)",
+     "One-way delay, drawn independently for the request and for the reply."},
+
+    {"server", "kind", K_ENUM, C(kind), 0, 0, kind_names, "", "queue",
+     "queue: workers + FIFO queue with outages and errors; occ: the AWS 2015 optimistic-concurrency "
+     "workload (one shared row: read, then a conditional write that fails with 409 if another "
+     "client wrote in between; reads and writes are evaluated on arrival)."},
+    {"server", "workers", K_U32, C(workers), 1, 10000000, NULL, "", "100",
+     "Requests served concurrently."},
+    {"server", "queue", K_U32, C(queue), 0, 100000000, NULL, "", "1000",
+     "FIFO waiting places; an attempt finding workers and queue full gets 503 at once."},
+    {"server", "service_time_s", K_DIST, C(service), 0, 0, NULL, "s", "exponential(0.1)",
+     "Service time of one attempt."},
+    {"server", "rate_limit_rps", K_DOUBLE, C(rate_limit_rps), 0, 1e9, NULL, "1/s", "0",
+     "Token-bucket rate limit in front of the server (0: none); an attempt finding no token is "
+     "answered 429 at once."},
+    {"server", "burst", K_DOUBLE, C(burst), 1, 1e9, NULL, "", "rate_limit_rps (at least 1)",
+     "Token-bucket size: attempts admitted at once after a quiet period."},
+    {"server", "retry_after", K_ENUM, C(retry_after), 0, 0, ra_names, "", "none",
+     "What a 429 says: none, fixed (retry_after_s), or honest (the whole seconds until a token is "
+     "free, rounded up, as an HTTP Retry-After)."},
+    {"server", "retry_after_s", K_DOUBLE, C(retry_after_s), 0, 65535, NULL, "s", "1",
+     "Retry-After of a 429 with retry_after = fixed (whole seconds, as HTTP sends it)."},
+    {"server", "load_slowdown", K_DOUBLE, C(load_slowdown), 0, 1e6, NULL, "", "0",
+     "Service time grows with load: x (1 + load_slowdown x attempts in service and queued / "
+     "workers), drawn when service starts (contention: locks, GC, cache misses)."},
+    {"server", "overload_signal", K_BOOL, C(overload_signal), 0, 0, bool_names, "", "false",
+     "503s from a full server say \"overloaded, don't retry\" (layers with obey_overload give up)."},
+    {"server", "reply_loss_rate", K_DOUBLE, C(reply_loss_rate), 0, 1, NULL, "", "0",
+     "Probability that a served attempt's reply is lost: the work and its side effect happened, "
+     "the client times out."},
+
+    {"idempotency", "keys", K_ENUM, C(keys), 0, 0, keys_names, "", "none",
+     "Idempotency keys on non-read requests: none; logical_op (generated once per logical "
+     "operation, reused by every retry: correct); attempt (a fresh key per attempt: as good as "
+     "none); content_hash (tool + arguments: distinct operations with identical content "
+     "collide). With any key the client treats the operation as idempotent."},
+    {"idempotency", "enforcement", K_ENUM, C(enforcement), 0, 0, enforce_names, "", "unique_constraint",
+     "How the server's key store is enforced: unique_constraint (the store rejects a second "
+     "execution of a key, even a concurrent one: 409 while the first runs, the stored result "
+     "after) or check_then_act (an application-level \"seen it?\" check: two attempts in "
+     "service at once both pass and both execute)."},
+    {"idempotency", "content_collision_p", K_DOUBLE, C(content_collision_p), 0, 1, NULL, "", "0",
+     "Probability that a logical operation carries the same content (tool + arguments) as its "
+     "client's previous one; what content_hash keys confuse."},
+
+    {"limits", "limiter", K_ENUM, C(limiter), 0, 0, limiter_names, "", "none",
+     "Retry limiting for the innermost layer, shared by all clients: aws_quota (AWS SDK standard "
+     "retry quota: 500 tokens, a retry costs 5, 10 after a timeout, a success refunds), grpc "
+     "(retry throttling: 10 tokens, a failure takes 1, a success adds 0.1, retries while "
+     "tokens > 5), envoy (retry budget: active retries < max(3, 20% of active requests)), "
+     "finagle (retry budget: 20% of requests + 10 retries/s over 10 s)."},
+    {"limits", "breaker", K_BOOL, C(breaker), 0, 0, bool_names, "", "false",
+     "A circuit breaker in front of the server (closed, open, half-open), shared by all clients: "
+     "an attempt it refuses fails at once without reaching the server."},
+    {"limits", "breaker_failure_ratio", K_DOUBLE, C(breaker_opts.failure_ratio), 0, 1, NULL, "", "0.5",
+     "Failure ratio over the window that opens the breaker."},
+    {"limits", "breaker_min_requests", K_U32, C(breaker_opts.min_requests), 0, 1000000000, NULL, "", "20",
+     "Results needed in the window before it may open."},
+    {"limits", "breaker_window_s", K_DOUBLE, C(breaker_opts.window_s), 0, 1e9, NULL, "s", "10",
+     "Sampling window."},
+    {"limits", "breaker_open_s", K_DOUBLE, C(breaker_opts.open_s), 0, 1e9, NULL, "s", "5",
+     "How long it stays open before half-open probes."},
+    {"limits", "breaker_probes", K_U32, C(breaker_opts.probes), 0, 1000000, NULL, "", "3",
+     "Probes let through half-open; all must succeed to close."},
+    {"limits", "adaptive_throttling", K_BOOL, C(throttling), 0, 0, bool_names, "", "false",
+     "Client-side adaptive throttling (Google SRE book): reject locally with probability "
+     "max(0, (requests - K x accepts) / (requests + 1)) over a sliding window."},
+    {"limits", "throttle_k", K_DOUBLE, C(throttle_opts.k), 0, 1e6, NULL, "", "2", "K (lower is more aggressive)."},
+    {"limits", "throttle_window_s", K_DOUBLE, C(throttle_opts.window_s), 0, 1e9, NULL, "s", "120",
+     "Sliding window of requests and accepts."},
+
+    {"limits", "hedging", K_BOOL, C(hedging), 0, 0, bool_names, "", "false",
+     "Hedged requests: while an attempt has no reply after the hedge delay, send a copy (at most "
+     "hedge_max); the first reply wins, the others arrive late (wasted copies). Without layers."},
+    {"limits", "hedge_mode", K_ENUM, C(hedge_opts.mode), 0, 0, hedge_mode_names, "", "percentile",
+     "percentile: the delay is that percentile of the latencies seen so far (hedge_delay_s until 20 "
+     "are seen); fixed: hedge_delay_s."},
+    {"limits", "hedge_delay_s", K_DOUBLE, C(hedge_opts.delay_s), 0, 1e9, NULL, "s", "1", "Fixed hedge delay."},
+    {"limits", "hedge_percentile", K_DOUBLE, C(hedge_opts.percentile), 0, 1, NULL, "", "0.95",
+     "The latency percentile that triggers a hedge."},
+    {"limits", "hedge_max", K_U32, C(hedge_opts.max_hedges), 0, 100, NULL, "", "1", "Copies per attempt at most."},
+
+    {"retry", "strategy", K_STRATEGY, C(policy.strategy), 0, 0, NULL, "", "exponential",
+     "Strategy when [run] strategies is not given."},
+    {"retry", "base_s", K_DOUBLE, C(policy.base_s), 1e-9, 1e9, NULL, "s", "1",
+     "Backoff base: the first retry's ceiling."},
+    {"retry", "cap_s", K_DOUBLE, C(policy.cap_s), 1e-9, 1e9, NULL, "s", "60",
+     "Backoff cap, respected by every strategy (>= base_s)."},
+    {"retry", "max_attempts", K_U32, C(policy.max_attempts), 0, 1000000000, NULL, "", "5",
+     "Attempts per logical request including the first; 0 = unlimited."},
+    {"retry", "exponent_offset", K_U32, C(policy.exponent_offset), 0, 64, NULL, "", "0",
+     "Retry n sleeps with ceiling min(cap, base * 2^(n + offset)); the AWS 2015 simulation uses 1."},
+    {"retry", "preset", K_PRESET, C(policy), 0, 0, effect_names, "", "none",
+     "Start from a side-effect preset (read: 5 attempts, base 0.5 s, cap 8 s; reversible: 3, "
+     "1 s, 10 s, non-idempotent; irreversible: 1 attempt, non-idempotent; destructive: 2, 1 s, "
+     "5 s, a 404 on retry is success); must come before the other [retry] keys."},
+    {"retry", "attempt_timeout_s", K_DOUBLE, C(policy.attempt_timeout_s), 0, 1e9, NULL, "s", "0",
+     "Per-attempt timeout at the client; 0 = wait for the reply however long. "
+     "A reply after the timeout is counted as late, never as a success."},
+    {"retry", "budget_s", K_DOUBLE, C(policy.budget_s), 0, 1e9, NULL, "s", "0",
+     "Total time for a logical request (0: none): each attempt's timeout is "
+     "min(attempt_timeout_s, what is left), and the client gives up before a sleep that would "
+     "end past the deadline."},
+    {"retry", "retry_on_timeout", K_ENUM, C(policy.on_timeout), 0, 0, on_timeout_names, "", "if_idempotent",
+     "if_idempotent (safe: a timeout of a non-idempotent request without a key ends as an "
+     "unknown outcome), always (the naive framework default), never."},
+    {"retry", "honour_retry_after", K_NBOOL, C(policy.ignore_retry_after), 0, 0, bool_names, "", "true",
+     "Sleep at least the Retry-After of a 429."},
+    {"retry", "retry_after_max_s", K_DOUBLE, C(policy.retry_after_max_s), 0, 1e9, NULL, "s", "120",
+     "Longest Retry-After honoured; longer ones are clamped."},
+    {"retry", "not_found_ok_on_retry", K_BOOL, C(policy.not_found_ok_on_retry), 0, 0, bool_names, "", "false",
+     "Destructive operations: a 404 after the first attempt means an earlier attempt did it."},
+    {"retry", "unknown_errors", K_ENUM, C(policy.unknown), 0, 0, unknown_names, "", "retry",
+     "Errors the classification does not know: retry them, or fail (allow-list)."},
+    {"retry", "idempotent", K_NBOOL, C(policy.non_idempotent), 0, 0, bool_names, "", "true",
+     "Whether the operation is idempotent (see retry_on_timeout)."},
+
+    {"tool", "weight", K_DOUBLE, T(weight), 0, 1e9, NULL, "", "1",
+     "[tool NAME] sections, any number (at most 8): the relative probability that a logical "
+     "request uses this tool."},
+    {"tool", "side_effect", K_ENUM, T(effect), 0, 0, effect_names, "", "the preset's, else read",
+     "read, reversible, irreversible or destructive."},
+    {"tool", "preset", K_PRESET, T(preset), 0, 0, effect_names, "", "none",
+     "The tool's retry policy: [retry], then this preset, then the keys below."},
+    POLICY_OVERRIDES("tool"),
+    {"tool", "idempotent", K_NBOOL, T(over.non_idempotent), 0, 0, bool_names, "", "[retry]", "As in [retry]."},
+
+    {"layer", "kind", K_ENUM, T(kind), 0, 0, layer_kind_names, "", "plain",
+     "[layer NAME] sections, outermost first (at most 6): a stack of retry loops; one attempt of a "
+     "layer runs the whole loop of the next, the innermost sends to the server. plain: a retry "
+     "policy (an agent framework, an HTTP client); llm: a model that thinks, re-issues failed "
+     "calls with probability reissue_p and repeats successful ones with probability repeat_p."},
+    {"layer", "preset", K_PRESET, T(preset), 0, 0, effect_names, "", "none",
+     "The layer's retry policy: [retry], then this preset, then the keys below."},
+    {"layer", "strategy", K_STRATEGY, T(over.strategy), 0, 0, NULL, "", "the run's strategy",
+     "This layer's backoff strategy (default: the strategy being compared)."},
+    POLICY_OVERRIDES("layer"),
+    {"layer", "retry_on", K_CLASSES, T(retry_mask), 0, 0, NULL, "", "every retryable class",
+     "Failure classes this layer retries: any of server, rate_limited, timeout, connection, "
+     "conflict, unknown."},
+    {"layer", "obey_overload", K_BOOL, T(obey_overload), 0, 0, bool_names, "", "false",
+     "Give up at once when the failure carries the server's \"overloaded, don't retry\" signal "
+     "([server] overload_signal)."},
+    {"layer", "propagate_deadline", K_BOOL, T(propagate_deadline), 0, 0, bool_names, "", "true",
+     "Inner layers' timeouts and budgets are bounded by what is left of this layer's."},
+    {"layer", "think_time_s", K_DIST, T(think), 0, 0, NULL, "s", "0", "llm: think time before each call."},
+    {"layer", "reissue_p", K_DOUBLE, T(reissue_p), 0, 1, NULL, "", "1",
+     "llm: probability that the model re-issues a failed call (within max_attempts)."},
+    {"layer", "repeat_p", K_DOUBLE, T(repeat_p), 0, 1, NULL, "", "0",
+     "llm: probability that the model calls a tool again after it succeeded (a duplicate intent)."},
+    {"layer", "dedup_window_s", K_DOUBLE, T(dedup_window_s), 0, 1e9, NULL, "s", "0",
+     "llm: a repeated write whose effect happened less than this long ago is intercepted by the "
+     "framework and answered from the earlier result (0: off)."},
+
+    {"outage", "start_s", K_DOUBLE, O(start_s), 0, 1e9, NULL, "s", "(required)",
+     "[outage NAME] sections, any number: the outage covers [start_s, end_s)."},
+    {"outage", "end_s", K_DOUBLE, O(end_s), 0, 1e9, NULL, "s", "(required)", "End of the outage (> start_s)."},
+    {"outage", "mode", K_ENUM, O(mode), 0, 0, mode_names, "", "fail_fast",
+     "fail_fast: every attempt is answered at once with `status`; black_hole: attempts "
+     "are accepted and never answered (clients need attempt_timeout_s)."},
+    {"outage", "status", K_OUTCOME, O(outcome), 0, 0, NULL, "", "503",
+     "fail_fast answer: an HTTP status (100..599) or connection_refused / connection_reset."},
+};
+
+const size_t scn_key_count = sizeof scn_key_table / sizeof scn_key_table[0];
+
+_Static_assert(sizeof scn_key_table / sizeof scn_key_table[0] <= SCN_MAX_KEYS, "raise SCN_MAX_KEYS");
+
+size_t scn_first_key(const char *section)
+{
+    size_t i = 0;
+    while (i < scn_key_count && strcmp(scn_key_table[i].section, section))
+        i++;
+    return i;
+}
+
+/* "FROM:TO:STEP" with three finite numbers and nothing else: 0, else -1. */
+int scn_parse_range(const char *s, double *from, double *to, double *step, char *tail)
+{
+    double v[3];
+    const char *p = s;
+    (void)tail;
+    for (int i = 0; i < 3; i++) {
+        char *end;
+        errno = 0;
+        v[i] = strtod(p, &end);
+        if (end == p || errno == ERANGE || !isfinite(v[i]))
+            return -1;
+        while (*end == ' ' || *end == '\t')
+            end++;
+        if (i < 2 && *end != ':')
+            return -1;
+        p = end + (i < 2);
+    }
+    if (*p)
+        return -1;
+    *from = v[0];
+    *to = v[1];
+    *step = v[2];
+    return 0;
+}
+
+/* Strict numbers: the whole value must be one finite number. */
+int scn_parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno == ERANGE || !isfinite(v))
+        return -1;
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (*end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int scn_parse_u64(const char *s, uint64_t *out)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s < '0' || *s > '9')
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno == ERANGE)
+        return -1;
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (*end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int scn_parse_outcome(const char *s, int *out)
+{
+    if (strcmp(s, "connection_refused") == 0) {
+        *out = HP_OUTCOME_CONN_REFUSED;
+        return 0;
+    }
+    if (strcmp(s, "connection_reset") == 0) {
+        *out = HP_OUTCOME_CONN_RESET;
+        return 0;
+    }
+    uint64_t v;
+    if (scn_parse_u64(s, &v) != 0 || v < 100 || v > 599)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+int scn_valid_name(const char *s)
+{
+    if (!*s || strlen(s) >= SCN_NAME_MAX || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+              *s == '-' || *s == '_' || *s == '.'))
+            return 0;
+    return 1;
+}
+
+void scn_range_text(const key *k, char *buf, size_t n)
+{
+    if (k->type == K_U64)
+        snprintf(buf, n, "an integer in [%.0f, 2^64 - 1]", k->lo);
+    else if (k->type == K_U32)
+        snprintf(buf, n, "an integer in [%.0f, %.0f]", k->lo, k->hi);
+    else
+        snprintf(buf, n, "a number in [%g, %g]%s%s", k->lo, k->hi, *k->unit ? " " : "", k->unit);
+}
+
+/* Applies value to the field of key k at base.  Returns NULL or a message
+ * (written into buf). */
+const char *scn_apply(const key *k, void *base, const char *value, char *buf, size_t n)
+{
+    char *field = (char *)base + k->off;
+    char range[128];
+    switch (k->type) {
+    case K_DOUBLE: {
+        double v;
+        scn_range_text(k, range, sizeof range);
+        if (scn_parse_double(value, &v) != 0 || v < k->lo || v > k->hi) {
+            snprintf(buf, n, "expected %s, got '%s'", range, value);
+            return buf;
+        }
+        memcpy(field, &v, sizeof v);
+        return NULL;
+    }
+    case K_U32:
+    case K_U64: {
+        uint64_t v;
+        scn_range_text(k, range, sizeof range);
+        if (scn_parse_u64(value, &v) != 0 || (double)v < k->lo || (double)v > k->hi) {
+            snprintf(buf, n, "expected %s, got '%s'", range, value);
+            return buf;
+        }
+        if (k->type == K_U32) {
+            uint32_t w = (uint32_t)v;
+            memcpy(field, &w, sizeof w);
+        } else {
+            memcpy(field, &v, sizeof v);
+        }
+        return NULL;
+    }
+    case K_DIST: {
+        dist d;
+        const char *m = dist_parse(value, &d);
+        if (m) {
+            snprintf(buf, n, "%s, got '%s'", m, value);
+            return buf;
+        }
+        memcpy(field, &d, sizeof d);
+        return NULL;
+    }
+    case K_STRATEGY: {
+        hp_strategy s;
+        if (hp_strategy_parse(value, &s) != 0) {
+            snprintf(buf, n, "unknown strategy '%s'; expected one of immediate, constant, exponential, "
+                             "full_jitter, equal_jitter, decorrelated_jitter", value);
+            return buf;
+        }
+        memcpy(field, &s, sizeof s);
+        return NULL;
+    }
+    case K_STRATEGIES: {
+        scn_config *c = base;
+        hp_strategy list[HP_STRATEGY_COUNT];
+        uint32_t cnt = 0;
+        const char *p = value;
+        for (;;) {
+            while (*p == ' ' || *p == '\t')
+                p++;
+            size_t len = strcspn(p, ", \t");
+            char name[64];
+            if (len == 0 || len >= sizeof name) {
+                snprintf(buf, n, "expected a comma-separated list of strategies, got '%s'", value);
+                return buf;
+            }
+            memcpy(name, p, len);
+            name[len] = '\0';
+            hp_strategy s;
+            if (hp_strategy_parse(name, &s) != 0) {
+                snprintf(buf, n, "unknown strategy '%s'; expected immediate, constant, exponential, "
+                                 "full_jitter, equal_jitter or decorrelated_jitter", name);
+                return buf;
+            }
+            for (uint32_t i = 0; i < cnt; i++)
+                if (list[i] == s) {
+                    snprintf(buf, n, "strategy '%s' is listed twice", name);
+                    return buf;
+                }
+            list[cnt++] = s;
+            p += len;
+            while (*p == ' ' || *p == '\t')
+                p++;
+            if (!*p)
+                break;
+            if (*p != ',') {
+                snprintf(buf, n, "expected a comma-separated list of strategies, got '%s'", value);
+                return buf;
+            }
+            p++;
+        }
+        memcpy(c->strategies, list, sizeof list[0] * cnt);
+        c->nstrategies = cnt;
+        return NULL;
+    }
+    case K_ENUM:
+        for (int i = 0; k->enums[i]; i++)
+            if (strcmp(value, k->enums[i]) == 0) {
+                memcpy(field, &i, sizeof i); /* enums are int-sized */
+                return NULL;
+            }
+        {
+            size_t used = (size_t)snprintf(buf, n, "expected one of");
+            for (int i = 0; k->enums[i] && used < n; i++)
+                used += (size_t)snprintf(buf + used, n - used, "%s %s", i ? "," : "", k->enums[i]);
+            if (used < n)
+                snprintf(buf + used, n - used, "; got '%s'", value);
+        }
+        return buf;
+    case K_NAME:
+        if (!scn_valid_name(value)) {
+            snprintf(buf, n, "expected 1-63 characters from letters, digits, '-', '_', '.', got '%s'", value);
+            return buf;
+        }
+        memcpy(field, value, strlen(value) + 1);
+        return NULL;
+    case K_COLUMNS: {
+        char tmp[sizeof ((scn_config *)0)->columns];
+        if (strlen(value) >= sizeof tmp) {
+            snprintf(buf, n, "expected at most %zu characters", sizeof tmp - 1);
+            return buf;
+        }
+        size_t used = 0;
+        tmp[0] = '\0';
+        for (const char *p = value; *p;) {
+            p += strspn(p, " \t,");
+            size_t len = strcspn(p, " \t,");
+            if (!len)
+                break;
+            size_t m;
+            for (m = 0; m < metric_count; m++)
+                if (strlen(metric_table[m].name) == len && !strncmp(metric_table[m].name, p, len))
+                    break;
+            if (m == metric_count) {
+                snprintf(buf, n, "unknown metric '%.*s'; expected column names of summary.csv (e.g. calls)", (int)len,
+                         p);
+                return buf;
+            }
+            used += (size_t)snprintf(tmp + used, sizeof tmp - used, "%s%.*s", used ? "," : "", (int)len, p);
+            p += len;
+        }
+        if (!used) {
+            snprintf(buf, n, "expected a comma-separated list of metric names");
+            return buf;
+        }
+        memcpy(field, tmp, used + 1);
+        return NULL;
+    }
+    case K_CLASSES: {
+        uint32_t mask = 0;
+        for (const char *p = value; *p;) {
+            p += strspn(p, " \t,");
+            size_t len = strcspn(p, " \t,");
+            if (!len)
+                break;
+            int cl;
+            for (cl = 0; cl < HP_CLASS_COUNT; cl++) {
+                const char *nm = hp_class_name((hp_class)cl);
+                if (strlen(nm) == len && !strncmp(nm, p, len))
+                    break;
+            }
+            if (cl == HP_CLASS_COUNT) {
+                snprintf(buf, n, "unknown class '%.*s'; expected server, rate_limited, timeout, connection, "
+                                 "conflict or unknown", (int)len, p);
+                return buf;
+            }
+            mask |= 1u << cl;
+            p += len;
+        }
+        memcpy(field, &mask, sizeof mask);
+        return NULL;
+    }
+    case K_BOOL:
+    case K_NBOOL: {
+        int v = !strcmp(value, "true") ? 1 : !strcmp(value, "false") ? 0 : -1;
+        if (v < 0) {
+            snprintf(buf, n, "expected true or false, got '%s'", value);
+            return buf;
+        }
+        bool b = k->type == K_NBOOL ? !v : v;
+        memcpy(field, &b, sizeof b);
+        return NULL;
+    }
+    case K_PRESET: {
+        hp_side_effect e;
+        if (hp_effect_parse(value, &e) != 0) {
+            snprintf(buf, n, "expected read, reversible, irreversible or destructive, got '%s'", value);
+            return buf;
+        }
+        if (k->off == offsetof(scn_config, policy)) {
+            /* [retry] preset: the preset's numbers replace the policy's */
+            hp_policy *p = (hp_policy *)(void *)field, q = hp_policy_preset(e);
+            p->max_attempts = q.max_attempts;
+            p->base_s = q.base_s;
+            p->cap_s = q.cap_s;
+            p->non_idempotent = q.non_idempotent;
+            p->not_found_ok_on_retry = q.not_found_ok_on_retry;
+        } else {
+            int v = (int)e;
+            memcpy(field, &v, sizeof v);
+        }
+        return NULL;
+    }
+    case K_BASELINE: {
+        int b = -1;
+        hp_strategy s;
+        if (strcmp(value, "none") != 0) {
+            if (hp_strategy_parse(value, &s) != 0) {
+                snprintf(buf, n, "expected none or a strategy name, got '%s'", value);
+                return buf;
+            }
+            b = (int)s;
+        }
+        memcpy(field, &b, sizeof b);
+        return NULL;
+    }
+    case K_OUTCOME:
+        if (scn_parse_outcome(value, (int *)(void *)field) != 0) {
+            snprintf(buf, n, "expected an HTTP status 100..599, connection_refused or connection_reset, got '%s'",
+                     value);
+            return buf;
+        }
+        return NULL;
+    }
+    return "internal: unknown key type";
+}
+
+/* The [retry] policy, then a tool's or layer's preset and keys. */
+static hp_policy section_policy(const scn_config *c, const scn_tool *tool, const char *section, hp_strategy s)
+{
+    hp_policy p = c->policy;
+    p.strategy = s;
+    if (c->keys != SCN_KEYS_NONE)
+        p.idempotency_key = true;
+    if (!tool)
+        return p;
+    if (tool->preset >= 0) {
+        hp_policy q = hp_policy_preset((hp_side_effect)tool->preset);
+        p.max_attempts = q.max_attempts;
+        p.base_s = q.base_s;
+        p.cap_s = q.cap_s;
+        p.non_idempotent = q.non_idempotent;
+        p.not_found_ok_on_retry = q.not_found_ok_on_retry;
+    }
+    size_t first = scn_first_key(section);
+    for (size_t i = first; i < scn_key_count && !strcmp(scn_key_table[i].section, section); i++) {
+        const key *k = &scn_key_table[i];
+        if (!(tool->set & (1u << (i - first))) || k->off < offsetof(scn_tool, over) ||
+            k->off >= offsetof(scn_tool, over) + sizeof(hp_policy))
+            continue;
+        size_t off = k->off - offsetof(scn_tool, over);
+        size_t size = k->type == K_DOUBLE ? sizeof(double) : k->type == K_NBOOL ? sizeof(bool) : sizeof(int);
+        memcpy((char *)&p + off, (const char *)&tool->over + off, size);
+    }
+    return p;
+}
+
+hp_policy scn_tool_policy(const scn_config *c, uint32_t t, hp_strategy s)
+{
+    return section_policy(c, t < c->ntools ? &c->tools[t] : NULL, "tool", s);
+}
+
+hp_policy scn_layer_policy(const scn_config *c, uint32_t l, hp_strategy s)
+{
+    return section_policy(c, l < c->nlayers ? &c->layers[l] : NULL, "layer", s);
+}
+
+hp_side_effect scn_tool_effect(const scn_config *c, uint32_t t)
+{
+    if (t >= c->ntools)
+        return c->side_effect;
+    const scn_tool *tool = &c->tools[t];
+    return tool->effect >= 0 ? (hp_side_effect)tool->effect
+                             : tool->preset >= 0 ? (hp_side_effect)tool->preset : HP_EFFECT_READ;
+}
+
+void scn_print_reference(FILE *f)
+{
+    const char *cur = "";
+    fprintf(f, "Durations are seconds. A distribution is a number V "
+               "(constant), constant(V), uniform(LO, HI), exponential(MEAN), normal(MEAN, SD) "
+               "(truncated at 0), abs_normal(MEAN, SD) or lognormal(MEAN, SD).\n");
+    for (size_t i = 0; i < scn_key_count; i++) {
+        const key *k = &scn_key_table[i];
+        if (strcmp(cur, k->section)) {
+            cur = k->section;
+            fprintf(f, "\n### [%s%s]\n\n| key | type | unit | default | meaning |\n|---|---|---|---|---|\n", cur,
+                    strcmp(cur, "outage") && strcmp(cur, "tool") && strcmp(cur, "layer") ? "" : " NAME");
+        }
+        char type[160];
+        switch (k->type) {
+        case K_DOUBLE:
+        case K_U32:
+        case K_U64:
+            scn_range_text(k, type, sizeof type);
+            break;
+        case K_DIST:
+            snprintf(type, sizeof type, "distribution");
+            break;
+        case K_STRATEGY:
+            snprintf(type, sizeof type, "strategy");
+            break;
+        case K_STRATEGIES:
+            snprintf(type, sizeof type, "list of strategies");
+            break;
+        case K_ENUM: {
+            size_t u = (size_t)snprintf(type, sizeof type, "one of");
+            for (int j = 0; k->enums[j] && u < sizeof type; j++)
+                u += (size_t)snprintf(type + u, sizeof type - u, "%s %s", j ? "," : "", k->enums[j]);
+            break;
+        }
+        case K_NAME:
+            snprintf(type, sizeof type, "name");
+            break;
+        case K_OUTCOME:
+            snprintf(type, sizeof type, "status");
+            break;
+        case K_BASELINE:
+            snprintf(type, sizeof type, "none or a strategy");
+            break;
+        case K_BOOL:
+        case K_NBOOL:
+            snprintf(type, sizeof type, "true or false");
+            break;
+        case K_PRESET:
+            snprintf(type, sizeof type, "one of read, reversible, irreversible, destructive");
+            break;
+        case K_COLUMNS:
+            snprintf(type, sizeof type, "list of metrics");
+            break;
+        case K_CLASSES:
+            snprintf(type, sizeof type, "list of classes");
+            break;
+        }
+        fprintf(f, "| `%s` | %s | %s | %s | %s |\n", k->name, type, *k->unit ? k->unit : "-", k->def, k->doc);
+        if (!strcmp(k->section, "server") && !strcmp(k->name, "service_time_s"))
+            fprintf(f, "| `error_rate_NNN` | a number in [0, 1] | - | 0 | Probability that an arriving attempt "
+                       "is answered at once with status NNN (or `error_rate_connection_refused`, "
+                       "`error_rate_connection_reset`). Any number of these; they sum to at most 1. |\n");
+    }
+    fprintf(f, "\n### [sweep NAME]\n\n| key | type | meaning |\n|---|---|---|\n"
+               "| `key` | section.key | The key to vary (any key above, e.g. `clients.count`). |\n"
+               "| `values` | FROM:TO:STEP or a, b, c | Its values (TO included; a list may hold distributions). |\n"
+               "\nSeveral sweeps make a grid, the first outermost; at most 10,000 points.\n");
+    fprintf(f, "\n### [variant NAME]\n\nAny number of `section.key = value` lines (e.g. `idempotency.keys = "
+               "logical_op`), applied on top of the scenario. Every variant (at most 8) runs on the same seeds and "
+               "appears as its own rows, with a `variant` column, in every CSV and figure; variants combine with "
+               "strategies and sweeps.\n");
+}

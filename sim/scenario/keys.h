@@ -1,0 +1,63 @@
+/*
+ * keys.h - the scenario key table and the value parsers behind it, shared by
+ * the parser (scenario.c), the expansion of sweeps and variants (expand.c)
+ * and the reference (`herd keys`).  Internal to sim/scenario.
+ */
+#ifndef HERD_KEYS_H
+#define HERD_KEYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scenario.h"
+
+typedef enum ktype {
+    K_DOUBLE, K_U32, K_U64, K_DIST, K_STRATEGY, K_STRATEGIES, K_ENUM, K_NAME, K_OUTCOME, K_BASELINE,
+    K_BOOL,  /* true / false into a bool */
+    K_NBOOL, /* true / false into a bool, negated */
+    K_PRESET, /* a side-effect preset: [retry] applies it, [tool] records it */
+    K_COLUMNS, /* a list of metric names */
+    K_CLASSES  /* a list of failure classes, into a bit mask */
+} ktype;
+
+typedef struct key {
+    const char *section; /* "outage" for [outage NAME] */
+    const char *name;
+    ktype type;
+    size_t off;          /* into scn_config, or into scn_outage */
+    double lo, hi;       /* numeric range, inclusive */
+    const char *const *enums; /* K_ENUM: names, index = value */
+    const char *unit;
+    const char *def;     /* default, as text (documentation only) */
+    const char *doc;
+} key;
+
+/* Room for per-key bookkeeping in the parser (keys.c checks the table
+ * fits). */
+#define SCN_MAX_KEYS 192
+
+/* Every key of every section, in reference order; a [tool] or [layer]
+ * section's keys are contiguous (its set-bit i is the i-th of them). */
+extern const key scn_key_table[];
+extern const size_t scn_key_count;
+
+/* Index of the first key of `section` in scn_keys. */
+size_t scn_first_key(const char *section);
+
+/* Strict parsers: the whole text must be one value.  0 and *out, or -1. */
+int scn_parse_double(const char *s, double *out);
+int scn_parse_u64(const char *s, uint64_t *out);
+int scn_parse_outcome(const char *s, int *out); /* status 100..599 or connection_* */
+int scn_parse_range(const char *s, double *from, double *to, double *step, char *tail); /* FROM:TO:STEP */
+
+/* 1 if s is a valid scenario / variant name. */
+int scn_valid_name(const char *s);
+
+/* "an integer in [lo, hi]" or "a number in [lo, hi] unit" for key k. */
+void scn_range_text(const key *k, char *buf, size_t n);
+
+/* Applies value to the field of key k inside base (the config, an outage,
+ * a tool or a layer).  Returns NULL, or a message written into buf. */
+const char *scn_apply(const key *k, void *base, const char *value, char *buf, size_t n);
+
+#endif
