@@ -364,6 +364,15 @@ int exp_run(const scn_config *cfg, const char *path, const exp_options *opt, cha
     pool pl = {.jobs = jobs, .njobs = njobs};
     atomic_init(&pl.next, 0);
     int nthreads = opt->jobs < 1 ? 1 : opt->jobs > 64 ? 64 : opt->jobs;
+    /* Simulations on different threads each hold their own state: run no
+     * more at once than the memory allows (a single one was checked when
+     * the scenario was loaded). */
+    double need = 0;
+    for (size_t p = 0; p < L.npoints; p++)
+        need = fmax(need, scn_memory_estimate(&points[p].cfg));
+    double fit = need > 0 ? floor(scn_memory_limit() / need) : nthreads;
+    if (fit >= 1 && fit < nthreads)
+        nthreads = (int)fit;
     if ((size_t)nthreads > njobs)
         nthreads = (int)njobs;
     pthread_t tid[64];

@@ -30,7 +30,6 @@ static const char *const ts_names[] = {"all", "first", "none", NULL};
 #define C(f) offsetof(scn_config, f)
 #define O(f) offsetof(scn_outage, f)
 #define T(f) offsetof(scn_tool, f)
-#define BIG 1e12
 
 /* The [retry] keys a [tool] or [layer] section may override (offsets into
  * scn_tool.over). */
