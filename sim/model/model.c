@@ -109,7 +109,8 @@ int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *si
         acc += cfg->ntools ? cfg->tools[t].weight / wsum : 1;
         md->tool_cum[t] = acc;
     }
-    hp_limiter_opts lo = hp_limiter_defaults((hp_limiter_kind)cfg->limiter);
+    hp_limiter_opts lo = cfg->limiter_opts; /* zero fields: the defaults */
+    lo.kind = (hp_limiter_kind)cfg->limiter;
     hp_limiter_init(&md->limiter, &lo, 0);
     hp_breaker_init(&md->breaker, &cfg->breaker_opts, 0);
     hp_throttle_init(&md->throttle, &cfg->throttle_opts, 0);

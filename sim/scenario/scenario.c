@@ -707,6 +707,19 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
             BAD(c->layers[l].line, "[layer %s]: cap_s (%g s) is below base_s (%g s); expected cap_s >= base_s",
                 c->layers[l].name, p.cap_s, p.base_s);
     }
+    {
+        hp_limiter_opts lo = c->limiter_opts;
+        lo.kind = (hp_limiter_kind)c->limiter;
+        const char *m = hp_limiter_check(&lo);
+        if (!m && c->breaker)
+            m = hp_breaker_check(&c->breaker_opts);
+        if (!m && c->throttling)
+            m = hp_throttle_check(&c->throttle_opts);
+        if (!m && c->hedging)
+            m = hp_hedge_check(&c->hedge_opts);
+        if (m)
+            BAD(line_of(ps, "limits", "limiter"), "[limits]: %s", m);
+    }
     if (c->hedging && c->nlayers)
         BAD(line_of(ps, "limits", "hedging"), "[limits] hedging works without [layer] sections");
     if (c->nlayers && c->kind == SCN_SERVER_OCC)

@@ -173,6 +173,7 @@ typedef struct scn_config {
 
     /* [limits]: shared by all clients (one application's retry limiting) */
     int limiter;                /* hp_limiter_kind */
+    hp_limiter_opts limiter_opts; /* its parameters (kind taken from `limiter`) */
     bool breaker;
     hp_breaker_opts breaker_opts;
     bool throttling;
