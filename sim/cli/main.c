@@ -52,10 +52,11 @@ static void usage(FILE *f)
             "  --stats                 print events/s and peak memory on stderr\n"
             "  --plot                  then draw the figures, as herd plot DIR does\n"
             "\n"
-            "outputs: DIR/summary.csv (one row per strategy and replication),\n"
-            "         DIR/aggregate.csv (mean and 95%% CI per strategy),\n"
-            "         DIR/timeseries.csv (per strategy, replication and time bucket)\n"
-            "figures: DIR/timeseries, DIR/sweep_<metric> (sweeps), DIR/compare (baseline),\n"
+            "outputs: DIR/summary.csv (one row per variant, sweep point, strategy and replication),\n"
+            "         DIR/aggregate.csv (mean and 95%% CI of every metric per variant, point, strategy),\n"
+            "         DIR/timeseries.csv (per time bucket), DIR/compare.csv (with [run] baseline)\n"
+            "figures: timeseries, goodput, sweep_<metric> (sweeps), compare (baseline),\n"
+            "         sensitivity (baseline and two sweeps), variants ([variant] sections),\n"
             "         each as .png and .svg\n"
             "exit status: 0 ok, 1 run failed (I/O, memory), 2 bad flags or scenario\n");
 }
