@@ -235,11 +235,23 @@ static int set_sweep(pstate *ps, const char *section, const char *name, const ch
     return 1;
 }
 
+/* Applies value to key k in base; 1, or 0 with "[section] name: ..." */
+static int apply_key(pstate *ps, const key *k, void *base, const char *section, const char *name,
+                     const char *value, int line)
+{
+    char buf[SCN_ERR_MAX], where[SCN_ERR_MAX];
+    const char *m = scn_apply(k, base, value, buf, sizeof buf);
+    if (!m)
+        return 1;
+    snprintf(where, sizeof where, "[%s] %s", section, name);
+    fail(ps, line, "%s: %s", where, m, NULL);
+    return 0;
+}
+
 /* Sets section.name = value from `line` (0 for --set).  Returns 1 on
  * success, 0 on error (ps->err filled). */
 static int set_key(pstate *ps, const char *section, const char *name, const char *value, int line)
 {
-    char buf[SCN_ERR_MAX];
     const char *kind = section;
     const char *sub = NULL;
     if (strncmp(section, "sweep", 5) == 0 && (section[5] == ' ' || section[5] == '\0'))
@@ -314,21 +326,13 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
                      section, NULL, NULL);
                 return 0;
             }
-            size_t first = 0;
-            while (strcmp(scn_key_table[first].section, kind))
-                first++;
-            uint32_t bit = 1u << (i - first);
+            uint32_t bit = 1u << (i - scn_first_key(kind));
             if (line > 0 && (t->set & bit)) {
                 fail(ps, line, "[%s] %s: duplicate key", section, name, NULL);
                 return 0;
             }
-            const char *m = scn_apply(k, t, value, buf, sizeof buf);
-            if (m) {
-                char where[SCN_ERR_MAX];
-                snprintf(where, sizeof where, "[%s] %s", section, name);
-                fail(ps, line, "%s: %s", where, m, NULL);
+            if (!apply_key(ps, k, t, section, name, value, line))
                 return 0;
-            }
             t->set |= bit;
             return 1;
         }
@@ -360,13 +364,8 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
             fail(ps, line, "[%s] %s: duplicate key (first set on line %s)", section, name, prev);
             return 0;
         }
-        const char *m = scn_apply(k, base, value, buf, sizeof buf);
-        if (m) {
-            char where[SCN_ERR_MAX];
-            snprintf(where, sizeof where, "[%s] %s", section, name);
-            fail(ps, line, "%s: %s", where, m, NULL);
+        if (!apply_key(ps, k, base, section, name, value, line))
             return 0;
-        }
         if (!sub)
             *seen = line > 0 ? line : -1;
         return 1;
