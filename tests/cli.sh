@@ -221,6 +221,11 @@ byname "$T/idem/aggregate.csv" '
     END { d = m["attempt"] - m["no_keys"]; if (d < 0) d = -d; exit !(d <= h["attempt"] + h["no_keys"]) }' \
     && ok || bad "idempotency: attempt-scoped keys not as bad as no keys"
 
+"$HERD" run scenarios/agent-tools.ini -o "$T/tools" --quiet --replications 3 && ok || bad "agent-tools run"
+[ "$(tail -n +2 "$T/tools/tools.csv" | wc -l)" -eq 12 ] && ok || bad "tools.csv: one row per variant and tool"
+byname "$T/tools/tools.csv" '{ r[s("variant")] += v("requests_mean"); d[s("variant")] += v("duplicate_effects_mean") }
+    END { for (k in r) if (r[k] < 9999.99 || r[k] > 10000.01) bad = 1; exit bad || d["with_keys"] != 0 || d["naive_retries"] == 0 }' \
+    && ok || bad "tools.csv: requests do not add up, or duplicates misplaced"
 "$HERD" run scenarios/rate-limit.ini -o "$T/rl" --quiet --replications 5 && ok || bad "rate-limit run"
 byname "$T/rl/aggregate.csv" '
     { k = s("strategy"); if (s("variant") == "honour_retry_after") { hm[k] = v("status_429_mean"); hh[k] = v("status_429_ci95") }

@@ -28,6 +28,7 @@ typedef struct job {
     uint32_t rep;
     uint64_t seed;
     metrics m;
+    tool_metrics tm[SCN_MAX_TOOLS];
     timeseries ts;
     int failed;
 } job;
@@ -55,6 +56,7 @@ static void run_job(job *j)
              model_init(&md, cfg, j->strategy, &sim) == 0 && model_run(&md) == 0;
     if (ok) {
         j->m = md.m;
+        memcpy(j->tm, md.tm, sizeof j->tm);
         int keep = cfg->timeseries == SCN_TS_ALL || (cfg->timeseries == SCN_TS_FIRST && j->rep == 0);
         if (keep) {
             j->ts = md.ts; /* keep the series; the rest is freed */
@@ -195,6 +197,57 @@ static const char *const compared[] = {"completion_time_s", "calls",         "re
 
 static double metric_by_name(const metrics *m, const char *name);
 
+/* tools.csv: with [tool] sections, per (point, strategy, tool) the mean
+ * and CI of each tool's counters. */
+static const struct {
+    const char *name;
+    size_t off;
+} tool_cols[] = {
+    {"requests", offsetof(tool_metrics, requests)},
+    {"successes", offsetof(tool_metrics, successes)},
+    {"failures", offsetof(tool_metrics, failures)},
+    {"unknown_outcomes", offsetof(tool_metrics, unknown_outcomes)},
+    {"calls", offsetof(tool_metrics, calls)},
+    {"effects", offsetof(tool_metrics, effects)},
+    {"duplicate_effects", offsetof(tool_metrics, duplicate_effects)},
+    {"lost_operations", offsetof(tool_metrics, lost_operations)},
+};
+
+static void write_tools(csv_out *o, const layout *L, const job *jobs, size_t ngroups, double *scratch)
+{
+    key_header(o, L);
+    csv_str(o, "tool", 0);
+    csv_str(o, "replications", 0);
+    for (size_t k = 0; k < sizeof tool_cols / sizeof tool_cols[0]; k++) {
+        char name[96];
+        snprintf(name, sizeof name, "%s_mean", tool_cols[k].name);
+        csv_str(o, name, 0);
+        snprintf(name, sizeof name, "%s_ci95", tool_cols[k].name);
+        csv_str(o, name, 0);
+    }
+    csv_end(o);
+    for (size_t g = 0; g < ngroups; g++) {
+        const job *grp = &jobs[g * L->nreps];
+        for (uint32_t t = 0; t < L->cfg->ntools; t++) {
+            key_row(o, L, grp);
+            csv_str(o, L->cfg->tools[t].name, 0);
+            csv_u64(o, L->nreps, 0);
+            for (size_t k = 0; k < sizeof tool_cols / sizeof tool_cols[0]; k++) {
+                for (uint32_t r = 0; r < L->nreps; r++) {
+                    uint64_t v;
+                    memcpy(&v, (const char *)&grp[r].tm[t] + tool_cols[k].off, sizeof v);
+                    scratch[r] = (double)v;
+                }
+                double mean, half;
+                stats_mean_ci95(scratch, L->nreps, &mean, &half);
+                csv_dbl(o, mean, 0);
+                csv_dbl(o, half, 0);
+            }
+            csv_end(o);
+        }
+    }
+}
+
 static void write_compare(csv_out *o, const layout *L, const job *jobs, size_t ngroups, uint32_t base_index,
                           double *scratch)
 {
@@ -301,8 +354,12 @@ static void print_table(FILE *f, const layout *L, const job *jobs, size_t ngroup
         }
         fputc('\n', f);
     }
-    fprintf(f, "\nwrote %s/summary.csv, %s/aggregate.csv, %s/timeseries.csv%s%s%s\n", outdir, outdir, outdir,
-            cfg->baseline >= 0 ? ", " : "", cfg->baseline >= 0 ? outdir : "", cfg->baseline >= 0 ? "/compare.csv" : "");
+    fprintf(f, "\nwrote %s/summary.csv, %s/aggregate.csv, %s/timeseries.csv", outdir, outdir, outdir);
+    if (cfg->baseline >= 0)
+        fprintf(f, ", %s/compare.csv", outdir);
+    if (cfg->ntools)
+        fprintf(f, ", %s/tools.csv", outdir);
+    fputc('\n', f);
 }
 
 static double wall_seconds(void)
@@ -316,7 +373,7 @@ int exp_run(const scn_config *cfg, const char *path, const exp_options *opt, cha
 {
     hp_strategy strat[HP_STRATEGY_COUNT];
     layout L = {.cfg = cfg, .nstrat = scn_strategies(cfg, strat), .nreps = cfg->replications};
-    csv_out out[4];
+    csv_out out[5];
     memset(out, 0, sizeof out);
     int rc = -1;
     job *jobs = NULL;
@@ -338,8 +395,14 @@ int exp_run(const scn_config *cfg, const char *path, const exp_options *opt, cha
      * simulation runs. */
     if (csv_mkdirs(opt->outdir, err, errlen) != 0)
         goto done;
-    static const char *const names[4] = {"summary.csv", "aggregate.csv", "timeseries.csv", "compare.csv"};
-    int nfiles = cfg->baseline >= 0 ? 4 : 3;
+    /* summary, aggregate, timeseries always; compare with a baseline; tools
+     * with [tool] sections */
+    const char *names[5] = {"summary.csv", "aggregate.csv", "timeseries.csv", NULL, NULL};
+    int nfiles = 3, compare_at = -1, tools_at = -1;
+    if (cfg->baseline >= 0)
+        names[compare_at = nfiles++] = "compare.csv";
+    if (cfg->ntools)
+        names[tools_at = nfiles++] = "tools.csv";
     for (int i = 0; i < nfiles; i++)
         if (csv_open(&out[i], opt->outdir, names[i], err, errlen) != 0)
             goto done;
@@ -398,12 +461,14 @@ int exp_run(const scn_config *cfg, const char *path, const exp_options *opt, cha
     write_summary(&out[0], &L, jobs, njobs);
     write_aggregate(&out[1], &L, jobs, ngroups, scratch);
     write_timeseries(&out[2], &L, jobs, njobs);
-    if (nfiles == 4) {
+    if (compare_at >= 0) {
         uint32_t bi = 0;
         while (bi < L.nstrat && (int)strat[bi] != cfg->baseline)
             bi++;
-        write_compare(&out[3], &L, jobs, ngroups, bi, scratch);
+        write_compare(&out[compare_at], &L, jobs, ngroups, bi, scratch);
     }
+    if (tools_at >= 0)
+        write_tools(&out[tools_at], &L, jobs, ngroups, scratch);
     for (int i = 0; i < nfiles; i++)
         if (csv_finish(&out[i], err, errlen) != 0)
             goto done; /* every temporary is removed below: none published */
@@ -428,7 +493,7 @@ int exp_run(const scn_config *cfg, const char *path, const exp_options *opt, cha
     }
     rc = 0;
 done:
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         csv_abort(&out[i]);
     if (jobs)
         for (size_t i = 0; i < njobs; i++)

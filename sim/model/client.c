@@ -64,6 +64,10 @@ static void finish(model *md, uint32_t id, hp_decision d)
     double now = sim_now(sim);
     if (c->req_start >= cfg->warmup_s)
         md->latency[md->nlatency++] = now - c->req_start;
+    tool_metrics *tm = &md->tm[c->tool];
+    tm->successes += d.action == HP_DONE_OK;
+    tm->failures += d.action != HP_DONE_OK;
+    tm->unknown_outcomes += d.action != HP_DONE_OK && d.reason == HP_REASON_UNKNOWN_OUTCOME;
     if (d.action == HP_DONE_OK) {
         md->m.successes++;
         ts_bucket *b = model_bucket(md);
@@ -319,6 +323,9 @@ void client_start(sim_t *sim, const eq_event *ev, void *ctx)
     while (t + 1 < md->ntools && ut >= md->tool_cum[t])
         t++;
     c->tool = (uint8_t)t;
+    md->tm[t].requests++;
+    if (md->op_tool)
+        md->op_tool[op] = (uint8_t)t;
     hp_side_effect e = scn_tool_effect(md->cfg, t);
     md->op[op] = e == HP_EFFECT_READ ? 0 : e == HP_EFFECT_DESTRUCTIVE ? OP_WRITE | OP_DESTRUCTIVE : OP_WRITE;
     if (md->content)

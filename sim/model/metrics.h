@@ -71,6 +71,14 @@ typedef struct metrics {
     uint64_t events;            /* events the engine dispatched */
 } metrics;
 
+/* Per tool ([tool NAME] sections), for tools.csv. */
+typedef struct tool_metrics {
+    uint64_t requests;          /* logical requests that used the tool */
+    uint64_t successes, failures, unknown_outcomes;
+    uint64_t calls;             /* attempts that reached the server */
+    uint64_t effects, duplicate_effects, lost_operations;
+} tool_metrics;
+
 typedef enum metric_type { METRIC_U64, METRIC_DOUBLE } metric_type;
 
 typedef struct metric_desc {

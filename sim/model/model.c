@@ -138,6 +138,8 @@ int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *si
         return -1;
     if (!md->op)
         return -1;
+    if (cfg->ntools > 1 && !(md->op_tool = herd_calloc(total, sizeof *md->op_tool)))
+        return -1;
     if (!md->clients || !md->latency)
         return -1;
     memcpy(md->outages, cfg->outages, sizeof cfg->outages[0] * cfg->noutages);
@@ -202,8 +204,10 @@ int model_run(model *md)
     if (md->cfg->kind == SCN_SERVER_QUEUE) {
         uint64_t total = (uint64_t)md->cfg->clients * md->cfg->requests_per_client;
         for (uint64_t i = 0; i < total; i++)
-            if ((md->op[i] & (OP_WRITE | OP_EFFECT | OP_CLIENT_OK)) == (OP_WRITE | OP_CLIENT_OK))
+            if ((md->op[i] & (OP_WRITE | OP_EFFECT | OP_CLIENT_OK)) == (OP_WRITE | OP_CLIENT_OK)) {
                 m->lost_operations++;
+                md->tm[md->op_tool ? md->op_tool[i] : 0].lost_operations++;
+            }
     }
     /* offered load and goodput over [warm-up, last start], and recovery */
     double bs = md->ts.bucket_s, to = md->last_start;
@@ -280,6 +284,8 @@ void model_free(model *md)
     herd_free(md->op);
     herd_free(md->content);
     herd_free(md->lst);
+    herd_free(md->op_tool);
+    md->op_tool = NULL;
     herd_free(md->effect_at);
     md->lst = NULL;
     md->effect_at = NULL;

@@ -115,6 +115,8 @@ typedef struct model {
     double tokens_at;
     uint8_t *op;        /* OP_* flags per logical operation */
     uint32_t *content;  /* content_hash: the operation whose content each one carries */
+    uint8_t *op_tool;   /* with [tool] sections: the tool of each logical operation */
+    tool_metrics tm[SCN_MAX_TOOLS];
     scn_outage outages[SCN_MAX_OUTAGES]; /* sorted by start */
 
     /* measurements */

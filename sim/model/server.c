@@ -215,6 +215,8 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
     }
 
     md->m.calls++;
+    if (md->op_tool)
+        md->tm[md->op_tool[(uint64_t)ev->obj * cfg->requests_per_client + (uint32_t)ev->arg]].calls++;
     ts_bucket *b = model_bucket(md);
     if (b)
         b->arrivals++;
@@ -266,14 +268,18 @@ static void complete(model *md, const eq_event *ev)
     } else if (what == SERVE_EXECUTE && (md->op[op] & OP_WRITE)) {
         if (md->effect_at)
             md->effect_at[op] = (float)sim_now(md->sim);
+        tool_metrics *tm = &md->tm[md->op_tool ? md->op_tool[op] : 0];
         if (!(md->op[op] & OP_EFFECT)) {
             md->m.effects++;
+            tm->effects++;
             md->op[op] |= OP_EFFECT;
         } else if (md->op[op] & OP_DESTRUCTIVE) {
             outcome = 404; /* deleted already: nothing left to delete */
         } else {
             md->m.effects++;
             md->m.duplicate_effects++;
+            tm->effects++;
+            tm->duplicate_effects++;
         }
         int64_t key = store_key(md, op);
         if (key >= 0)
