@@ -265,6 +265,16 @@ byname "$T/hedge/aggregate.csv" '
                  l["hedge_p95"] >= h["hedge_p95"] && k["hedge_p95"] < 1.1 * k["no_hedging"]) }' \
     && ok || bad "hedging: p99 not shorter, or copies not counted"
 
+# --- the 62/65 claim, as the issue states it --------------------------------
+"$HERD" run scenarios/jitter-62-65.ini -o "$T/j6265" --quiet --replications 200 && ok || bad "jitter-62-65 run"
+byname "$T/j6265/compare.csv" '{ m[s("strategy")] = -v("completion_time_s_change_pct_mean"); h[s("strategy")] = v("completion_time_s_change_pct_ci95") }
+    END { f = m["full_jitter"]; d = m["decorrelated_jitter"]
+          exit !(f >= 59 && f <= 65 && d >= 62 && d <= 68 && d > f && h["full_jitter"] <= 1.5 && h["decorrelated_jitter"] <= 1.5) }' \
+    && ok || bad "jitter-62-65: reductions outside 62 +/- 3 and 65 +/- 3, or CIs too wide"
+byname "$T/j6265/aggregate.csv" '{ p[s("strategy")] = v("peak_inflight_mean"); h[s("strategy")] = v("peak_inflight_ci95") }
+    END { for (k in p) if (k != "exponential" && !(p[k] + h[k] < p["exponential"] - h["exponential"])) bad = 1; exit bad }' \
+    && ok || bad "jitter-62-65: exponential does not have the highest peak in-flight"
+
 # --- sweeps from the command line -------------------------------------------
 "$HERD" run "$T/small.ini" -o "$T/sw" --quiet --replications 2 --sweep server.workers=5:15:5 --sweep clients.count=50,100 \
     && [ "$(tail -n +2 "$T/sw/aggregate.csv" | wc -l)" -eq 36 ] \
