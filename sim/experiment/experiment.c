@@ -105,6 +105,25 @@ static void key_row(csv_out *o, const layout *L, const job *j)
     csv_str(o, hp_strategy_name(j->strategy), first);
 }
 
+/* The columns NAME_mean and NAME_ci95 (or NAME_SUFFIX_mean / _ci95). */
+static void header_pair(csv_out *o, const char *name, const char *suffix)
+{
+    char col[128];
+    snprintf(col, sizeof col, "%s%s_mean", name, suffix);
+    csv_str(o, col, 0);
+    snprintf(col, sizeof col, "%s%s_ci95", name, suffix);
+    csv_str(o, col, 0);
+}
+
+/* The mean of x[0..n) and its 95% CI half-width, as two cells. */
+static void cells_pair(csv_out *o, const double *x, uint32_t n)
+{
+    double mean, half;
+    stats_mean_ci95(x, n, &mean, &half);
+    csv_dbl(o, mean, 0);
+    csv_dbl(o, half, 0);
+}
+
 static void write_summary(csv_out *o, const layout *L, const job *jobs, size_t n)
 {
     key_header(o, L);
@@ -133,13 +152,8 @@ static void write_aggregate(csv_out *o, const layout *L, const job *jobs, size_t
 {
     key_header(o, L);
     csv_str(o, "replications", 0);
-    for (size_t k = 0; k < metric_count; k++) {
-        char name[96];
-        snprintf(name, sizeof name, "%s_mean", metric_table[k].name);
-        csv_str(o, name, 0);
-        snprintf(name, sizeof name, "%s_ci95", metric_table[k].name);
-        csv_str(o, name, 0);
-    }
+    for (size_t k = 0; k < metric_count; k++)
+        header_pair(o, metric_table[k].name, "");
     csv_end(o);
     for (size_t g = 0; g < ngroups; g++) {
         const job *grp = &jobs[g * L->nreps];
@@ -148,10 +162,7 @@ static void write_aggregate(csv_out *o, const layout *L, const job *jobs, size_t
         for (size_t k = 0; k < metric_count; k++) {
             for (uint32_t r = 0; r < L->nreps; r++)
                 scratch[r] = metric_value(&grp[r].m, &metric_table[k]);
-            double mean, half;
-            stats_mean_ci95(scratch, L->nreps, &mean, &half);
-            csv_dbl(o, mean, 0);
-            csv_dbl(o, half, 0);
+            cells_pair(o, scratch, L->nreps);
         }
         csv_end(o);
     }
@@ -218,13 +229,8 @@ static void write_tools(csv_out *o, const layout *L, const job *jobs, size_t ngr
     key_header(o, L);
     csv_str(o, "tool", 0);
     csv_str(o, "replications", 0);
-    for (size_t k = 0; k < sizeof tool_cols / sizeof tool_cols[0]; k++) {
-        char name[96];
-        snprintf(name, sizeof name, "%s_mean", tool_cols[k].name);
-        csv_str(o, name, 0);
-        snprintf(name, sizeof name, "%s_ci95", tool_cols[k].name);
-        csv_str(o, name, 0);
-    }
+    for (size_t k = 0; k < sizeof tool_cols / sizeof tool_cols[0]; k++)
+        header_pair(o, tool_cols[k].name, "");
     csv_end(o);
     for (size_t g = 0; g < ngroups; g++) {
         const job *grp = &jobs[g * L->nreps];
@@ -238,10 +244,7 @@ static void write_tools(csv_out *o, const layout *L, const job *jobs, size_t ngr
                     memcpy(&v, (const char *)&grp[r].tm[t] + tool_cols[k].off, sizeof v);
                     scratch[r] = (double)v;
                 }
-                double mean, half;
-                stats_mean_ci95(scratch, L->nreps, &mean, &half);
-                csv_dbl(o, mean, 0);
-                csv_dbl(o, half, 0);
+                cells_pair(o, scratch, L->nreps);
             }
             csv_end(o);
         }
@@ -254,13 +257,8 @@ static void write_compare(csv_out *o, const layout *L, const job *jobs, size_t n
     key_header(o, L);
     csv_str(o, "baseline", 0);
     csv_str(o, "replications", 0);
-    for (size_t k = 0; k < sizeof compared / sizeof compared[0]; k++) {
-        char name[96];
-        snprintf(name, sizeof name, "%s_change_pct_mean", compared[k]);
-        csv_str(o, name, 0);
-        snprintf(name, sizeof name, "%s_change_pct_ci95", compared[k]);
-        csv_str(o, name, 0);
-    }
+    for (size_t k = 0; k < sizeof compared / sizeof compared[0]; k++)
+        header_pair(o, compared[k], "_change_pct");
     csv_end(o);
     for (size_t g = 0; g < ngroups; g++) {
         const job *grp = &jobs[g * L->nreps];
@@ -273,10 +271,7 @@ static void write_compare(csv_out *o, const layout *L, const job *jobs, size_t n
                 double x = metric_by_name(&grp[r].m, compared[k]), b = metric_by_name(&base[r].m, compared[k]);
                 scratch[r] = b != 0 ? 100.0 * (x - b) / b : NAN;
             }
-            double mean, half;
-            stats_mean_ci95(scratch, L->nreps, &mean, &half);
-            csv_dbl(o, mean, 0);
-            csv_dbl(o, half, 0);
+            cells_pair(o, scratch, L->nreps);
         }
         csv_end(o);
     }
