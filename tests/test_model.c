@@ -496,6 +496,11 @@ static void layers_multiply(void **state)
         assert_int_equal(r.m.failures, 50);
         close_to(r.m.amplification, per);
         ts_free(&r.ts);
+        /* an HTTP client that retries timeouts only makes one attempt per 503 */
+        set(&c, "layer http.retry_on=timeout, connection");
+        r = run(&c, HP_FULL_JITTER, 0);
+        assert_int_equal(r.m.calls, 50 * cases[i][0] * cases[i][1]);
+        ts_free(&r.ts);
     }
 }
 

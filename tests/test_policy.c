@@ -462,6 +462,17 @@ TEST(test_retryable)
         p.unknown = HP_UNKNOWN_FAIL;
         assert_int_equal(hp_retryable(&p, (hp_class)c), want[c][1]);
     }
+    /* retry_only narrows the table, never widens it */
+    p.unknown = HP_UNKNOWN_RETRY;
+    p.retry_only = 1u << HP_CLASS_TIMEOUT | 1u << HP_CLASS_NOT_FOUND;
+    for (c = 0; c < HP_CLASS_COUNT; c++)
+        assert_int_equal(hp_retryable(&p, (hp_class)c), c == HP_CLASS_TIMEOUT);
+    hp_state st;
+    hp_state_init(&st, &p);
+    hp_on_attempt(&st);
+    hp_decision d = hp_decide(&p, &st, 503, 0, 0.5);
+    assert_int_equal(d.action, HP_GIVE_UP);
+    assert_int_equal(d.reason, HP_REASON_NON_RETRYABLE);
 }
 
 /* ---------------------------------------------------------------- decide */
@@ -1258,7 +1269,7 @@ TEST(test_names)
         "conflict"};
     static const char *const rsn[HP_REASON_COUNT] = {
         "none", "attempts_exhausted", "non_retryable", "unknown_outcome",
-        "budget_exhausted"};
+        "budget_exhausted", "retry_limited"};
     static const char *const bad[7] = {"Full_Jitter",  "",     "full-jitter",
                                        "full_jitter ", "full", "none",
                                        "IMMEDIATE"};

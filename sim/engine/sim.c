@@ -55,10 +55,8 @@ void sim_schedule_aux(sim_t *sim, double delay, uint32_t type, uint32_t obj,
     assert(delay >= 0 && isfinite(delay));
     assert(type < SIM_MAX_TYPES && sim->handler[type]);
     eq_event ev = {.time = sim->now + delay, .type = type, .obj = obj, .tag = tag, .arg = arg, .aux = aux};
-    if (eq_push(&sim->queue, &ev) != 0) {
-        sim->failed = true;
-        sim->stopped = true;
-    }
+    if (eq_push(&sim->queue, &ev) != 0)
+        sim_fail(sim);
 }
 
 int sim_lane_for(sim_t *sim, double delay)
@@ -83,8 +81,7 @@ void sim_schedule_lane(sim_t *sim, int lane, uint32_t type, uint32_t obj, uint32
         size_t ncap = l->cap ? l->cap * 2 : 64;
         eq_event *n = herd_malloc_array(ncap, sizeof *n);
         if (!n) {
-            sim->failed = true;
-            sim->stopped = true;
+            sim_fail(sim);
             return;
         }
         for (size_t i = 0; i < l->len; i++)
@@ -100,14 +97,6 @@ void sim_schedule_lane(sim_t *sim, int lane, uint32_t type, uint32_t obj, uint32
     l->ring[tail] = (eq_event){.time = sim->now + l->delay, .seq = sim->queue.next_seq++, .type = type,
                                .obj = obj, .tag = tag, .arg = arg, .aux = aux};
     l->len++;
-}
-
-size_t sim_pending(const sim_t *sim)
-{
-    size_t n = eq_len(&sim->queue);
-    for (int i = 0; i < sim->nlanes; i++)
-        n += sim->lane[i].len;
-    return n;
 }
 
 int sim_run(sim_t *sim, double until)

@@ -86,9 +86,6 @@ int sim_lane_for(sim_t *sim, double delay);
 void sim_schedule_lane(sim_t *sim, int lane, uint32_t type, uint32_t obj, uint32_t tag, int32_t arg,
                        float aux);
 
-/* Pending events, heap and lanes together. */
-size_t sim_pending(const sim_t *sim);
-
 /* Runs until the queue is empty, sim_stop() is called, or the next event
  * lies after `until` (events at exactly `until` run).  Returns 0, or -1 if
  * the simulation failed (allocation). */
@@ -96,6 +93,14 @@ int sim_run(sim_t *sim, double until);
 
 /* Makes sim_run return after the current event. */
 static inline void sim_stop(sim_t *sim) { sim->stopped = true; }
+
+/* Marks the simulation failed (a model could not allocate): sim_run stops
+ * after the current event and returns -1. */
+static inline void sim_fail(sim_t *sim)
+{
+    sim->failed = true;
+    sim->stopped = true;
+}
 
 static inline double sim_now(const sim_t *sim) { return sim->now; }
 

@@ -89,7 +89,7 @@ static void finish(model *md, uint32_t id, hp_decision d)
     md->m.completion_time_s = now;
     c->done++;
     md->open--;
-    uint32_t steps = cfg->task_steps ? cfg->task_steps : 1;
+    uint32_t steps = cfg->task_steps;
     if (c->done % steps != 0 && (c->flags & CL_TASK_FAILED)) {
         /* a failed step ends its task: the remaining steps are skipped */
         uint32_t skip = steps - c->done % steps;
@@ -120,7 +120,7 @@ static void layer_start(model *md, uint32_t id, uint32_t k, double deadline_s)
         st->deadline_s = deadline_s;
     const scn_tool *L = layer_cfg(md, k);
     if (L && L->kind == SCN_LAYER_LLM)
-        sim_schedule(sim, dist_sample(&L->think, sim_rng(sim, RNG_ARRIVALS)), EV_LAYER, id, 0, (int32_t)k);
+        sim_schedule(sim, dist_sample(&L->think, sim_rng(sim, RNG_ARRIVALS)), EV_SEND, id, 0, (int32_t)k);
     else
         layer_attempt(md, id, k);
 }
@@ -220,8 +220,8 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
 
     hp_decision d;
     hp_class cls = hp_classify(out);
-    if (cls != HP_CLASS_OK && ((L && L->obey_overload && r.overloaded) ||
-                               (L && L->retry_mask && !(L->retry_mask & (1u << cls))))) {
+    if (cls != HP_CLASS_OK && L && ((L->obey_overload && r.overloaded) ||
+                                    (L->kind == SCN_LAYER_LLM && inner && !hp_retryable(p, cls)))) {
         d = (hp_decision){.action = HP_GIVE_UP, .reason = HP_REASON_NON_RETRYABLE, .cls = cls};
     } else if (L && L->kind == SCN_LAYER_LLM && inner) {
         /* the model re-issues a failed call with probability reissue_p */
@@ -229,7 +229,7 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
         double think = dist_sample(&L->think, sim_rng(sim, RNG_BACKOFF));
         if (more && u < L->reissue_p && now + think < st->deadline_s) {
             md->m.retries++;
-            sim_schedule(sim, think, EV_LAYER, id, 0, (int32_t)k);
+            sim_schedule(sim, think, EV_SEND, id, 0, (int32_t)k);
             return;
         }
         d = (hp_decision){.action = HP_GIVE_UP, .reason = more ? HP_REASON_NON_RETRYABLE : HP_REASON_ATTEMPTS};
@@ -243,7 +243,7 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
             c->retry_cost = cost;
         } else {
             md->m.retries_denied++;
-            d = (hp_decision){.action = HP_GIVE_UP, .reason = HP_REASON_COUNT, .cls = d.cls};
+            d = (hp_decision){.action = HP_GIVE_UP, .reason = HP_REASON_RETRY_LIMITED, .cls = d.cls};
         }
     }
     if (d.action == HP_RETRY) {
@@ -332,7 +332,7 @@ void client_start(sim_t *sim, const eq_event *ev, void *ctx)
         md->content[op] = c->done > 0 && uc < md->cfg->content_collision_p ? md->content[op - 1] : (uint32_t)op;
 
     c->req_start = sim_now(sim);
-    uint32_t steps = md->cfg->task_steps ? md->cfg->task_steps : 1;
+    uint32_t steps = md->cfg->task_steps;
     if (c->done % steps == 0)
         c->task_start = c->req_start;
     c->flags &= (uint8_t)~CL_REPEATING;
@@ -344,12 +344,6 @@ void client_start(sim_t *sim, const eq_event *ev, void *ctx)
 }
 
 void client_send(sim_t *sim, const eq_event *ev, void *ctx)
-{
-    (void)sim;
-    layer_attempt(ctx, ev->obj, (uint32_t)ev->arg);
-}
-
-void client_layer(sim_t *sim, const eq_event *ev, void *ctx)
 {
     (void)sim;
     layer_attempt(ctx, ev->obj, (uint32_t)ev->arg);

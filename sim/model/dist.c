@@ -125,23 +125,6 @@ const char *dist_parse(const char *text, dist *out)
     return NULL;
 }
 
-void dist_format(const dist *d, char *buf, size_t len)
-{
-    switch (d->kind) {
-    case DIST_CONSTANT:
-        snprintf(buf, len, "constant(%.17g)", d->a);
-        break;
-    case DIST_EXPONENTIAL:
-        snprintf(buf, len, "exponential(%.17g)", d->a);
-        break;
-    default:
-        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-            if (kinds[k].kind == d->kind)
-                snprintf(buf, len, "%s(%.17g, %.17g)", kinds[k].name, d->a, d->b);
-        break;
-    }
-}
-
 double dist_sample(const dist *d, gsl_rng *r)
 {
     double x;

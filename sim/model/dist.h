@@ -38,9 +38,6 @@ typedef struct dist {
  * what was expected (nothing written to *out). */
 const char *dist_parse(const char *text, dist *out);
 
-/* Writes the canonical text of d into buf (always NUL-terminated). */
-void dist_format(const dist *d, char *buf, size_t len);
-
 /* One draw from d using r. */
 double dist_sample(const dist *d, gsl_rng *r);
 

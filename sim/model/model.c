@@ -26,10 +26,8 @@ ts_bucket *model_bucket(model *md)
 {
     double i = floor(sim_now(md->sim) / md->ts.bucket_s);
     ts_bucket *b = ts_at(&md->ts, (size_t)i, model_inflight(md));
-    if (!b) {
-        md->sim->failed = true;
-        sim_stop(md->sim);
-    }
+    if (!b)
+        sim_fail(md->sim);
     return b;
 }
 
@@ -99,7 +97,6 @@ int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *si
     memset(md, 0, sizeof *md);
     md->cfg = cfg;
     md->sim = sim;
-    md->policy = scn_tool_policy(cfg, SCN_MAX_TOOLS, strategy);
     md->ntools = cfg->ntools ? cfg->ntools : 1;
     double wsum = 0, acc = 0;
     for (uint32_t t = 0; t < cfg->ntools; t++)
@@ -157,9 +154,9 @@ int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *si
     }
     sim_on(sim, EV_REPLY, client_reply, md);
     sim_on(sim, EV_TIMEOUT, client_timeout, md);
-    sim_on(sim, EV_LAYER, client_layer, md);
     sim_on(sim, EV_HEDGE, client_hedge, md);
-    md->timeout_lane = md->policy.attempt_timeout_s > 0 ? sim_lane_for(sim, md->policy.attempt_timeout_s) : -1;
+    /* the [retry] timeout: most attempts' (tools and layers may differ) */
+    md->timeout_lane = cfg->policy.attempt_timeout_s > 0 ? sim_lane_for(sim, cfg->policy.attempt_timeout_s) : -1;
     md->delay_lane = lane_if_constant(sim, &cfg->delay);
     md->service_lane = lane_if_constant(sim, &cfg->service);
 

@@ -25,7 +25,8 @@
 /* Event types of this model. */
 enum {
     EV_START = 0, /* obj=client: begin the next logical request */
-    EV_SEND,      /* obj=client: send the next attempt (after a backoff) */
+    EV_SEND,      /* obj=client, arg=layer: that layer's next attempt (after a backoff
+                   * or an llm layer's think time) */
     EV_ARRIVE,    /* obj=client, tag=attempt, arg=request index: the attempt reaches the server */
     EV_DONE,      /* obj=client, tag=attempt, arg=request index | what the server does << 29,
                    * aux=service time: service completes at the server */
@@ -34,7 +35,6 @@ enum {
     EV_TIMEOUT,   /* obj=client, tag=attempt: the attempt's timer fires */
     EV_OCC_READ_REPLY, /* occ: obj=client, tag=attempt, arg=version read */
     EV_OCC_WRITE,      /* occ: obj=client, tag=attempt, arg=version read: write arrives */
-    EV_LAYER,          /* obj=client, arg=layer: an llm layer's think time is over */
     EV_HEDGE,          /* obj=client, tag=attempt, arg=copies sent: time to hedge the attempt */
     EV_COUNT
 };
@@ -85,7 +85,6 @@ enum { SERVE_EXECUTE = 0, SERVE_STORED, SERVE_CONFLICT };
 
 typedef struct model {
     const scn_config *cfg;
-    hp_policy policy;   /* the [retry] policy under this run's strategy */
     hp_policy tool_policy[SCN_MAX_TOOLS];
     hp_policy layer_policy[SCN_MAX_LAYERS];
     uint32_t nlayers;   /* >= 1: without [layer] sections, one layer of the tool's policy */
@@ -155,7 +154,6 @@ void client_start(sim_t *sim, const eq_event *ev, void *ctx);
 void client_send(sim_t *sim, const eq_event *ev, void *ctx);
 void client_reply(sim_t *sim, const eq_event *ev, void *ctx);
 void client_timeout(sim_t *sim, const eq_event *ev, void *ctx);
-void client_layer(sim_t *sim, const eq_event *ev, void *ctx);
 void client_hedge(sim_t *sim, const eq_event *ev, void *ctx);
 void occ_read_arrive(sim_t *sim, const eq_event *ev, void *ctx);
 void occ_read_reply(sim_t *sim, const eq_event *ev, void *ctx);

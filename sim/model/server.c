@@ -58,8 +58,7 @@ static int queue_grow(model *md)
         ncap = md->cfg->queue;
     qslot *n = herd_malloc_array(ncap, sizeof *n);
     if (!n) {
-        md->sim->failed = true;
-        sim_stop(md->sim);
+        sim_fail(md->sim);
         return -1;
     }
     for (uint32_t i = 0; i < md->qlen; i++)

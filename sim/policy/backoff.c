@@ -54,6 +54,7 @@ static const char *const reason_names[HP_REASON_COUNT] = {
     "non_retryable",
     "unknown_outcome",
     "budget_exhausted",
+    "retry_limited",
 };
 
 /* Table indexed by hp_side_effect. */

@@ -61,7 +61,7 @@ hp_class hp_classify(int outcome)
     }
 }
 
-bool hp_retryable(const hp_policy *p, hp_class c)
+static bool table_retryable(const hp_policy *p, hp_class c)
 {
     switch (c) {
     case HP_CLASS_RATE_LIMITED:
@@ -81,4 +81,11 @@ bool hp_retryable(const hp_policy *p, hp_class c)
     default:
         return false;
     }
+}
+
+bool hp_retryable(const hp_policy *p, hp_class c)
+{
+    if (!table_retryable(p, c))
+        return false;
+    return p->retry_only == 0 || (p->retry_only & (1u << c)) != 0;
 }

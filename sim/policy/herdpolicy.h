@@ -125,6 +125,9 @@ typedef struct hp_policy {
                                 * it); 0 means default HP_DEFAULT_RETRY_AFTER_MAX_S */
     bool not_found_ok_on_retry; /* destructive operations (delete): a 404 on an attempt
                                  * after the first means an earlier attempt did it: success */
+    uint32_t retry_only;       /* 0: every retryable class; else a mask of (1u << hp_class):
+                                * only those classes are retried (it never adds a class
+                                * hp_classify's table refuses) */
 } hp_policy;
 
 #define HP_DEFAULT_BASE_S 0.1
@@ -139,7 +142,8 @@ hp_policy hp_policy_defaults(void);
 const char *hp_policy_check(const hp_policy *p);
 
 /* True if the policy retries a failure of this class at all (ignores
- * attempt counts).  HP_CLASS_OK is never retryable. */
+ * attempt counts): the classification's table, the unknown-error policy,
+ * then retry_only.  HP_CLASS_OK is never retryable. */
 bool hp_retryable(const hp_policy *p, hp_class c);
 
 /* Per logical request retry state; compact (24 bytes).  Initialise with
@@ -186,6 +190,8 @@ typedef enum hp_reason {
     HP_REASON_UNKNOWN_OUTCOME,   /* timeout that may not be retried (on_timeout NEVER, or
                                   * non-idempotent without a key) */
     HP_REASON_BUDGET,            /* the next attempt would start past the deadline */
+    HP_REASON_RETRY_LIMITED,     /* a retry limiter (hp_limiter) refused the retry: never
+                                  * returned by hp_decide, for callers to report */
     HP_REASON_COUNT
 } hp_reason;
 

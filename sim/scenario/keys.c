@@ -638,6 +638,7 @@ static hp_policy section_policy(const scn_config *c, const scn_tool *tool, const
         p.idempotency_key = true;
     if (!tool)
         return p;
+    p.retry_only = tool->retry_mask; /* zero for tools */
     if (tool->preset >= 0) {
         hp_policy q = hp_policy_preset((hp_side_effect)tool->preset);
         p.max_attempts = q.max_attempts;

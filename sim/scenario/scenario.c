@@ -748,7 +748,7 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
     }
     if (c->start == SCN_START_SPREAD && !(c->spread_s > 0))
         BAD(line_of(ps, "clients", "start"), "[clients] start = spread needs spread_s > 0");
-    if (c->requests_per_client % (c->task_steps ? c->task_steps : 1))
+    if (c->requests_per_client % c->task_steps)
         BAD(line_of(ps, "clients", "task_steps"),
             "[clients] requests_per_client (%u) must be a multiple of task_steps (%u)", c->requests_per_client,
             c->task_steps);
