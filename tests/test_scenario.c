@@ -205,7 +205,18 @@ static void cross_key_rules(void **state)
     expect_error("[outage 1]\nend_s = 5\n", 1, "missing required key start_s", NULL);
     expect_error("[outage 1]\nstart_s = 0\nend_s = 10\n[outage 2]\nstart_s = 5\nend_s = 20\n", 4,
                  "[outage 2] [5, 20) overlaps [outage 1] [0, 10)", NULL);
-    expect_error("[outage 1]\nstart_s = 0\nend_s = 10\nmode = black_hole\n", 1, "set [retry] attempt_timeout_s",
+    /* with layers, the innermost layer's wait must be bounded: by its own
+     * timeout or by an outer layer's propagated deadline */
+    expect_error("[outage 1]\nstart_s = 0\nend_s = 10\nmode = black_hole\n[layer a]\nmax_attempts = 2\n"
+                 "propagate_deadline = false\nbudget_s = 5\n[layer b]\nmax_attempts = 2\n",
+                 1, "set attempt_timeout_s > 0 (or budget_s) for [layer b]", NULL);
+    {
+        char err[SCN_ERR_MAX];
+        if (load("[outage 1]\nstart_s = 0\nend_s = 10\nmode = black_hole\n[layer a]\nbudget_s = 5\n"
+                 "[layer b]\nmax_attempts = 2\n", err) != 0)
+            fail_msg("a propagated outer budget bounds the inner layer: %s", err);
+    }
+    expect_error("[outage 1]\nstart_s = 0\nend_s = 10\nmode = black_hole\n", 1, "for [retry]",
                  NULL);
     expect_error("[server]\nerror_rate_500 = 0.6\nerror_rate_503 = 0.6\n", 0, "sum to 1.2", NULL);
     expect_error("[clients]\nstart = spread\n", 2, "spread_s > 0", NULL);

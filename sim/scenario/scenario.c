@@ -671,6 +671,33 @@ double scn_memory_limit(void)
     return 0.8 * (double)pages * (double)size;
 }
 
+/* NULL if every attempt sent to the server has a bounded wait (a timeout
+ * or a budget: its own, or an outer layer's propagated deadline), else
+ * what lacks one ("[retry]", a tool or the innermost layer). */
+static const char *unbounded_wait(const scn_config *c)
+{
+    static char what[SCN_NAME_MAX + 16];
+    if (c->nlayers) {
+        for (uint32_t l = c->nlayers; l-- > 0;) {
+            hp_policy p = scn_layer_policy(c, l, HP_EXPONENTIAL);
+            if (p.attempt_timeout_s > 0 || p.budget_s > 0)
+                return NULL;
+            if (l == 0 || !c->layers[l - 1].propagate_deadline)
+                break;
+        }
+        snprintf(what, sizeof what, "[layer %s]", c->layers[c->nlayers - 1].name);
+        return what;
+    }
+    for (uint32_t t = 0; t < (c->ntools ? c->ntools : 1); t++) {
+        hp_policy p = scn_tool_policy(c, t, HP_EXPONENTIAL);
+        if (!(p.attempt_timeout_s > 0) && !(p.budget_s > 0)) {
+            snprintf(what, sizeof what, c->ntools ? "[tool %s]" : "[retry]", c->ntools ? c->tools[t].name : "");
+            return what;
+        }
+    }
+    return NULL;
+}
+
 static int validate(const scn_config *c, const pstate *ps, char *err)
 {
     const char *path = ps ? ps->path : "scenario";
@@ -767,14 +794,12 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
             BAD(o->line, "[outage %s]: missing required key %s", o->name, isnan(o->start_s) ? "start_s" : "end_s");
         if (!(o->end_s > o->start_s))
             BAD(o->line, "[outage %s]: end_s (%g) must be after start_s (%g)", o->name, o->end_s, o->start_s);
-        for (uint32_t t = 0; t < (c->ntools ? c->ntools : 1); t++) {
-            hp_policy p = scn_tool_policy(c, t, HP_EXPONENTIAL);
-            if (o->mode == SCN_OUTAGE_BLACK_HOLE && !(p.attempt_timeout_s > 0) && !(p.budget_s > 0))
-                BAD(o->line,
-                    "[outage %s]: a black_hole outage never answers, so clients would wait forever; "
-                    "set [retry] attempt_timeout_s > 0 (or budget_s)%s%s",
-                    o->name, c->ntools ? " for tool " : "", c->ntools ? c->tools[t].name : "");
-        }
+        const char *unbounded = o->mode == SCN_OUTAGE_BLACK_HOLE ? unbounded_wait(c) : NULL;
+        if (unbounded)
+            BAD(o->line,
+                "[outage %s]: a black_hole outage never answers, so clients would wait forever; "
+                "set attempt_timeout_s > 0 (or budget_s) for %s",
+                o->name, unbounded);
         for (uint32_t j = 0; j < i; j++) {
             const scn_outage *q = &c->outages[j];
             if (o->start_s < q->end_s && q->start_s < o->end_s)
