@@ -304,7 +304,7 @@ static void outcome(model *md, uint32_t id, int out, float aux)
         else
             b->errors++;
     }
-    layer_result r = {.outcome = out, .retry_after_s = out == 429 ? aux : -1, .overloaded = out == 503 && aux == -2};
+    layer_result r = {.outcome = out, .retry_after_s = out == 429 ? aux : -1, .overloaded = out == 503 && aux == AUX_OVERLOADED};
     layer_decide(md, id, md->nlayers - 1, r);
 }
 

@@ -80,6 +80,9 @@ enum {
     OP_DESTRUCTIVE = 32 /* a delete: executing it again finds nothing (404) */
 };
 
+/* The aux of a 503 reply that carries "overloaded, don't retry". */
+#define AUX_OVERLOADED (-2.0f)
+
 /* What the server does with an attempt that enters service. */
 enum { SERVE_EXECUTE = 0, SERVE_STORED, SERVE_CONFLICT };
 

@@ -164,9 +164,9 @@ static void refuse(model *md, const eq_event *ev)
     reply(md, ev->obj, ev->tag, HP_OUTCOME_CONN_REFUSED, 0);
 }
 
-/* Takes a token from the rate limiter's bucket.  Returns -2 if one was
- * taken, else the Retry-After to send (-1: none). */
-static double rate_limit(model *md)
+/* Takes a token from the rate limiter's bucket: true if one was taken,
+ * else false with the Retry-After to send in *retry_after (-1: none). */
+static bool admit(model *md, double *retry_after)
 {
     const scn_config *cfg = md->cfg;
     double now = sim_now(md->sim);
@@ -175,16 +175,20 @@ static double rate_limit(model *md)
     md->tokens_at = now;
     if (md->tokens >= 1) {
         md->tokens -= 1;
-        return -2;
+        return true;
     }
     switch (cfg->retry_after) {
     case SCN_RA_FIXED:
-        return cfg->retry_after_s;
+        *retry_after = cfg->retry_after_s;
+        break;
     case SCN_RA_HONEST: /* whole seconds, rounded up, as HTTP sends it */
-        return ceil((1 - md->tokens) / cfg->rate_limit_rps);
+        *retry_after = ceil((1 - md->tokens) / cfg->rate_limit_rps);
+        break;
     default:
-        return -1;
+        *retry_after = -1;
+        break;
     }
+    return false;
 }
 
 void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
@@ -230,13 +234,11 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
         reply(md, ev->obj, ev->tag, error, 0);
         return;
     }
-    if (cfg->rate_limit_rps > 0) {
-        double ra = rate_limit(md);
-        if (ra > -2) {
-            md->m.status_429++;
-            reply(md, ev->obj, ev->tag, 429, (float)ra);
-            return;
-        }
+    double ra;
+    if (cfg->rate_limit_rps > 0 && !admit(md, &ra)) {
+        md->m.status_429++;
+        reply(md, ev->obj, ev->tag, 429, (float)ra);
+        return;
     }
     if (md->busy < cfg->workers) {
         busy_tick(md);
@@ -250,7 +252,7 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
         md->qlen++;
     } else {
         md->m.rejected++;
-        reply(md, ev->obj, ev->tag, 503, cfg->overload_signal ? -2.0f : 0.0f);
+        reply(md, ev->obj, ev->tag, 503, cfg->overload_signal ? AUX_OVERLOADED : 0.0f);
         return;
     }
     note_inflight(md, b);
