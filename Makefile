@@ -26,14 +26,18 @@ LDLIBS   := -linih -lgsl -lgslcblas -lm -lpthread
 DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev valgrind \
             clang libclang-rt-14-dev
 FUZZ_SECONDS ?= 600
-FUZZ_SRC = tests/fuzz_scenario.c sim/scenario/scenario.c sim/scenario/keys.c sim/scenario/expand.c sim/model/dist.c sim/model/metrics.c sim/engine/alloc.c \
+FUZZ_SRC = tests/fuzz_scenario.c sim/scenario/scenario.c sim/scenario/keys.c sim/scenario/expand.c sim/spec/dist.c sim/model/sample.c sim/model/results.c sim/model/model.c sim/model/client.c sim/model/server.c sim/model/occ.c sim/engine/equeue.c sim/engine/rng.c sim/engine/sim.c sim/scenario/compile.c sim/experiment/plan.c sim/base/alloc.c \
             $(POLICY_SRC)
 
 POLICY_SRC := sim/policy/backoff.c sim/policy/classify.c sim/policy/retry_after.c sim/policy/limit.c sim/policy/breaker.c sim/policy/throttle.c sim/policy/hedge.c
-SIM_SRC    := sim/engine/alloc.c sim/engine/equeue.c sim/engine/rng.c sim/engine/sim.c \
-              sim/model/dist.c sim/model/metrics.c sim/model/model.c sim/model/client.c \
-              sim/model/server.c sim/model/occ.c sim/scenario/scenario.c sim/scenario/keys.c sim/scenario/expand.c sim/report/csv.c sim/report/stats.c \
-              sim/experiment/experiment.c sim/report/plot.c
+SIM_SRC    := sim/base/alloc.c \
+              sim/engine/equeue.c sim/engine/rng.c sim/engine/sim.c \
+              sim/spec/dist.c \
+              sim/model/sample.c sim/model/results.c sim/model/model.c sim/model/client.c \
+              sim/model/server.c sim/model/occ.c \
+              sim/scenario/scenario.c sim/scenario/keys.c sim/scenario/expand.c sim/scenario/compile.c \
+              sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/plot.c \
+              sim/experiment/plan.c sim/experiment/experiment.c
 CLI_SRC    := sim/cli/main.c
 TESTS      := test_policy test_retry_after test_limit test_equeue test_dist test_scenario test_model
 
@@ -51,10 +55,10 @@ $(BUILD)/%.o: %.c
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/libherdpolicy.a: $(POLICY_OBJ)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/libherdsim.a: $(SIM_OBJ)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 herd: $(CLI_OBJ) $(BUILD)/libherdsim.a $(BUILD)/libherdpolicy.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)

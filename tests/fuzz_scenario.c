@@ -19,8 +19,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "../sim/engine/alloc.h"
+#include "../sim/base/alloc.h"
 #include "../sim/policy/herdpolicy.h"
+#include "../sim/experiment/plan.h"
 #include "../sim/scenario/scenario.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -48,10 +49,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static scn_config c;
     char err[SCN_ERR_MAX];
     if (scn_load(&c, path, NULL, 0, err) == 0) {
-        scn_point *pts;
-        long n = scn_expand(&c, path, &pts, err);
-        if (n > 0)
-            herd_free(pts);
+        exp_plan plan;
+        if (exp_plan_build(&plan, &c, path, err, sizeof err) == 0)
+            exp_plan_free(&plan);
         /* the reference and a --set on top must not crash either */
         (void)scn_set(&c, "clients.count=7", "fuzz", err);
     }

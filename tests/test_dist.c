@@ -23,7 +23,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "../sim/model/dist.h"
+#include "../sim/model/sample.h"
 
 
 

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/engine/alloc.h"
+#include "../sim/base/alloc.h"
 #include "../sim/engine/equeue.h"
 
 

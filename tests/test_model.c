@@ -19,7 +19,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
-#include "../sim/engine/alloc.h"
+#include "../sim/base/alloc.h"
 #include "../sim/experiment/experiment.h"
 #include "../sim/engine/sim.h"
 #include "../sim/model/model.h"
@@ -62,7 +62,9 @@ static result run(const scn_config *c, hp_strategy s, uint32_t rep)
     sim_t sim;
     model md;
     assert_int_equal(sim_init(&sim, rng_replication_seed(c->seed, rep), 16), 0);
-    assert_int_equal(model_init(&md, c, s, &sim), 0);
+    model_spec spec;
+    scn_compile(c, &spec);
+    assert_int_equal(model_init(&md, &spec, s, &sim), 0);
     assert_int_equal(model_run(&md), 0);
     result r = {.m = md.m, .ts = md.ts};
     md.ts = (timeseries){0};
@@ -391,6 +393,8 @@ static void allocation_failures(void **state)
     set(&c, "clients.count=50");
     set(&c, "outage 1.start_s=0");
     set(&c, "outage 1.end_s=1");
+    model_spec spec;
+    scn_compile(&c, &spec);
     int failures = 0;
     for (long n = 0; n < 64; n++) {
         herd_alloc_fail_after(n);
@@ -399,7 +403,7 @@ static void allocation_failures(void **state)
         memset(&md, 0, sizeof md);
         int rc = sim_init(&sim, 7, 0);
         if (rc == 0)
-            rc = model_init(&md, &c, HP_FULL_JITTER, &sim);
+            rc = model_init(&md, &spec, HP_FULL_JITTER, &sim);
         if (rc == 0)
             rc = model_run(&md);
         long used = herd_alloc_fail_after(-1);

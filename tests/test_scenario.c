@@ -16,7 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../sim/engine/alloc.h"
+#include "../sim/base/alloc.h"
+#include "../sim/experiment/plan.h"
 #include "../sim/scenario/scenario.h"
 
 static char path[64];
@@ -30,11 +31,19 @@ static void write_file(const char *text, size_t len)
     fclose(f);
 }
 
+/* Loads text and builds its plan (every variant and sweep point checked),
+ * as herd run does before anything runs. */
 static int load(const char *text, char *err)
 {
     write_file(text, strlen(text));
-    scn_config c;
-    return scn_load(&c, path, NULL, 0, err);
+    static scn_config c;
+    if (scn_load(&c, path, NULL, 0, err) != 0)
+        return -1;
+    exp_plan plan;
+    if (exp_plan_build(&plan, &c, path, err, SCN_ERR_MAX) != 0)
+        return -1;
+    exp_plan_free(&plan);
+    return 0;
 }
 
 /* Loads text and expects failure with "PATH:LINE: " followed by a message
@@ -85,7 +94,7 @@ static void defaults_and_every_key(void **state)
     assert_true(c.bucket_s == 0.5 && c.horizon_s == 100);
     assert_int_equal(c.clients, 7);
     assert_int_equal(c.requests_per_client, 2);
-    assert_int_equal(c.start, SCN_START_SPREAD);
+    assert_int_equal(c.start, SPEC_START_SPREAD);
     assert_int_equal(c.think.kind, DIST_EXPONENTIAL);
     assert_int_equal(c.delay.kind, DIST_UNIFORM);
     assert_true(c.delay.b == 0.002);
@@ -97,7 +106,7 @@ static void defaults_and_every_key(void **state)
     assert_int_equal(c.errors[1].outcome, HP_OUTCOME_CONN_RESET);
     assert_int_equal(c.noutages, 2);
     assert_string_equal(c.outages[0].name, "b");
-    assert_int_equal(c.outages[0].mode, SCN_OUTAGE_BLACK_HOLE);
+    assert_int_equal(c.outages[0].mode, SPEC_OUTAGE_BLACK_HOLE);
     assert_int_equal(c.outages[1].outcome, HP_OUTCOME_CONN_REFUSED);
     assert_int_equal(c.policy.strategy, HP_CONSTANT);
     assert_int_equal(c.policy.max_attempts, 0);
@@ -251,29 +260,64 @@ static void bad_files(void **state)
     expect_error("\x7f\x45\x4c\x46\x02\x01\x01\n", 1, "syntax error", NULL);
 }
 
-static long expand(const char *text, scn_point **pts, char *err)
+static scn_config expand_base;
+
+/* The plan of text: its points (compiled specs) and sweep labels. */
+static long expand(const char *text, exp_plan *plan, char *err)
 {
     write_file(text, strlen(text));
-    scn_config c;
-    if (scn_load(&c, path, NULL, 0, err) != 0)
+    if (scn_load(&expand_base, path, NULL, 0, err) != 0)
         return -1;
-    return scn_expand(&c, path, pts, err);
+    if (exp_plan_build(plan, &expand_base, path, err, SCN_ERR_MAX) != 0)
+        return -1;
+    return (long)plan->npoints;
+}
+
+/* The label of sweep k at point i. */
+static const char *label(const exp_plan *plan, size_t i, int k)
+{
+    return plan->labels[k][plan->points[i].value[k]];
 }
 
 static void sweeps(void **state)
 {
     (void)state;
     char err[SCN_ERR_MAX];
-    scn_point *p;
-    /* a range: inclusive of TO despite rounding (0.1 steps) */
+    exp_plan p;
+    /* a range: inclusive of TO, enumerated exactly in decimal */
     long n = expand("[sweep]\nkey = retry.base_s\nvalues = 0.1:0.5:0.1\n", &p, err);
     if (n < 0)
         fail_msg("%s", err);
     assert_int_equal(n, 5);
-    assert_string_equal(p[0].value[0], "0.1");
-    assert_string_equal(p[4].value[0], "0.5");
-    assert_true(fabs(p[2].cfg.policy.base_s - 0.3) < 1e-12);
-    herd_free(p);
+    assert_string_equal(label(&p, 0, 0), "0.1");
+    assert_string_equal(label(&p, 4, 0), "0.5");
+    assert_true(p.points[2].spec.policy.base_s == 0.3); /* the double nearest 0.3, as --set gives */
+    exp_plan_free(&p);
+
+    /* points 1e-10 apart (relative) keep distinct labels and the end value */
+    n = expand("[sweep]\nkey = network.delay_s\nvalues = 1:1.0000000003:0.0000000001\n", &p, err);
+    if (n < 0)
+        fail_msg("%s", err);
+    assert_int_equal(n, 4);
+    assert_string_equal(label(&p, 1, 0), "1.0000000001");
+    assert_string_equal(label(&p, 3, 0), "1.0000000003");
+    assert_true(p.points[3].spec.delay.a == 1.0000000003);
+    exp_plan_free(&p);
+
+    /* exponent notation, integers beyond 1e10 (seeds) */
+    n = expand("[sweep]\nkey = run.seed\nvalues = 12345678901:12345678903:1\n", &p, err);
+    if (n < 0)
+        fail_msg("%s", err);
+    assert_int_equal(n, 3);
+    assert_string_equal(label(&p, 2, 0), "12345678903");
+    assert_true(p.points[2].seed == 12345678903ULL);
+    exp_plan_free(&p);
+    n = expand("[sweep]\nkey = retry.base_s\nvalues = 1e-3:1e-2:3e-3\n", &p, err);
+    if (n < 0)
+        fail_msg("%s", err);
+    assert_int_equal(n, 4);
+    assert_string_equal(label(&p, 3, 0), "0.01");
+    exp_plan_free(&p);
 
     /* a list (commas inside a distribution do not split), and a grid:
      * the first sweep is outermost */
@@ -283,19 +327,45 @@ static void sweeps(void **state)
     if (n < 0)
         fail_msg("%s", err);
     assert_int_equal(n, 6);
-    assert_string_equal(p[0].value[0], "constant(0.01)");
-    assert_string_equal(p[0].value[1], "10");
-    assert_string_equal(p[2].value[1], "30");
-    assert_string_equal(p[3].value[0], "normal(0.01, 0.002)");
-    assert_int_equal(p[3].cfg.delay.kind, DIST_NORMAL);
-    assert_int_equal(p[4].cfg.workers, 20);
-    herd_free(p);
+    assert_string_equal(label(&p, 0, 0), "constant(0.01)");
+    assert_string_equal(label(&p, 0, 1), "10");
+    assert_string_equal(label(&p, 2, 1), "30");
+    assert_string_equal(label(&p, 3, 0), "normal(0.01, 0.002)");
+    assert_int_equal(p.points[3].spec.delay.kind, DIST_NORMAL);
+    assert_int_equal(p.points[4].spec.workers, 20);
+    exp_plan_free(&p);
 
     /* no sweep: one point, the config itself */
     n = expand("[clients]\ncount = 3\n", &p, err);
     assert_int_equal(n, 1);
-    assert_int_equal(p[0].cfg.clients, 3);
-    herd_free(p);
+    assert_int_equal(p.points[0].spec.clients, 3);
+    exp_plan_free(&p);
+
+    /* a variant sets run-level keys and adds a tool: they take effect */
+    n = expand("[tool a]\nweight = 1\n[variant v]\nrun.seed = 7\nrun.replications = 3\n"
+               "run.strategies = full_jitter, equal_jitter\ntool b.weight = 2\n", &p, err);
+    if (n < 0)
+        fail_msg("%s", err);
+    assert_int_equal(n, 1);
+    assert_true(p.points[0].seed == 7);
+    assert_int_equal(p.points[0].replications, 3);
+    assert_int_equal(p.points[0].nstrategies, 2);
+    assert_int_equal(p.points[0].strategies[1], HP_EQUAL_JITTER);
+    assert_int_equal(p.points[0].spec.ntools, 2);
+    assert_string_equal(p.names[p.points[0].tool_name[1]], "b");
+    assert_int_equal(p.njobs, 6);
+    exp_plan_free(&p);
+
+    /* what cannot vary, or varies twice, is refused */
+    expect_error("[sweep a]\nkey = clients.count\nvalues = 1, 2\n[sweep b]\nkey = clients . count\nvalues = 3\n", 4,
+                 "clients.count is already swept by", NULL);
+    expect_error("[sweep a]\nkey = run.name\nvalues = x, y\n", 1, "run.name cannot be swept", NULL);
+    expect_error("[variant v]\nrun.columns = calls\n", 1, "[variant v] run.columns: cannot vary", NULL);
+    expect_error("[variant v]\nclients.count = 5\n[sweep]\nkey = clients.count\nvalues = 1, 2\n", 3,
+                 "also set by [variant v]", NULL);
+    expect_error("[sweep]\nkey = network.delay_s\nvalues = 1:1.0000000000000002:0.00000000000000001\n", 1,
+                 "same binary floating-point number", NULL);
+    expect_error("[sweep]\nkey = server.workers\nvalues = 1, 2, 1\n", 1, "appears twice", NULL);
 
     /* errors, at the sweep section's line */
     expect_error("[run]\n[sweep]\nkey = clients.count\nvalues = 10, abc\n", 2,

@@ -35,6 +35,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "../sim/base/alloc.h"
 #include "../sim/engine/sim.h"
 #include "../sim/model/model.h"
 #include "../sim/scenario/scenario.h"
@@ -56,7 +57,16 @@ static void set(scn_config *c, const char *fmt, ...)
     }
 }
 
-/* Runs one replication; on return md holds the run (caller frees). */
+/* Frees a model made by run() and its spec. */
+static void release(model *md)
+{
+    model_spec *spec = (model_spec *)md->spec;
+    model_free(md);
+    herd_free(spec);
+}
+
+/* Runs one replication; on return md holds the run (caller frees with
+ * release). */
 static void run(const scn_config *c, hp_strategy s, uint32_t rep, sim_t *sim, model *md)
 {
     char err[SCN_ERR_MAX];
@@ -64,7 +74,15 @@ static void run(const scn_config *c, hp_strategy s, uint32_t rep, sim_t *sim, mo
         fprintf(stderr, "%s\n", err);
         exit(2);
     }
-    if (sim_init(sim, rng_replication_seed(c->seed, rep), 64) != 0 || model_init(md, c, s, sim) != 0 ||
+    /* the model keeps a pointer to its spec: one per model, kept until the
+     * caller frees it */
+    model_spec *spec = herd_malloc_array(1, sizeof *spec);
+    if (!spec) {
+        fprintf(stderr, "validate: out of memory\n");
+        exit(1);
+    }
+    scn_compile(c, spec);
+    if (sim_init(sim, rng_replication_seed(c->seed, rep), 64) != 0 || model_init(md, spec, s, sim) != 0 ||
         model_run(md) != 0) {
         fprintf(stderr, "validate: out of memory\n");
         exit(1);
@@ -151,7 +169,7 @@ static void queues(int quick, int family)
             Wq[r] = md.m.mean_wait_s;
             U[r] = md.m.utilization;
             Pw[r] = md.m.p_wait;
-            model_free(&md);
+            release(&md);
             sim_free(&sim);
         }
         double wq, pw;
@@ -221,7 +239,7 @@ static void attempts_chi_square(int quick, int family)
     rows++;
     failures += !ok;
     printf("  chi-square %.3f, %d degrees of freedom, p-value %.4f: %s\n", chi2, K - 1, pval, ok ? "pass" : "FAIL");
-    model_free(&md);
+    release(&md);
     sim_free(&sim);
 }
 
@@ -284,7 +302,7 @@ static void backoff_ks(int quick, int family)
         rows++;
         failures += !ok;
         printf("  %-20s %-52s %s\n", hp_strategy_name((hp_strategy)s), what, ok ? "pass" : "FAIL");
-        model_free(&md);
+        release(&md);
         sim_free(&sim);
     }
 }

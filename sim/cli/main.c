@@ -21,12 +21,13 @@
 
 #include "../experiment/experiment.h"
 #include "../report/csv.h"
+#include "../base/alloc.h"
 #include "../model/model.h"
 #include "../policy/herdpolicy.h"
 #include "../report/plot.h"
 #include "../scenario/scenario.h"
 
-#define HERD_VERSION "0.1.0"
+#define HERD_VERSION "0.2.0"
 #define MAX_SETS 256
 
 static void usage(FILE *f)
@@ -34,7 +35,8 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: herd run SCENARIO [options]   simulate every strategy of a scenario\n"
             "       herd plot DIR [--quiet]       draw the figures of a results directory (gnuplot)\n"
-            "       herd keys                     print the scenario key reference\n"
+            "       herd keys [--list]            print the scenario key reference (--list: one\n"
+            "                                     tab-separated line per key, for scripts)\n"
             "       herd --help | --version\n"
             "\n"
             "run options:\n"
@@ -53,6 +55,7 @@ static void usage(FILE *f)
             "  --plot                  then draw the figures, as herd plot DIR does\n"
             "\n"
             "outputs: DIR/summary.csv (one row per variant, sweep point, strategy and replication),\n"
+            "         DIR/manifest.txt (version, command, seed, the expanded plan, the scenario verbatim),\n"
             "         DIR/aggregate.csv (mean and 95%% CI of every metric per variant, point, strategy),\n"
             "         DIR/timeseries.csv (per time bucket), DIR/compare.csv (with [run] baseline)\n"
             "figures: timeseries, goodput, sweep_<metric> (sweeps), compare (baseline),\n"
@@ -76,7 +79,9 @@ static int cmd_run(int argc, char **argv)
     static char setbuf[MAX_SETS][SCN_SWEEP_VALUES_MAX + 128];
     int nsweep = 0;
     const char *sets[MAX_SETS];
-    int nsets = 0, quiet = 0, stats = 0, plot = 0;
+    static char flagbuf[MAX_SETS][SCN_SWEEP_VALUES_MAX + 160];
+    const char *flags[MAX_SETS]; /* every override as given, for the manifest */
+    int nsets = 0, nflags = 0, quiet = 0, stats = 0, plot = 0;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     int jobs = ncpu < 1 ? 1 : ncpu > 8 ? 8 : (int)ncpu;
 
@@ -96,6 +101,9 @@ static int cmd_run(int argc, char **argv)
             snprintf(setbuf[nsets], sizeof setbuf[0], "run.%s=%s", a + 2, argv[i + 1]);
             sets[nsets] = setbuf[nsets];
             nsets++;
+            snprintf(flagbuf[nflags], sizeof flagbuf[0], "%s %s", a, argv[i + 1]);
+            flags[nflags] = flagbuf[nflags];
+            nflags++;
             i++;
         } else if (!strcmp(a, "--sweep")) {
             if (!need_value(argc, argv, i))
@@ -117,6 +125,9 @@ static int cmd_run(int argc, char **argv)
             snprintf(setbuf[nsets], sizeof setbuf[0], "sweep cli-%d.values=%s", nsweep, eq + 1);
             sets[nsets] = setbuf[nsets];
             nsets++;
+            snprintf(flagbuf[nflags], sizeof flagbuf[0], "--sweep %s", spec);
+            flags[nflags] = flagbuf[nflags];
+            nflags++;
         } else if (!strcmp(a, "--set")) {
             if (!need_value(argc, argv, i))
                 return 2;
@@ -125,6 +136,9 @@ static int cmd_run(int argc, char **argv)
                 return 2;
             }
             sets[nsets++] = argv[++i];
+            snprintf(flagbuf[nflags], sizeof flagbuf[0], "--set %s", argv[i]);
+            flags[nflags] = flagbuf[nflags];
+            nflags++;
         } else if (!strcmp(a, "--jobs")) {
             if (!need_value(argc, argv, i))
                 return 2;
@@ -161,7 +175,9 @@ static int cmd_run(int argc, char **argv)
         return 1;
     }
     char err[SCN_ERR_MAX];
-    if (scn_load(cfg, scenario, sets, nsets, err) != 0) {
+    char *text = NULL;
+    size_t textlen = 0;
+    if (scn_load_text(cfg, scenario, sets, nsets, err, &text, &textlen) != 0) {
         fprintf(stderr, "herd: %s\n", err);
         free(cfg);
         return 2;
@@ -171,13 +187,16 @@ static int cmd_run(int argc, char **argv)
         snprintf(defdir, sizeof defdir, "out/%s", cfg->name);
         outdir = defdir;
     }
-    exp_options opt = {.outdir = outdir, .quiet = quiet, .jobs = jobs, .stats = stats};
+    exp_options opt = {.outdir = outdir, .quiet = quiet, .jobs = jobs, .stats = stats,
+                       .version = HERD_VERSION, .argc = argc, .argv = argv,
+                       .text = text, .textlen = textlen, .sets = flags, .nsets = nflags};
     char rerr[1024];
     int rc = exp_run(cfg, scenario, &opt, rerr, sizeof rerr);
     free(cfg);
+    herd_free(text);
     if (rc != 0) {
         fprintf(stderr, "herd: %s\n", rerr);
-        return 1;
+        return rc == -2 ? 2 : 1;
     }
     if (plot) {
         char perr[PLOT_ERR_MAX];
@@ -250,7 +269,18 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "plot"))
         return cmd_plot(argc, argv);
     if (!strcmp(cmd, "keys")) {
-        scn_print_reference(stdout);
+        if (argc > 3 || (argc == 3 && strcmp(argv[2], "--list"))) {
+            fprintf(stderr, "herd: keys takes no argument but --list\n");
+            return 2;
+        }
+        if (argc == 3)
+            scn_print_key_list(stdout);
+        else
+            scn_print_reference(stdout);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            fprintf(stderr, "herd: keys: cannot write to standard output\n");
+            return 1;
+        }
         return 0;
     }
     fprintf(stderr, "herd: unknown command '%s' (see herd --help)\n", cmd);

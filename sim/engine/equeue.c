@@ -10,7 +10,7 @@
 
 #include <stdlib.h>
 
-#include "alloc.h"
+#include "../base/alloc.h"
 
 #define ARITY 4
 

@@ -7,7 +7,7 @@
  */
 #include "sim.h"
 
-#include "alloc.h"
+#include "../base/alloc.h"
 
 #include <assert.h>
 #include <math.h>

@@ -30,7 +30,7 @@
 
 #include <math.h>
 
-#include "dist.h"
+#include "sample.h"
 
 static inline hp_state *lst(model *md, uint32_t id, uint32_t k)
 {
@@ -39,7 +39,7 @@ static inline hp_state *lst(model *md, uint32_t id, uint32_t k)
 
 static inline uint64_t op_of(const model *md, uint32_t id)
 {
-    return (uint64_t)id * md->cfg->requests_per_client + md->clients[id].done;
+    return (uint64_t)id * md->spec->requests_per_client + md->clients[id].done;
 }
 
 static void layer_done(model *md, uint32_t id, uint32_t k, layer_result r);
@@ -48,21 +48,21 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k);
 /* The policy of layer k for the client's current request. */
 static inline const hp_policy *policy_of(const model *md, uint32_t id, uint32_t k)
 {
-    return md->cfg->nlayers ? &md->layer_policy[k] : &md->tool_policy[md->clients[id].tool];
+    return md->spec->nlayers ? &md->layer_policy[k] : &md->tool_policy[md->clients[id].tool];
 }
 
-static inline const scn_tool *layer_cfg(const model *md, uint32_t k)
+static inline const spec_layer *layer_cfg(const model *md, uint32_t k)
 {
-    return md->cfg->nlayers ? &md->cfg->layers[k] : NULL;
+    return md->spec->nlayers ? &md->spec->layers[k] : NULL;
 }
 
 static void finish(model *md, uint32_t id, hp_decision d)
 {
     sim_t *sim = md->sim;
     client *c = &md->clients[id];
-    const scn_config *cfg = md->cfg;
+    const model_spec *spec = md->spec;
     double now = sim_now(sim);
-    if (c->req_start >= cfg->warmup_s)
+    if (c->req_start >= spec->warmup_s)
         md->latency[md->nlatency++] = now - c->req_start;
     tool_metrics *tm = &md->tm[c->tool];
     tm->successes += d.action == HP_DONE_OK;
@@ -89,7 +89,7 @@ static void finish(model *md, uint32_t id, hp_decision d)
     md->m.completion_time_s = now;
     c->done++;
     md->open--;
-    uint32_t steps = cfg->task_steps;
+    uint32_t steps = spec->task_steps;
     if (c->done % steps != 0 && (c->flags & CL_TASK_FAILED)) {
         /* a failed step ends its task: the remaining steps are skipped */
         uint32_t skip = steps - c->done % steps;
@@ -104,8 +104,8 @@ static void finish(model *md, uint32_t id, hp_decision d)
         }
         c->flags &= (uint8_t)~CL_TASK_FAILED;
     }
-    if (c->done < cfg->requests_per_client)
-        sim_schedule(sim, dist_sample(&cfg->think, sim_rng(sim, RNG_ARRIVALS)), EV_START, id, 0, 0);
+    if (c->done < spec->requests_per_client)
+        sim_schedule(sim, dist_sample(&spec->think, sim_rng(sim, RNG_ARRIVALS)), EV_START, id, 0, 0);
 }
 
 /* Starts the loop of layer k (after a fresh hp_state), bounded by what is
@@ -118,8 +118,8 @@ static void layer_start(model *md, uint32_t id, uint32_t k, double deadline_s)
     hp_state_start(st, policy_of(md, id, k), sim_now(sim));
     if (deadline_s < st->deadline_s)
         st->deadline_s = deadline_s;
-    const scn_tool *L = layer_cfg(md, k);
-    if (L && L->kind == SCN_LAYER_LLM)
+    const spec_layer *L = layer_cfg(md, k);
+    if (L && L->kind == SPEC_LAYER_LLM)
         sim_schedule(sim, dist_sample(&L->think, sim_rng(sim, RNG_ARRIVALS)), EV_SEND, id, 0, (int32_t)k);
     else
         layer_attempt(md, id, k);
@@ -143,15 +143,15 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
     }
     hp_on_attempt(st);
     if (k + 1 < md->nlayers) {
-        const scn_tool *L = layer_cfg(md, k);
+        const spec_layer *L = layer_cfg(md, k);
         double bound = L && L->propagate_deadline ? now + timeout : INFINITY;
         layer_start(md, id, k + 1, bound);
         return;
     }
     /* client-side protections in front of the server, shared by all clients */
-    const scn_config *cfg = md->cfg;
-    bool throttled = cfg->throttling && !hp_throttle_allow(&md->throttle, now, sim_uniform(sim, RNG_BACKOFF));
-    bool open = !throttled && cfg->breaker && !hp_breaker_allow(&md->breaker, now);
+    const model_spec *spec = md->spec;
+    bool throttled = spec->throttling && !hp_throttle_allow(&md->throttle, now, sim_uniform(sim, RNG_BACKOFF));
+    bool open = !throttled && spec->breaker && !hp_breaker_allow(&md->breaker, now);
     if (throttled || open) {
         md->m.throttled += throttled;
         md->m.breaker_rejected += open;
@@ -163,8 +163,8 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
     hp_limiter_on_request_start(&md->limiter, now, st->attempts > 1);
     c->tag++;
     c->waiting = 1;
-    model_after(md, &md->cfg->delay, md->delay_lane, RNG_NETWORK, EV_ARRIVE, id, c->tag, (int32_t)c->done, 0);
-    if (cfg->hedging) {
+    model_after(md, &md->spec->delay, md->delay_lane, RNG_NETWORK, EV_ARRIVE, id, c->tag, (int32_t)c->done, 0);
+    if (spec->hedging) {
         double hd = hp_hedge_delay(&md->hedge);
         if (hd < timeout)
             sim_schedule(sim, hd, EV_HEDGE, id, c->tag, 0);
@@ -184,7 +184,7 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
     sim_t *sim = md->sim;
     client *c = &md->clients[id];
     const hp_policy *p = policy_of(md, id, k);
-    const scn_tool *L = layer_cfg(md, k);
+    const spec_layer *L = layer_cfg(md, k);
     hp_state *st = lst(md, id, k);
     double now = sim_now(sim), u = sim_uniform(sim, RNG_BACKOFF);
     bool inner = k + 1 < md->nlayers;
@@ -194,7 +194,7 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
         out = HP_OUTCOME_TIMEOUT; /* the inner loop ran out of time: no answer */
 
     if (inner && r.d.action == HP_DONE_OK) {
-        if (L && L->kind == SCN_LAYER_LLM && !(c->flags & CL_REPEATING) && L->repeat_p > 0 && u < L->repeat_p) {
+        if (L && L->kind == SPEC_LAYER_LLM && !(c->flags & CL_REPEATING) && L->repeat_p > 0 && u < L->repeat_p) {
             /* the model calls the tool again although it succeeded */
             md->m.repeats++;
             uint64_t op = op_of(md, id);
@@ -221,9 +221,9 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
     hp_decision d;
     hp_class cls = hp_classify(out);
     if (cls != HP_CLASS_OK && L && ((L->obey_overload && r.overloaded) ||
-                                    (L->kind == SCN_LAYER_LLM && inner && !hp_retryable(p, cls)))) {
+                                    (L->kind == SPEC_LAYER_LLM && inner && !hp_retryable(p, cls)))) {
         d = (hp_decision){.action = HP_GIVE_UP, .reason = HP_REASON_NON_RETRYABLE, .cls = cls};
-    } else if (L && L->kind == SCN_LAYER_LLM && inner) {
+    } else if (L && L->kind == SPEC_LAYER_LLM && inner) {
         /* the model re-issues a failed call with probability reissue_p */
         bool more = p->max_attempts == 0 || st->attempts < p->max_attempts;
         double think = dist_sample(&L->think, sim_rng(sim, RNG_BACKOFF));
@@ -237,7 +237,7 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
         hp_result res = {.outcome = out, .retry_after_s = r.retry_after_s};
         d = hp_decide_result(p, st, res, now, u);
     }
-    if (d.action == HP_RETRY && !inner && md->cfg->limiter != HP_LIMITER_NONE) {
+    if (d.action == HP_RETRY && !inner && md->spec->limiter.kind != HP_LIMITER_NONE) {
         uint32_t cost = 0;
         if (hp_limiter_try_retry(&md->limiter, now, out == HP_OUTCOME_TIMEOUT, &cost)) {
             c->retry_cost = cost;
@@ -276,15 +276,15 @@ static void outcome(model *md, uint32_t id, int out, float aux)
     c->waiting = 0;
     hp_class cls = hp_classify(out);
     double now = sim_now(md->sim);
-    const scn_config *cfg = md->cfg;
-    if (cfg->hedging && cls == HP_CLASS_OK && lst(md, id, 0)->attempts == 1)
+    const model_spec *spec = md->spec;
+    if (spec->hedging && cls == HP_CLASS_OK && lst(md, id, 0)->attempts == 1)
         hp_hedge_observe(&md->hedge, now - c->req_start); /* first-attempt latencies */
-    if (cfg->breaker) /* the server's failures open it, not the caller's (4xx) */
+    if (spec->breaker) /* the server's failures open it, not the caller's (4xx) */
         hp_breaker_on_result(&md->breaker, now,
                              cls != HP_CLASS_SERVER && cls != HP_CLASS_TIMEOUT && cls != HP_CLASS_CONNECTION);
-    if (cfg->throttling && out != 503 && out != 429 && out != HP_OUTCOME_TIMEOUT)
+    if (spec->throttling && out != 503 && out != 429 && out != HP_OUTCOME_TIMEOUT)
         hp_throttle_on_accept(&md->throttle, now); /* the backend took it */
-    if (cfg->limiter != HP_LIMITER_NONE) {
+    if (spec->limiter.kind != HP_LIMITER_NONE) {
         hp_limiter_on_request_end(&md->limiter, now);
         if (lst(md, id, md->nlayers - 1)->attempts > 1)
             hp_limiter_on_retry_end(&md->limiter, now);
@@ -326,13 +326,13 @@ void client_start(sim_t *sim, const eq_event *ev, void *ctx)
     md->tm[t].requests++;
     if (md->op_tool)
         md->op_tool[op] = (uint8_t)t;
-    hp_side_effect e = scn_tool_effect(md->cfg, t);
+    hp_side_effect e = md->spec->ntools ? md->spec->tools[t].effect : md->spec->side_effect;
     md->op[op] = e == HP_EFFECT_READ ? 0 : e == HP_EFFECT_DESTRUCTIVE ? OP_WRITE | OP_DESTRUCTIVE : OP_WRITE;
     if (md->content)
-        md->content[op] = c->done > 0 && uc < md->cfg->content_collision_p ? md->content[op - 1] : (uint32_t)op;
+        md->content[op] = c->done > 0 && uc < md->spec->content_collision_p ? md->content[op - 1] : (uint32_t)op;
 
     c->req_start = sim_now(sim);
-    uint32_t steps = md->cfg->task_steps;
+    uint32_t steps = md->spec->task_steps;
     if (c->done % steps == 0)
         c->task_start = c->req_start;
     c->flags &= (uint8_t)~CL_REPEATING;
@@ -358,7 +358,7 @@ void client_hedge(sim_t *sim, const eq_event *ev, void *ctx)
     if (!c->waiting || c->tag != ev->tag)
         return;
     md->m.hedges++;
-    model_after(md, &md->cfg->delay, md->delay_lane, RNG_NETWORK, EV_ARRIVE, ev->obj, c->tag, (int32_t)c->done, 0);
+    model_after(md, &md->spec->delay, md->delay_lane, RNG_NETWORK, EV_ARRIVE, ev->obj, c->tag, (int32_t)c->done, 0);
     uint32_t sent = (uint32_t)ev->arg + 1;
     if (sent < hp_hedge_max(&md->hedge))
         sim_schedule(sim, hp_hedge_delay(&md->hedge), EV_HEDGE, ev->obj, c->tag, (int32_t)sent);

@@ -12,14 +12,35 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "../engine/alloc.h"
-#include "dist.h"
+#include "../base/alloc.h"
+#include "sample.h"
 
-size_t model_client_bytes(const scn_config *cfg)
+size_t model_client_bytes(const model_spec *spec)
 {
-    size_t layers = cfg->nlayers ? cfg->nlayers : 1;
-    size_t per_op = sizeof(double) + sizeof(uint8_t) + (cfg->keys == SCN_KEYS_CONTENT_HASH ? sizeof(uint32_t) : 0);
-    return sizeof(client) + layers * sizeof(hp_state) + per_op * cfg->requests_per_client;
+    size_t layers = spec->nlayers ? spec->nlayers : 1;
+    size_t per_op = sizeof(double) + sizeof(uint8_t) + (spec->keys == SPEC_KEYS_CONTENT_HASH ? sizeof(uint32_t) : 0);
+    return sizeof(client) + layers * sizeof(hp_state) + per_op * spec->requests_per_client;
+}
+
+double model_memory_estimate(const model_spec *spec)
+{
+    /* per client: state (48 B) + about two pending events (2 x 32 B); per
+     * logical request: a latency sample (8 B) and its flags (1 B, plus a
+     * 4 B content key with content_hash keys); the queue grows on demand
+     * and is not counted. */
+    double per_op = 9.0 + (spec->keys == SPEC_KEYS_CONTENT_HASH ? 4.0 : 0.0);
+    return (double)spec->clients * (48.0 + 64.0 + per_op * spec->requests_per_client) + (double)spec->workers * 8.0;
+}
+
+void model_take_results(model *md, model_results *out, bool keep_series)
+{
+    out->m = md->m;
+    memcpy(out->tm, md->tm, sizeof out->tm);
+    out->ts = (timeseries){0};
+    if (keep_series) {
+        out->ts = md->ts;
+        md->ts = (timeseries){0};
+    }
 }
 
 ts_bucket *model_bucket(model *md)
@@ -47,7 +68,7 @@ static int lane_if_constant(sim_t *sim, const dist *d)
 
 /* The Poisson start rate at time t, and the next time it changes after t
  * (+infinity if never). */
-static double rate_at(const scn_config *c, double t)
+static double rate_at(const model_spec *c, double t)
 {
     if (c->spike_rate_per_s > 0 && t >= c->spike_start_s && t < c->spike_end_s)
         return c->spike_rate_per_s;
@@ -56,7 +77,7 @@ static double rate_at(const scn_config *c, double t)
     return c->rate_per_s;
 }
 
-static double next_change(const scn_config *c, double t)
+static double next_change(const model_spec *c, double t)
 {
     double n = INFINITY;
     if (c->step_rate_per_s > 0 && c->step_at_s > t)
@@ -73,7 +94,7 @@ static double next_change(const scn_config *c, double t)
 /* The next Poisson start after t under the piecewise-constant rate: an
  * exponential gap at the current rate, redrawn from each change of rate
  * (exact, by memorylessness). */
-static double next_start(const scn_config *c, double t, gsl_rng *r)
+static double next_start(const model_spec *c, double t, gsl_rng *r)
 {
     for (;;) {
         double rate = rate_at(c, t), change = next_change(c, t);
@@ -86,65 +107,59 @@ static double next_start(const scn_config *c, double t, gsl_rng *r)
     }
 }
 
-static int by_start(const void *a, const void *b)
-{
-    const scn_outage *x = a, *y = b;
-    return (x->start_s > y->start_s) - (x->start_s < y->start_s);
-}
-
-int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *sim)
+int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *sim)
 {
     memset(md, 0, sizeof *md);
-    md->cfg = cfg;
+    md->spec = spec;
     md->sim = sim;
-    md->ntools = cfg->ntools ? cfg->ntools : 1;
+    md->ntools = spec->ntools ? spec->ntools : 1;
     double wsum = 0, acc = 0;
-    for (uint32_t t = 0; t < cfg->ntools; t++)
-        wsum += cfg->tools[t].weight;
+    for (uint32_t t = 0; t < spec->ntools; t++)
+        wsum += spec->tools[t].weight;
     for (uint32_t t = 0; t < md->ntools; t++) {
-        md->tool_policy[t] = scn_tool_policy(cfg, cfg->ntools ? t : SCN_MAX_TOOLS, strategy);
-        acc += cfg->ntools ? cfg->tools[t].weight / wsum : 1;
+        md->tool_policy[t] = spec->ntools ? spec->tools[t].policy : spec->policy;
+        md->tool_policy[t].strategy = strategy;
+        acc += spec->ntools ? spec->tools[t].weight / wsum : 1;
         md->tool_cum[t] = acc;
     }
-    hp_limiter_opts lo = cfg->limiter_opts; /* zero fields: the defaults */
-    lo.kind = (hp_limiter_kind)cfg->limiter;
-    hp_limiter_init(&md->limiter, &lo, 0);
-    hp_breaker_init(&md->breaker, &cfg->breaker_opts, 0);
-    hp_throttle_init(&md->throttle, &cfg->throttle_opts, 0);
-    hp_hedge_init(&md->hedge, &cfg->hedge_opts);
-    md->nlayers = cfg->nlayers ? cfg->nlayers : 1;
-    for (uint32_t l = 0; l < cfg->nlayers; l++)
-        md->layer_policy[l] = scn_layer_policy(cfg, l, strategy);
-    md->tokens = cfg->burst > 0 ? cfg->burst : (cfg->rate_limit_rps > 1 ? cfg->rate_limit_rps : 1);
-    md->ts.bucket_s = cfg->bucket_s;
-    md->m.clients = cfg->clients;
-    uint64_t total = (uint64_t)cfg->clients * cfg->requests_per_client;
+    hp_limiter_init(&md->limiter, &spec->limiter, 0); /* zero fields: the defaults */
+    hp_breaker_init(&md->breaker, &spec->breaker_opts, 0);
+    hp_throttle_init(&md->throttle, &spec->throttle_opts, 0);
+    hp_hedge_init(&md->hedge, &spec->hedge_opts);
+    md->nlayers = spec->nlayers ? spec->nlayers : 1;
+    for (uint32_t l = 0; l < spec->nlayers; l++) {
+        md->layer_policy[l] = spec->layers[l].policy;
+        if (!spec->layers[l].own_strategy)
+            md->layer_policy[l].strategy = strategy;
+    }
+    md->tokens = spec->burst > 0 ? spec->burst : (spec->rate_limit_rps > 1 ? spec->rate_limit_rps : 1);
+    md->ts.bucket_s = spec->bucket_s;
+    md->m.clients = spec->clients;
+    uint64_t total = (uint64_t)spec->clients * spec->requests_per_client;
     md->open = total;
 
-    md->clients = herd_calloc(cfg->clients, sizeof *md->clients);
+    md->clients = herd_calloc(spec->clients, sizeof *md->clients);
     md->latency = herd_malloc_array(total, sizeof *md->latency);
     md->op = herd_calloc(total, sizeof *md->op);
-    md->lst = herd_calloc((size_t)cfg->clients * md->nlayers, sizeof *md->lst);
+    md->lst = herd_calloc((size_t)spec->clients * md->nlayers, sizeof *md->lst);
     if (!md->lst)
         return -1;
-    for (uint32_t l = 0; l < cfg->nlayers; l++)
-        if (cfg->layers[l].dedup_window_s > 0 && !md->effect_at &&
+    for (uint32_t l = 0; l < spec->nlayers; l++)
+        if (spec->layers[l].dedup_window_s > 0 && !md->effect_at &&
             !(md->effect_at = herd_calloc(total, sizeof *md->effect_at)))
             return -1;
-    if (cfg->keys == SCN_KEYS_CONTENT_HASH && !(md->content = herd_malloc_array(total, sizeof *md->content)))
+    if (spec->keys == SPEC_KEYS_CONTENT_HASH && !(md->content = herd_malloc_array(total, sizeof *md->content)))
         return -1;
     if (!md->op)
         return -1;
-    if (cfg->ntools > 1 && !(md->op_tool = herd_calloc(total, sizeof *md->op_tool)))
+    if (spec->ntools > 1 && !(md->op_tool = herd_calloc(total, sizeof *md->op_tool)))
         return -1;
     if (!md->clients || !md->latency)
         return -1;
-    memcpy(md->outages, cfg->outages, sizeof cfg->outages[0] * cfg->noutages);
-    qsort(md->outages, cfg->noutages, sizeof md->outages[0], by_start);
 
     sim_on(sim, EV_START, client_start, md);
     sim_on(sim, EV_SEND, client_send, md);
-    if (cfg->kind == SCN_SERVER_OCC) {
+    if (spec->kind == SPEC_SERVER_OCC) {
         sim_on(sim, EV_ARRIVE, occ_read_arrive, md);
         sim_on(sim, EV_OCC_READ_REPLY, occ_read_reply, md);
         sim_on(sim, EV_OCC_WRITE, occ_write_arrive, md);
@@ -156,19 +171,19 @@ int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *si
     sim_on(sim, EV_TIMEOUT, client_timeout, md);
     sim_on(sim, EV_HEDGE, client_hedge, md);
     /* the [retry] timeout: most attempts' (tools and layers may differ) */
-    md->timeout_lane = cfg->policy.attempt_timeout_s > 0 ? sim_lane_for(sim, cfg->policy.attempt_timeout_s) : -1;
-    md->delay_lane = lane_if_constant(sim, &cfg->delay);
-    md->service_lane = lane_if_constant(sim, &cfg->service);
+    md->timeout_lane = spec->policy.attempt_timeout_s > 0 ? sim_lane_for(sim, spec->policy.attempt_timeout_s) : -1;
+    md->delay_lane = lane_if_constant(sim, &spec->delay);
+    md->service_lane = lane_if_constant(sim, &spec->service);
 
     /* Start times come first from the arrivals stream, in client order, so
      * every strategy sees the same ones. */
     gsl_rng *r = sim_rng(sim, RNG_ARRIVALS);
     double t = 0;
-    for (uint32_t i = 0; i < cfg->clients; i++) {
-        if (cfg->start == SCN_START_SPREAD)
-            t = cfg->spread_s * gsl_rng_uniform(r);
-        else if (cfg->start == SCN_START_POISSON)
-            t = next_start(cfg, t, r);
+    for (uint32_t i = 0; i < spec->clients; i++) {
+        if (spec->start == SPEC_START_SPREAD)
+            t = spec->spread_s * gsl_rng_uniform(r);
+        else if (spec->start == SPEC_START_POISSON)
+            t = next_start(spec, t, r);
         if (t > md->last_start)
             md->last_start = t;
         sim_schedule(sim, t, EV_START, i, 0, 0);
@@ -179,27 +194,27 @@ int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *si
 int model_run(model *md)
 {
     sim_t *sim = md->sim;
-    if (sim_run(sim, md->cfg->horizon_s) != 0)
+    if (sim_run(sim, md->spec->horizon_s) != 0)
         return -1;
     metrics *m = &md->m;
     m->unfinished = md->open;
     if (md->open)
-        m->completion_time_s = md->cfg->horizon_s;
+        m->completion_time_s = md->spec->horizon_s;
     m->events = sim->events;
 
     /* Server time after warm-up, up to the last logical outcome or the
      * last change of the busy count, whichever is later: the idle tail of
      * stale timers popping after the work is done is not measured. */
-    double from = md->cfg->warmup_s;
+    double from = md->spec->warmup_s;
     double end = m->completion_time_s > md->busy_since ? m->completion_time_s : md->busy_since;
     double since = md->busy_since > from ? md->busy_since : from;
     if (end > since)
         md->busy_area += md->busy * (end - since);
-    m->utilization = end > from ? md->busy_area / ((double)md->cfg->workers * (end - from)) : NAN;
+    m->utilization = end > from ? md->busy_area / ((double)md->spec->workers * (end - from)) : NAN;
     /* operations the client saw succeed that never executed: suppressed
      * by a colliding key */
-    if (md->cfg->kind == SCN_SERVER_QUEUE) {
-        uint64_t total = (uint64_t)md->cfg->clients * md->cfg->requests_per_client;
+    if (md->spec->kind == SPEC_SERVER_QUEUE) {
+        uint64_t total = (uint64_t)md->spec->clients * md->spec->requests_per_client;
         for (uint64_t i = 0; i < total; i++)
             if ((md->op[i] & (OP_WRITE | OP_EFFECT | OP_CLIENT_OK)) == (OP_WRITE | OP_CLIENT_OK)) {
                 m->lost_operations++;
@@ -217,20 +232,20 @@ int model_run(model *md)
     m->offered_per_s = b1 > b0 ? off / ((double)(b1 - b0) * bs) : NAN;
     m->goodput_per_s = b1 > b0 ? good / ((double)(b1 - b0) * bs) : NAN;
     double trigger = NAN, tstart = NAN;
-    if (md->cfg->noutages) { /* outages are sorted: the last one */
-        tstart = md->outages[md->cfg->noutages - 1].start_s;
-        trigger = md->outages[md->cfg->noutages - 1].end_s;
-    } else if (md->cfg->spike_rate_per_s > 0) {
-        tstart = md->cfg->spike_start_s;
-        trigger = md->cfg->spike_end_s;
+    if (md->spec->noutages) { /* outages are sorted: the last one */
+        tstart = md->spec->outages[md->spec->noutages - 1].start_s;
+        trigger = md->spec->outages[md->spec->noutages - 1].end_s;
+    } else if (md->spec->spike_rate_per_s > 0) {
+        tstart = md->spec->spike_start_s;
+        trigger = md->spec->spike_end_s;
     }
-    if (md->cfg->trigger_end_s >= 0)
-        trigger = md->cfg->trigger_end_s;
+    if (md->spec->trigger_end_s >= 0)
+        trigger = md->spec->trigger_end_s;
     m->trigger_start_s = tstart;
     m->trigger_end_s = trigger;
     m->recovery_time_s = NAN;
     if (!isnan(trigger) && to > trigger) {
-        size_t w = (size_t)ceil(md->cfg->recovery_window_s / bs);
+        size_t w = (size_t)ceil(md->spec->recovery_window_s / bs);
         m->recovery_time_s = to - trigger; /* censored: never recovered */
         for (size_t i = (size_t)floor(trigger / bs); (double)(i + w) * bs <= to && i + w <= md->ts.len; i++) {
             size_t j = i;

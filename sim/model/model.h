@@ -6,8 +6,8 @@
  *
  * The model connects the engine (events, time, random streams) and the
  * policy library (decisions): clients ask libherdpolicy what follows each
- * outcome and schedule the next event.  It owns per-run state only; the
- * configuration is read, never changed.
+ * outcome and schedule the next event. It owns per-run state only; the
+ * spec (spec/spec.h) is read, never changed.
  *
  * Per-client state is `struct client` (40 bytes) plus one latency sample
  * (8 bytes) per logical request; see model_client_bytes().
@@ -19,8 +19,8 @@
 
 #include "../engine/sim.h"
 #include "../policy/herdpolicy.h"
-#include "../scenario/scenario.h"
-#include "metrics.h"
+#include "../spec/spec.h"
+#include "results.h"
 
 /* Event types of this model. */
 enum {
@@ -87,9 +87,9 @@ enum {
 enum { SERVE_EXECUTE = 0, SERVE_STORED, SERVE_CONFLICT };
 
 typedef struct model {
-    const scn_config *cfg;
-    hp_policy tool_policy[SCN_MAX_TOOLS];
-    hp_policy layer_policy[SCN_MAX_LAYERS];
+    const model_spec *spec; /* read only, owned by the caller */
+    hp_policy tool_policy[SPEC_MAX_TOOLS];
+    hp_policy layer_policy[SPEC_MAX_LAYERS];
     uint32_t nlayers;   /* >= 1: without [layer] sections, one layer of the tool's policy */
     hp_state *lst;      /* clients x nlayers retry states */
     float *effect_at;   /* llm intent de-duplication: when each operation's effect happened */
@@ -97,7 +97,7 @@ typedef struct model {
     hp_breaker breaker;
     hp_throttle throttle;
     hp_hedge hedge;
-    double tool_cum[SCN_MAX_TOOLS]; /* cumulative tool probabilities */
+    double tool_cum[SPEC_MAX_TOOLS]; /* cumulative tool probabilities */
     uint32_t ntools;
     sim_t *sim;
     int timeout_lane;   /* FIFO lane of the constant attempt timeout, or -1 */
@@ -109,7 +109,7 @@ typedef struct model {
 
     /* server */
     uint32_t busy;
-    qslot *queue;       /* ring of qcap slots, grown up to cfg->queue */
+    qslot *queue;       /* ring of qcap slots, grown up to spec->queue */
     uint32_t qhead, qlen, qcap;
     uint32_t outage;    /* index of the first outage not yet over */
     int32_t version;    /* occ: the shared row's version */
@@ -118,8 +118,7 @@ typedef struct model {
     uint8_t *op;        /* OP_* flags per logical operation */
     uint32_t *content;  /* content_hash: the operation whose content each one carries */
     uint8_t *op_tool;   /* with [tool] sections: the tool of each logical operation */
-    tool_metrics tm[SCN_MAX_TOOLS];
-    scn_outage outages[SCN_MAX_OUTAGES]; /* sorted by start */
+    tool_metrics tm[SPEC_MAX_TOOLS];
 
     /* measurements */
     metrics m;
@@ -134,10 +133,10 @@ typedef struct model {
     double last_start;  /* the last client start: the end of the offered load */
 } model;
 
-/* Sets up a model for cfg with the given strategy on sim (whose handlers
+/* Sets up a model for spec with the given strategy on sim (whose handlers
  * it registers) and schedules every client's first request.  Returns 0 or
  * -1 on allocation failure (then model_free is still safe). */
-int model_init(model *md, const scn_config *cfg, hp_strategy strategy, sim_t *sim);
+int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *sim);
 
 /* Runs until no event is left (every logical request finished and every
  * reply still on the wire delivered, so late replies are counted) or the
@@ -146,9 +145,18 @@ int model_run(model *md);
 
 void model_free(model *md);
 
+/* Moves the run's results into *out (the series only if keep_series; else
+ * out->ts is empty).  Call after model_run; model_free stays safe. */
+void model_take_results(model *md, model_results *out, bool keep_series);
+
+/* Bytes one simulation of spec needs (per-client state, pending events,
+ * latency samples and flags per logical request), an estimate used to
+ * refuse plans that cannot fit and to bound concurrent simulations. */
+double model_memory_estimate(const model_spec *spec);
+
 /* Bytes of model state per client: its state, one retry state per layer,
  * and per logical request a latency sample and its flags. */
-size_t model_client_bytes(const scn_config *cfg);
+size_t model_client_bytes(const model_spec *spec);
 
 /* Internal: the server side (server.c) and client side (client.c). */
 void server_arrive(sim_t *sim, const eq_event *ev, void *ctx);

@@ -39,23 +39,23 @@
 
 #include <math.h>
 
-#include "../engine/alloc.h"
-#include "dist.h"
+#include "../base/alloc.h"
+#include "sample.h"
 
 static void reply(model *md, uint32_t c, uint32_t tag, int outcome, float aux)
 {
-    model_after(md, &md->cfg->delay, md->delay_lane, RNG_NETWORK, EV_REPLY, c, tag, outcome, aux);
+    model_after(md, &md->spec->delay, md->delay_lane, RNG_NETWORK, EV_REPLY, c, tag, outcome, aux);
 }
 
-/* Doubles the queue ring (up to cfg->queue places), unwrapping it.
+/* Doubles the queue ring (up to spec->queue places), unwrapping it.
  * Returns 0, or -1 with the simulation marked failed. */
 static int queue_grow(model *md)
 {
     uint32_t ncap = md->qcap ? md->qcap : 64;
-    while (ncap <= md->qlen && ncap < md->cfg->queue)
+    while (ncap <= md->qlen && ncap < md->spec->queue)
         ncap = ncap > UINT32_MAX / 2 ? UINT32_MAX : ncap * 2;
-    if (ncap > md->cfg->queue)
-        ncap = md->cfg->queue;
+    if (ncap > md->spec->queue)
+        ncap = md->spec->queue;
     qslot *n = herd_malloc_array(ncap, sizeof *n);
     if (!n) {
         sim_fail(md->sim);
@@ -74,7 +74,7 @@ static int queue_grow(model *md)
  * every change of md->busy. */
 static void busy_tick(model *md)
 {
-    double now = sim_now(md->sim), from = md->busy_since > md->cfg->warmup_s ? md->busy_since : md->cfg->warmup_s;
+    double now = sim_now(md->sim), from = md->busy_since > md->spec->warmup_s ? md->busy_since : md->spec->warmup_s;
     if (now > from)
         md->busy_area += md->busy * (now - from);
     md->busy_since = now;
@@ -86,10 +86,10 @@ static int64_t store_key(const model *md, uint64_t op)
 {
     if (!(md->op[op] & OP_WRITE))
         return -1;
-    switch (md->cfg->keys) {
-    case SCN_KEYS_LOGICAL_OP:
+    switch (md->spec->keys) {
+    case SPEC_KEYS_LOGICAL_OP:
         return (int64_t)op;
-    case SCN_KEYS_CONTENT_HASH:
+    case SPEC_KEYS_CONTENT_HASH:
         return md->content[op];
     default:
         return -1;
@@ -101,31 +101,31 @@ static int64_t store_key(const model *md, uint64_t op)
 static void start_service(model *md, uint32_t c, uint32_t tag, uint32_t req, double arrived)
 {
     double now = sim_now(md->sim);
-    if (arrived >= md->cfg->warmup_s) {
+    if (arrived >= md->spec->warmup_s) {
         md->m.served++;
         md->wait_sum += now - arrived;
         if (now > arrived)
             md->waited++;
     }
-    uint64_t op = (uint64_t)c * md->cfg->requests_per_client + req;
+    uint64_t op = (uint64_t)c * md->spec->requests_per_client + req;
     int64_t key = store_key(md, op);
     int what = SERVE_EXECUTE;
     if (key >= 0) {
         uint8_t *k = &md->op[key];
         if (*k & OP_KEY_DONE)
             what = SERVE_STORED;
-        else if (md->cfg->enforcement == SCN_ENFORCE_UNIQUE && (*k & OP_KEY_BUSY))
+        else if (md->spec->enforcement == SPEC_ENFORCE_UNIQUE && (*k & OP_KEY_BUSY))
             what = SERVE_CONFLICT;
-        else if (md->cfg->enforcement == SCN_ENFORCE_UNIQUE)
+        else if (md->spec->enforcement == SPEC_ENFORCE_UNIQUE)
             *k |= OP_KEY_BUSY;
     }
     int32_t arg = (int32_t)(req | (uint32_t)what << 29);
-    if (md->service_lane >= 0 && !(md->cfg->load_slowdown > 0)) {
-        sim_schedule_lane(md->sim, md->service_lane, EV_DONE, c, tag, arg, (float)md->cfg->service.a);
+    if (md->service_lane >= 0 && !(md->spec->load_slowdown > 0)) {
+        sim_schedule_lane(md->sim, md->service_lane, EV_DONE, c, tag, arg, (float)md->spec->service.a);
     } else {
-        double s = dist_sample(&md->cfg->service, sim_rng(md->sim, RNG_SERVICE));
-        if (md->cfg->load_slowdown > 0)
-            s *= 1 + md->cfg->load_slowdown * (double)model_inflight(md) / md->cfg->workers;
+        double s = dist_sample(&md->spec->service, sim_rng(md->sim, RNG_SERVICE));
+        if (md->spec->load_slowdown > 0)
+            s *= 1 + md->spec->load_slowdown * (double)model_inflight(md) / md->spec->workers;
         sim_schedule_aux(md->sim, s, EV_DONE, c, tag, arg, (float)s);
     }
 }
@@ -142,14 +142,14 @@ static void note_inflight(model *md, ts_bucket *b)
 }
 
 /* The outage in force now, or NULL. */
-static const scn_outage *current_outage(model *md)
+static const spec_outage *current_outage(model *md)
 {
     double now = sim_now(md->sim);
-    uint32_t n = md->cfg->noutages;
-    while (md->outage < n && md->outages[md->outage].end_s <= now)
+    uint32_t n = md->spec->noutages;
+    while (md->outage < n && md->spec->outages[md->outage].end_s <= now)
         md->outage++;
-    if (md->outage < n && md->outages[md->outage].start_s <= now)
-        return &md->outages[md->outage];
+    if (md->outage < n && md->spec->outages[md->outage].start_s <= now)
+        return &md->spec->outages[md->outage];
     return NULL;
 }
 
@@ -168,21 +168,21 @@ static void refuse(model *md, const eq_event *ev)
  * else false with the Retry-After to send in *retry_after (-1: none). */
 static bool admit(model *md, double *retry_after)
 {
-    const scn_config *cfg = md->cfg;
+    const model_spec *spec = md->spec;
     double now = sim_now(md->sim);
-    double burst = cfg->burst > 0 ? cfg->burst : fmax(1, cfg->rate_limit_rps);
-    md->tokens = fmin(burst, md->tokens + (now - md->tokens_at) * cfg->rate_limit_rps);
+    double burst = spec->burst > 0 ? spec->burst : fmax(1, spec->rate_limit_rps);
+    md->tokens = fmin(burst, md->tokens + (now - md->tokens_at) * spec->rate_limit_rps);
     md->tokens_at = now;
     if (md->tokens >= 1) {
         md->tokens -= 1;
         return true;
     }
-    switch (cfg->retry_after) {
-    case SCN_RA_FIXED:
-        *retry_after = cfg->retry_after_s;
+    switch (spec->retry_after) {
+    case SPEC_RA_FIXED:
+        *retry_after = spec->retry_after_s;
         break;
-    case SCN_RA_HONEST: /* whole seconds, rounded up, as HTTP sends it */
-        *retry_after = ceil((1 - md->tokens) / cfg->rate_limit_rps);
+    case SPEC_RA_HONEST: /* whole seconds, rounded up, as HTTP sends it */
+        *retry_after = ceil((1 - md->tokens) / spec->rate_limit_rps);
         break;
     default:
         *retry_after = -1;
@@ -194,21 +194,21 @@ static bool admit(model *md, double *retry_after)
 void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
 {
     model *md = ctx;
-    const scn_config *cfg = md->cfg;
+    const model_spec *spec = md->spec;
 
-    const scn_outage *o = current_outage(md);
-    if (o && o->mode == SCN_OUTAGE_FAIL_FAST && o->outcome == HP_OUTCOME_CONN_REFUSED) {
+    const spec_outage *o = current_outage(md);
+    if (o && o->mode == SPEC_OUTAGE_FAIL_FAST && o->outcome == HP_OUTCOME_CONN_REFUSED) {
         md->m.outage_errors++;
         refuse(md, ev);
         return;
     }
     int error = 0;
-    if (!o && cfg->nerrors) {
+    if (!o && spec->nerrors) {
         double u = sim_uniform(sim, RNG_ERRORS), acc = 0;
-        for (uint32_t i = 0; i < cfg->nerrors && !error; i++) {
-            acc += cfg->errors[i].p;
+        for (uint32_t i = 0; i < spec->nerrors && !error; i++) {
+            acc += spec->errors[i].p;
             if (u < acc)
-                error = cfg->errors[i].outcome;
+                error = spec->errors[i].outcome;
         }
         if (error == HP_OUTCOME_CONN_REFUSED) {
             md->m.background_errors++;
@@ -219,13 +219,13 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
 
     md->m.calls++;
     if (md->op_tool)
-        md->tm[md->op_tool[(uint64_t)ev->obj * cfg->requests_per_client + (uint32_t)ev->arg]].calls++;
+        md->tm[md->op_tool[(uint64_t)ev->obj * spec->requests_per_client + (uint32_t)ev->arg]].calls++;
     ts_bucket *b = model_bucket(md);
     if (b)
         b->arrivals++;
     if (o) {
         md->m.outage_errors++;
-        if (o->mode == SCN_OUTAGE_FAIL_FAST)
+        if (o->mode == SPEC_OUTAGE_FAIL_FAST)
             reply(md, ev->obj, ev->tag, o->outcome, 0);
         return;
     }
@@ -235,16 +235,16 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
         return;
     }
     double ra;
-    if (cfg->rate_limit_rps > 0 && !admit(md, &ra)) {
+    if (spec->rate_limit_rps > 0 && !admit(md, &ra)) {
         md->m.status_429++;
         reply(md, ev->obj, ev->tag, 429, (float)ra);
         return;
     }
-    if (md->busy < cfg->workers) {
+    if (md->busy < spec->workers) {
         busy_tick(md);
         md->busy++;
         start_service(md, ev->obj, ev->tag, (uint32_t)ev->arg, sim_now(sim));
-    } else if (md->qlen < cfg->queue && (md->qlen < md->qcap || queue_grow(md) == 0)) {
+    } else if (md->qlen < spec->queue && (md->qlen < md->qcap || queue_grow(md) == 0)) {
         uint32_t slot = md->qhead + md->qlen;
         if (slot >= md->qcap)
             slot -= md->qcap;
@@ -252,7 +252,7 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
         md->qlen++;
     } else {
         md->m.rejected++;
-        reply(md, ev->obj, ev->tag, 503, cfg->overload_signal ? AUX_OVERLOADED : 0.0f);
+        reply(md, ev->obj, ev->tag, 503, spec->overload_signal ? AUX_OVERLOADED : 0.0f);
         return;
     }
     note_inflight(md, b);
@@ -262,7 +262,7 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
 static void complete(model *md, const eq_event *ev)
 {
     uint32_t req = (uint32_t)ev->arg & ((1u << 29) - 1), what = (uint32_t)ev->arg >> 29;
-    uint64_t op = (uint64_t)ev->obj * md->cfg->requests_per_client + req;
+    uint64_t op = (uint64_t)ev->obj * md->spec->requests_per_client + req;
     int outcome = 200;
     if (what == SERVE_CONFLICT) {
         outcome = 409;
@@ -286,7 +286,7 @@ static void complete(model *md, const eq_event *ev)
         if (key >= 0)
             md->op[key] = (uint8_t)((md->op[key] | OP_KEY_DONE) & ~OP_KEY_BUSY);
     }
-    if (md->cfg->reply_loss_rate > 0 && sim_uniform(md->sim, RNG_ERRORS) < md->cfg->reply_loss_rate) {
+    if (md->spec->reply_loss_rate > 0 && sim_uniform(md->sim, RNG_ERRORS) < md->spec->reply_loss_rate) {
         md->m.replies_lost++;
         md->m.wasted_work_s += ev->aux;
         return;

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../engine/alloc.h"
+#include "../base/alloc.h"
 
 #include <signal.h>
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/metrics.h"
+#include "../model/results.h"
 
 static const char *const start_names[] = {"burst", "spread", "poisson", NULL};
 static const char *const mode_names[] = {"fail_fast", "black_hole", NULL};
@@ -629,56 +629,6 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
     return "internal: unknown key type";
 }
 
-/* The [retry] policy, then a tool's or layer's preset and keys. */
-static hp_policy section_policy(const scn_config *c, const scn_tool *tool, const char *section, hp_strategy s)
-{
-    hp_policy p = c->policy;
-    p.strategy = s;
-    if (c->keys != SCN_KEYS_NONE)
-        p.idempotency_key = true;
-    if (!tool)
-        return p;
-    p.retry_only = tool->retry_mask; /* zero for tools */
-    if (tool->preset >= 0) {
-        hp_policy q = hp_policy_preset((hp_side_effect)tool->preset);
-        p.max_attempts = q.max_attempts;
-        p.base_s = q.base_s;
-        p.cap_s = q.cap_s;
-        p.non_idempotent = q.non_idempotent;
-        p.not_found_ok_on_retry = q.not_found_ok_on_retry;
-    }
-    size_t first = scn_first_key(section);
-    for (size_t i = first; i < scn_key_count && !strcmp(scn_key_table[i].section, section); i++) {
-        const key *k = &scn_key_table[i];
-        if (!(tool->set & (1u << (i - first))) || k->off < offsetof(scn_tool, over) ||
-            k->off >= offsetof(scn_tool, over) + sizeof(hp_policy))
-            continue;
-        size_t off = k->off - offsetof(scn_tool, over);
-        size_t size = k->type == K_DOUBLE ? sizeof(double) : k->type == K_NBOOL ? sizeof(bool) : sizeof(int);
-        memcpy((char *)&p + off, (const char *)&tool->over + off, size);
-    }
-    return p;
-}
-
-hp_policy scn_tool_policy(const scn_config *c, uint32_t t, hp_strategy s)
-{
-    return section_policy(c, t < c->ntools ? &c->tools[t] : NULL, "tool", s);
-}
-
-hp_policy scn_layer_policy(const scn_config *c, uint32_t l, hp_strategy s)
-{
-    return section_policy(c, l < c->nlayers ? &c->layers[l] : NULL, "layer", s);
-}
-
-hp_side_effect scn_tool_effect(const scn_config *c, uint32_t t)
-{
-    if (t >= c->ntools)
-        return c->side_effect;
-    const scn_tool *tool = &c->tools[t];
-    return tool->effect >= 0 ? (hp_side_effect)tool->effect
-                             : tool->preset >= 0 ? (hp_side_effect)tool->preset : HP_EFFECT_READ;
-}
-
 void scn_print_reference(FILE *f)
 {
     const char *cur = "";
@@ -744,11 +694,39 @@ void scn_print_reference(FILE *f)
                        "`error_rate_connection_reset`). Any number of these; they sum to at most 1. |\n");
     }
     fprintf(f, "\n### [sweep NAME]\n\n| key | type | meaning |\n|---|---|---|\n"
-               "| `key` | section.key | The key to vary (any key above, e.g. `clients.count`). |\n"
-               "| `values` | FROM:TO:STEP or a, b, c | Its values (TO included; a list may hold distributions). |\n"
+               "| `key` | section.key | The key to vary: any key above except `run.name` and `run.columns` "
+               "(e.g. `clients.count`, `run.seed`, `outage 1.end_s`). A key is swept once. |\n"
+               "| `values` | FROM:TO:STEP or a, b, c | Its values. A list's values are used and labelled as "
+               "written (a list may hold distributions); a range is enumerated exactly in decimal, TO included "
+               "when TO - FROM is a multiple of STEP (0.1:0.3:0.1 is 0.1, 0.2, 0.3). |\n"
                "\nSeveral sweeps make a grid, the first outermost; at most 10,000 points.\n");
     fprintf(f, "\n### [variant NAME]\n\nAny number of `section.key = value` lines (e.g. `idempotency.keys = "
                "logical_op`), applied on top of the scenario. Every variant (at most 8) runs on the same seeds and "
                "appears as its own rows, with a `variant` column, in every CSV and figure; variants combine with "
-               "strategies and sweeps.\n");
+               "strategies and sweeps. A variant may set any key but `run.name` and `run.columns`, including `run.seed`, "
+               "`run.replications`, `run.strategies` and keys of sections it adds (a new `[tool NAME]`, "
+               "`[layer NAME]` or `[outage NAME]`).\n");
+}
+
+void scn_print_key_list(FILE *f)
+{
+    static const char *const tname[] = {
+        [K_DOUBLE] = "double", [K_U32] = "integer", [K_U64] = "integer", [K_DIST] = "distribution",
+        [K_STRATEGY] = "strategy", [K_STRATEGIES] = "strategies", [K_ENUM] = "enum", [K_NAME] = "name",
+        [K_OUTCOME] = "outcome", [K_BASELINE] = "baseline", [K_BOOL] = "bool", [K_NBOOL] = "bool",
+        [K_PRESET] = "preset", [K_COLUMNS] = "columns", [K_CLASSES] = "classes"};
+    for (size_t i = 0; i < scn_key_count; i++) {
+        const key *k = &scn_key_table[i];
+        fprintf(f, "%s\t%s\t%s\t", k->section, k->name, tname[k->type]);
+        if (k->type == K_DOUBLE || k->type == K_U32 || k->type == K_U64)
+            fprintf(f, "%.17g\t%.17g\t", k->lo, k->hi);
+        else
+            fprintf(f, "-\t-\t");
+        if (k->enums)
+            for (int j = 0; k->enums[j]; j++)
+                fprintf(f, "%s%s", j ? "," : "", k->enums[j]);
+        else
+            fputc('-', f);
+        fprintf(f, "\t%s\n", k->def);
+    }
 }

@@ -41,7 +41,7 @@ typedef struct key {
 extern const key scn_key_table[];
 extern const size_t scn_key_count;
 
-/* Index of the first key of `section` in scn_keys. */
+/* Index of the first key of `section` in spec_keys. */
 size_t scn_first_key(const char *section);
 
 /* Strict parsers: the whole text must be one value.  0 and *out, or -1. */

@@ -25,7 +25,8 @@
 
 #include <ini.h>
 
-#include "../engine/alloc.h"
+#include "../base/alloc.h"
+#include "../model/model.h"
 #include "keys.h"
 
 
@@ -42,7 +43,7 @@ void scn_defaults(scn_config *c)
     c->horizon_s = 3600;
     c->clients = 1000;
     c->requests_per_client = 1;
-    c->start = SCN_START_BURST;
+    c->start = SPEC_START_BURST;
     c->think = (dist){.kind = DIST_CONSTANT, .a = 0};
     c->delay = (dist){.kind = DIST_CONSTANT, .a = 0.005};
     c->workers = 100;
@@ -75,7 +76,7 @@ typedef struct pstate {
     int key_line[SCN_MAX_KEYS]; /* where each non-outage key was set (0: default) */
     int section_line;    /* line of the current section header */
     char section[LINE_MAX_LEN];
-    unsigned char seen_outage_key[SCN_MAX_OUTAGES][SCN_MAX_KEYS];
+    unsigned char seen_outage_key[SPEC_MAX_OUTAGES][SCN_MAX_KEYS];
     unsigned char seen_error[1000 + 8];
 } pstate;
 
@@ -98,13 +99,13 @@ static scn_outage *find_outage(scn_config *c, const char *name, int create, int 
     for (uint32_t i = 0; i < c->noutages; i++)
         if (strcmp(c->outages[i].name, name) == 0)
             return &c->outages[i];
-    if (!create || c->noutages == SCN_MAX_OUTAGES)
+    if (!create || c->noutages == SPEC_MAX_OUTAGES)
         return NULL;
     scn_outage *o = &c->outages[c->noutages++];
     memset(o, 0, sizeof *o);
     snprintf(o->name, sizeof o->name, "%s", name);
     o->start_s = o->end_s = NAN;
-    o->mode = SCN_OUTAGE_FAIL_FAST;
+    o->mode = SPEC_OUTAGE_FAIL_FAST;
     o->outcome = 503;
     o->line = line;
     return o;
@@ -114,7 +115,7 @@ static scn_outage *find_outage(scn_config *c, const char *name, int create, int 
 static scn_tool *find_tool(scn_config *c, int layer, const char *name, int line)
 {
     scn_tool *arr = layer ? c->layers : c->tools;
-    uint32_t *n = layer ? &c->nlayers : &c->ntools, max = layer ? SCN_MAX_LAYERS : SCN_MAX_TOOLS;
+    uint32_t *n = layer ? &c->nlayers : &c->ntools, max = layer ? SPEC_MAX_LAYERS : SPEC_MAX_TOOLS;
     for (uint32_t i = 0; i < *n; i++)
         if (strcmp(arr[i].name, name) == 0)
             return &arr[i];
@@ -305,11 +306,11 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
                 c->errors[i].p = p;
                 return 1;
             }
-        if (c->nerrors == SCN_MAX_ERRORS) {
+        if (c->nerrors == SPEC_MAX_ERRORS) {
             fail(ps, line, "[server] %s: too many error_rate keys (at most 16)", name, NULL, NULL);
             return 0;
         }
-        c->errors[c->nerrors++] = (scn_error_rate){.outcome = outcome, .p = p};
+        c->errors[c->nerrors++] = (spec_error_rate){.outcome = outcome, .p = p};
         return 1;
     }
 
@@ -418,8 +419,8 @@ static int handler(void *user, const char *section, const char *name, const char
 static int prescan(pstate *ps)
 {
     char line[LINE_MAX_LEN];
-    char seen[SCN_MAX_OUTAGES + 8][LINE_MAX_LEN / 8];
-    int seen_line[SCN_MAX_OUTAGES + 8];
+    char seen[SPEC_MAX_OUTAGES + 8][LINE_MAX_LEN / 8];
+    int seen_line[SPEC_MAX_OUTAGES + 8];
     int nseen = 0, lineno = 0;
     while (fgets(line, sizeof line, ps->fp)) {
         lineno++;
@@ -515,6 +516,59 @@ static int validate(const scn_config *c, const pstate *ps, char *err);
 
 int scn_load(scn_config *c, const char *path, const char *const *sets, int nsets, char err[SCN_ERR_MAX])
 {
+    return scn_load_text(c, path, sets, nsets, err, NULL, NULL);
+}
+
+/* The whole file into a NUL-terminated buffer (herd_malloc).  0, or -1
+ * with err filled. */
+static int slurp(const char *path, char **out, size_t *len, char err[SCN_ERR_MAX])
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, SCN_ERR_MAX, "%s: cannot open scenario: %s", path, strerror(errno));
+        return -1;
+    }
+    size_t cap = 4096, n = 0;
+    char *buf = herd_malloc_array(cap, 1);
+    for (;;) {
+        if (!buf) {
+            fclose(f);
+            snprintf(err, SCN_ERR_MAX, "%s: out of memory reading the scenario", path);
+            return -1;
+        }
+        n += fread(buf + n, 1, cap - 1 - n, f);
+        if (n < cap - 1)
+            break;
+        if (cap >= ((size_t)64 << 20)) {
+            herd_free(buf);
+            fclose(f);
+            snprintf(err, SCN_ERR_MAX, "%s: larger than 64 MiB; expected a scenario file", path);
+            return -1;
+        }
+        char *bigger = herd_realloc_array(buf, cap * 2, 1);
+        if (!bigger)
+            herd_free(buf);
+        buf = bigger;
+        cap *= 2;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        herd_free(buf);
+        snprintf(err, SCN_ERR_MAX, "%s: cannot read the file", path);
+        return -1;
+    }
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
+int scn_load_text(scn_config *c, const char *path, const char *const *sets, int nsets, char err[SCN_ERR_MAX],
+                  char **text, size_t *textlen)
+{
+    char *buf = NULL;
+    size_t buflen = 0;
     static pstate ps_zero;
     pstate *ps = malloc(sizeof *ps); /* large (seen tables): not on the stack */
     if (!ps) {
@@ -538,12 +592,19 @@ int scn_load(scn_config *c, const char *path, const char *const *sets, int nsets
         snprintf(err, SCN_ERR_MAX, "%s: is a directory; expected a scenario file (.ini)", path);
         goto out;
     }
-    ps->fp = fopen(path, "r");
-    if (!ps->fp) {
-        snprintf(err, SCN_ERR_MAX, "%s: cannot open scenario: %s", path, strerror(errno));
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, SCN_ERR_MAX, "%s: is not a regular file (a FIFO or a device); expected a scenario file (.ini)",
+                 path);
         goto out;
     }
-    if (st.st_size == 0) {
+    if (slurp(path, &buf, &buflen, err) != 0)
+        goto out;
+    ps->fp = buflen ? fmemopen(buf, buflen, "r") : NULL;
+    if (buflen && !ps->fp) {
+        snprintf(err, SCN_ERR_MAX, "%s: cannot read the file: %s", path, strerror(errno));
+        goto out;
+    }
+    if (buflen == 0) {
         snprintf(err, SCN_ERR_MAX, "%s: the file is empty; expected a scenario (see scenarios/ for examples)", path);
         goto out;
     }
@@ -578,17 +639,18 @@ int scn_load(scn_config *c, const char *path, const char *const *sets, int nsets
     }
     ps->path = path;
     rc = validate(c, ps, err);
-    if (rc == 0 && (c->nsweeps || c->nvariants)) {
-        scn_point *pts;
-        if (scn_expand(c, path, &pts, err) < 0)
-            rc = -1;
-        else
-            herd_free(pts);
-    }
+    if (rc == 0)
+        rc = scn_check_variation(c, path, sets, nsets, err);
 out:
     if (ps->fp)
         fclose(ps->fp);
     free(ps);
+    if (rc == 0 && text) {
+        *text = buf;
+        *textlen = buflen;
+    } else {
+        herd_free(buf);
+    }
     return rc;
 }
 
@@ -650,18 +712,6 @@ static int line_of(const pstate *ps, const char *section, const char *name)
     int i = key_index(section, name);
     return ps && i >= 0 && ps->key_line[i] > 0 ? ps->key_line[i] : 0;
 }
-
-double scn_memory_estimate(const scn_config *c)
-{
-    /* per client: state (48 B) + about two pending events (2 x 32 B); per
-     * logical request: a latency sample (8 B) and its flags (1 B, plus a
-     * 4 B content key with content_hash keys); the queue grows on demand
-     * and is not counted. */
-    double per_op = 9.0 + (c->keys == SCN_KEYS_CONTENT_HASH ? 4.0 : 0.0);
-    return (double)c->clients * (48.0 + 64.0 + per_op * c->requests_per_client) + (double)c->workers * 8.0;
-}
-
-
 
 double scn_memory_limit(void)
 {
@@ -748,12 +798,12 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
     }
     if (c->hedging && c->nlayers)
         BAD(line_of(ps, "limits", "hedging"), "[limits] hedging works without [layer] sections");
-    if (c->nlayers && c->kind == SCN_SERVER_OCC)
+    if (c->nlayers && c->kind == SPEC_SERVER_OCC)
         BAD(c->layers[0].line, "[layer %s]: layers work with the queue server only", c->layers[0].name);
     if (c->ntools && !(wsum > 0))
         BAD(c->tools[0].line, "[tool %s]: the tool weights sum to 0; expected at least one weight > 0",
             c->tools[0].name);
-    if (c->keys == SCN_KEYS_CONTENT_HASH && c->kind == SCN_SERVER_OCC)
+    if (c->keys == SPEC_KEYS_CONTENT_HASH && c->kind == SPEC_SERVER_OCC)
         BAD(line_of(ps, "idempotency", "keys"), "[idempotency] keys: the occ server has no key store");
     if (c->baseline >= 0) {
         hp_strategy s[HP_STRATEGY_COUNT];
@@ -764,7 +814,7 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
             BAD(line_of(ps, "run", "baseline"), "[run] baseline = %s is not one of the strategies run",
                 hp_strategy_name((hp_strategy)c->baseline));
     }
-    if (c->kind == SCN_SERVER_OCC) {
+    if (c->kind == SPEC_SERVER_OCC) {
         int l = line_of(ps, "server", "kind");
         if (c->noutages)
             BAD(l, "[server] kind = occ has no outages; remove the [outage %s] section", c->outages[0].name);
@@ -773,7 +823,7 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
         if (c->policy.attempt_timeout_s > 0)
             BAD(l, "[server] kind = occ never loses a reply; remove [retry] attempt_timeout_s");
     }
-    if (c->start == SCN_START_SPREAD && !(c->spread_s > 0))
+    if (c->start == SPEC_START_SPREAD && !(c->spread_s > 0))
         BAD(line_of(ps, "clients", "start"), "[clients] start = spread needs spread_s > 0");
     if (c->requests_per_client % c->task_steps)
         BAD(line_of(ps, "clients", "task_steps"),
@@ -781,7 +831,7 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
             c->task_steps);
     if (c->spike_rate_per_s > 0 && !(c->spike_end_s > c->spike_start_s))
         BAD(line_of(ps, "clients", "spike_end_s"), "[clients] spike_end_s must be after spike_start_s");
-    if (c->start == SCN_START_POISSON && !(c->rate_per_s > 0))
+    if (c->start == SPEC_START_POISSON && !(c->rate_per_s > 0))
         BAD(line_of(ps, "clients", "start"), "[clients] start = poisson needs rate_per_s > 0");
     double total = 0;
     for (uint32_t i = 0; i < c->nerrors; i++)
@@ -794,7 +844,7 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
             BAD(o->line, "[outage %s]: missing required key %s", o->name, isnan(o->start_s) ? "start_s" : "end_s");
         if (!(o->end_s > o->start_s))
             BAD(o->line, "[outage %s]: end_s (%g) must be after start_s (%g)", o->name, o->end_s, o->start_s);
-        const char *unbounded = o->mode == SCN_OUTAGE_BLACK_HOLE ? unbounded_wait(c) : NULL;
+        const char *unbounded = o->mode == SPEC_OUTAGE_BLACK_HOLE ? unbounded_wait(c) : NULL;
         if (unbounded)
             BAD(o->line,
                 "[outage %s]: a black_hole outage never answers, so clients would wait forever; "
@@ -810,7 +860,9 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
     if ((double)c->clients * c->requests_per_client > 4e9)
         BAD(line_of(ps, "clients", "requests_per_client"),
             "clients x requests_per_client exceeds 4e9 logical requests");
-    double need = scn_memory_estimate(c);
+    model_spec spec;
+    scn_compile(c, &spec);
+    double need = model_memory_estimate(&spec);
     double have = scn_memory_limit();
     if (need > have)
         BAD(line_of(ps, "clients", "count"),

@@ -1,9 +1,9 @@
 /*
  * scenario.h - a scenario file (INI, read with inih) turned into a validated
- * config struct.  Nothing downstream parses strings.
- *
- * The config is plain data (no pointers), so the experiment layer can copy
- * it and change one field per strategy, variant or sweep point.
+ * scenario (scn_config), and a scenario compiled into a model_spec.  This
+ * layer is the only code that knows INI text and key names; below it the
+ * model reads plain specs, above it the experiment layer asks for one
+ * scenario per point (scn_derive) and keeps only the compiled spec.
  *
  * Every key is described once, in the key table of scenario.c, which both
  * the parser and `herd keys` (the reference page) read.  Errors are reported
@@ -17,30 +17,21 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../model/dist.h"
+#include "../spec/spec.h"
 #include "../policy/herdpolicy.h"
 
-#define SCN_MAX_OUTAGES 32
-#define SCN_MAX_ERRORS 16
 #define SCN_NAME_MAX 64
 #define SCN_ERR_MAX 512
 
-typedef enum scn_start { SCN_START_BURST = 0, SCN_START_SPREAD, SCN_START_POISSON } scn_start;
-typedef enum scn_server_kind { SCN_SERVER_QUEUE = 0, SCN_SERVER_OCC } scn_server_kind;
-typedef enum scn_outage_mode { SCN_OUTAGE_FAIL_FAST = 0, SCN_OUTAGE_BLACK_HOLE } scn_outage_mode;
 
 typedef struct scn_outage {
     char name[SCN_NAME_MAX];
     double start_s, end_s;      /* [start, end) */
-    scn_outage_mode mode;
+    spec_outage_mode mode;
     int outcome;                /* fail_fast: 503 or HP_OUTCOME_CONN_REFUSED */
     int line;                   /* where the section starts, for messages */
 } scn_outage;
 
-typedef struct scn_error_rate {
-    int outcome;                /* status code or HP_OUTCOME_CONN_* */
-    double p;                   /* probability per arriving attempt */
-} scn_error_rate;
 
 #define SCN_MAX_SWEEPS 4
 #define SCN_SWEEP_KEY_MAX 96
@@ -58,14 +49,8 @@ typedef struct scn_sweep {
 
 typedef enum scn_ts_mode { SCN_TS_ALL = 0, SCN_TS_FIRST, SCN_TS_NONE } scn_ts_mode;
 
-typedef enum scn_keys { SCN_KEYS_NONE = 0, SCN_KEYS_LOGICAL_OP, SCN_KEYS_ATTEMPT, SCN_KEYS_CONTENT_HASH } scn_keys;
-typedef enum scn_enforce { SCN_ENFORCE_UNIQUE = 0, SCN_ENFORCE_CHECK_THEN_ACT } scn_enforce;
-typedef enum scn_retry_after { SCN_RA_NONE = 0, SCN_RA_FIXED, SCN_RA_HONEST } scn_retry_after;
 
-#define SCN_MAX_TOOLS 8
-#define SCN_MAX_LAYERS 6
 
-typedef enum scn_layer_kind { SCN_LAYER_PLAIN = 0, SCN_LAYER_LLM } scn_layer_kind;
 #define SCN_MAX_VARIANTS 8
 #define SCN_VARIANT_SETS_MAX 1024
 
@@ -81,7 +66,7 @@ typedef struct scn_tool {
     uint32_t set;
     int line;
     /* [layer NAME] only */
-    scn_layer_kind kind;
+    spec_layer_kind kind;
     uint32_t retry_mask;        /* classes this layer retries (bit per hp_class); 0: all retryable */
     bool obey_overload;         /* give up at once on an "overloaded, don't retry" failure */
     bool propagate_deadline;    /* inner layers' deadlines are bounded by this layer's */
@@ -119,7 +104,7 @@ typedef struct scn_config {
     /* [clients] */
     uint32_t clients;
     uint32_t requests_per_client;
-    scn_start start;
+    spec_start start;
     double spread_s;
     double rate_per_s;          /* start = poisson: client starts per second */
     double step_at_s, step_rate_per_s;   /* poisson: from step_at_s on, this rate (0: none) */
@@ -132,30 +117,30 @@ typedef struct scn_config {
     dist delay;                 /* one way, drawn per hop */
 
     /* [server] */
-    scn_server_kind kind;
+    spec_server_kind kind;
     uint32_t workers;
     uint32_t queue;
     dist service;
-    scn_error_rate errors[SCN_MAX_ERRORS];
+    spec_error_rate errors[SPEC_MAX_ERRORS];
     uint32_t nerrors;
     double rate_limit_rps;      /* token bucket, 0: none */
     double burst;               /* bucket size */
-    scn_retry_after retry_after; /* what a 429 says */
+    spec_retry_after retry_after; /* what a 429 says */
     double retry_after_s;       /* with retry_after = fixed */
     double reply_loss_rate;     /* a served reply is lost on the way back */
     double load_slowdown;       /* service time x (1 + load_slowdown * in_flight / workers) */
 
     /* [idempotency] */
-    scn_keys keys;
-    scn_enforce enforcement;
+    spec_keys keys;
+    spec_enforce enforcement;
     double content_collision_p; /* an operation repeats its client's previous content */
 
     /* [tool NAME] */
-    scn_tool tools[SCN_MAX_TOOLS];
+    scn_tool tools[SPEC_MAX_TOOLS];
     uint32_t ntools;
 
     /* [layer NAME], outermost first */
-    scn_tool layers[SCN_MAX_LAYERS];
+    scn_tool layers[SPEC_MAX_LAYERS];
     uint32_t nlayers;
     bool overload_signal;       /* [server]: rejections say "overloaded, don't retry" */
 
@@ -164,7 +149,7 @@ typedef struct scn_config {
     uint32_t nvariants;
 
     /* [outage NAME] */
-    scn_outage outages[SCN_MAX_OUTAGES];
+    scn_outage outages[SPEC_MAX_OUTAGES];
     uint32_t noutages;
 
     /* [sweep NAME] */
@@ -190,11 +175,16 @@ typedef struct scn_config {
 void scn_defaults(scn_config *c);
 
 /* Reads scenario file `path` into *c (starting from defaults), then applies
- * each "section.key=value" of sets[0..nsets), then validates.  Returns 0,
- * or -1 with a one-line message in err (FILE:LINE: ...).  *c is only
- * meaningful on success. */
+ * each "section.key=value" of sets[0..nsets), then validates the base
+ * scenario and what varies (scn_check_variation; every point is validated
+ * when the plan is built).  Returns 0, or -1 with a one-line message in err
+ * (FILE:LINE: ...).  *c is only meaningful on success.  With text != NULL,
+ * *text receives the file's bytes as read (NUL-terminated, *len bytes; free
+ * with herd_free), so a manifest can quote exactly what ran. */
 int scn_load(scn_config *c, const char *path, const char *const *sets, int nsets,
              char err[SCN_ERR_MAX]);
+int scn_load_text(scn_config *c, const char *path, const char *const *sets, int nsets, char err[SCN_ERR_MAX],
+                  char **text, size_t *len);
 
 /* Applies one "section.key=value" override to *c (no validation of the
  * whole config).  `origin` names the source in messages.  Returns 0 or -1
@@ -205,13 +195,6 @@ int scn_set(scn_config *c, const char *assignment, const char *origin, char err[
  * memory estimate, ...).  Returns 0 or -1 with err filled. */
 int scn_validate(const scn_config *c, const char *path, char err[SCN_ERR_MAX]);
 
-/* One point of a sweep: its config and the value of each swept key. */
-typedef struct scn_point {
-    scn_config cfg;
-    const char *variant;        /* the variant's name, NULL without variants */
-    char value[SCN_MAX_SWEEPS][SCN_VALUE_MAX];
-} scn_point;
-
 /* The effective retry policy of tool t (cfg->ntools == 0: the implicit
  * single tool) under strategy s, and its side effect. */
 hp_policy scn_tool_policy(const scn_config *c, uint32_t t, hp_strategy s);
@@ -220,23 +203,50 @@ hp_side_effect scn_tool_effect(const scn_config *c, uint32_t t);
 /* The retry policy of layer l (0 outermost) under strategy s. */
 hp_policy scn_layer_policy(const scn_config *c, uint32_t l, hp_strategy s);
 
-/* Expands the sweeps of c into *points (cartesian product, first sweep
- * outermost; one point with no values if c has no sweep), applying and
- * validating every value.  *points is allocated (free with herd_free).
- * Returns the number of points, or -1 with err filled ("PATH:LINE: [sweep
- * NAME] ..."). */
-long scn_expand(const scn_config *c, const char *path, scn_point **points, char err[SCN_ERR_MAX]);
+/* The labels of sweep s's values, in order: a list's values as written,
+ * or a range FROM:TO:STEP enumerated exactly in decimal (TO included when
+ * TO - FROM is a multiple of STEP).  Returns the count (<= max), or -1 with
+ * *msg set: a malformed range, an empty or repeated value, too many, or two
+ * points that are the same binary number. */
+long scn_sweep_labels(const scn_sweep *s, char (*out)[SCN_VALUE_MAX], long max, const char **msg);
+
+/* Checks what varies before anything is expanded: every sweep has a key
+ * and values, no key is swept twice (in the file or by --sweep), sweeps
+ * and variants change only keys that may vary, and no --set of
+ * sets[0..nsets) names a key a variant or a sweep also sets.  0, or -1
+ * with a one-line message. */
+int scn_check_variation(const scn_config *c, const char *path, const char *const *sets, int nsets,
+                        char err[SCN_ERR_MAX]);
+
+/* The scenario of one point: *out = base with variant `variant`'s
+ * overrides (-1: none), then labels[i] for the i-th sweep's key, applied
+ * through the key table exactly as --set would, then validated.  Returns 0,
+ * or -1 with err naming the variant's or sweep's line. */
+int scn_derive(scn_config *out, const scn_config *base, int variant, const char *const *labels, const char *path,
+               char err[SCN_ERR_MAX]);
+
+/* The model_spec of a validated scenario: presets applied, tool and layer
+ * policies resolved, outages sorted.  Cannot fail. */
+void scn_compile(const scn_config *c, model_spec *out);
+
+/* "section.key" of a "section.key[=value]" text with blanks normalised
+ * ("outage  1 .end_s" -> "outage 1.end_s"), into out; returns its length. */
+size_t scn_key_canonical(const char *text, char *out, size_t n);
+
+/* Why a canonical key may not vary between points (NULL if it may). */
+const char *scn_fixed_key(const char *canonical);
 
 /* The strategies a run compares: c->strategies, or the [retry] strategy. */
 uint32_t scn_strategies(const scn_config *c, hp_strategy out[HP_STRATEGY_COUNT]);
 
+/* Prints the key table for scripts, one key per line, tab-separated:
+ * section, key, type, lo, hi (numbers; else -), choices (comma-separated;
+ * else -), default. */
+void scn_print_key_list(FILE *f);
+
 /* Prints the key reference (every section and key, type, unit, default,
  * meaning) as Markdown. */
 void scn_print_reference(FILE *f);
-
-/* Bytes the model needs for this config (per-client state, latency
- * samples, queue), an estimate used to refuse scenarios that cannot fit. */
-double scn_memory_estimate(const scn_config *c);
 
 /* Bytes a scenario may use: 80% of physical memory (16 GiB if unknown). */
 double scn_memory_limit(void);

@@ -1,11 +1,11 @@
 /*
- * metrics.c - the metric name table and the growable timeseries.
+ * results.c - the metric name table, the growable timeseries, results.
  */
-#include "metrics.h"
+#include "results.h"
 
 #include <string.h>
 
-#include "../engine/alloc.h"
+#include "../base/alloc.h"
 
 #define U(f) {#f, METRIC_U64, offsetof(metrics, f)}
 #define D(f) {#f, METRIC_DOUBLE, offsetof(metrics, f)}
@@ -73,4 +73,9 @@ void ts_free(timeseries *ts)
     herd_free(ts->b);
     ts->b = NULL;
     ts->len = ts->cap = 0;
+}
+
+void model_results_free(model_results *r)
+{
+    ts_free(&r->ts);
 }

@@ -10,14 +10,13 @@
  *   lognormal(MEAN, SD)   lognormal with that mean and standard deviation
  *
  * Every value is seconds.  A bare number V means constant(V).  All draws are
- * finite and >= 0.
+ * finite and >= 0.  This file is plain data and parsing (no GSL); draws
+ * are the model's (model/sample.h).
  */
 #ifndef HERD_DIST_H
 #define HERD_DIST_H
 
 #include <stddef.h>
-
-#include <gsl/gsl_rng.h>
 
 typedef enum dist_kind {
     DIST_CONSTANT = 0,
@@ -37,11 +36,5 @@ typedef struct dist {
 /* Parses `text`.  Returns NULL and fills *out, or a static message saying
  * what was expected (nothing written to *out). */
 const char *dist_parse(const char *text, dist *out);
-
-/* One draw from d using r. */
-double dist_sample(const dist *d, gsl_rng *r);
-
-/* The distribution's mean (for a truncated normal, the truncated mean). */
-double dist_mean(const dist *d);
 
 #endif

@@ -1,16 +1,19 @@
 /*
- * metrics.h - what one simulation run measures, and the table that names
- * each metric for the CSV writers (summary and aggregate columns come from
- * this table, in this order).
+ * results.h - what one simulation run measures (model_results: counters,
+ * per-tool counters, a timeseries), and the table that names each metric
+ * for the reports (summary and aggregate columns come from this table, in
+ * this order).
  *
- * Models fill a metrics struct and a timeseries during the run; nothing is
- * written to files from inside the event loop.
+ * This is the only model header the reports read.  Models fill the results
+ * during the run; nothing is written to files from inside the event loop.
  */
-#ifndef HERD_METRICS_H
-#define HERD_METRICS_H
+#ifndef HERD_RESULTS_H
+#define HERD_RESULTS_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "../spec/spec.h"
 
 typedef struct metrics {
     uint64_t clients;
@@ -116,5 +119,15 @@ typedef struct timeseries {
 ts_bucket *ts_at(timeseries *ts, size_t i, uint32_t carry);
 
 void ts_free(timeseries *ts);
+
+/* Everything one run hands to the reports: plain data.  The series is
+ * owned by the results (free with model_results_free). */
+typedef struct model_results {
+    metrics m;
+    tool_metrics tm[SPEC_MAX_TOOLS];
+    timeseries ts;              /* empty when the run's series is not kept */
+} model_results;
+
+void model_results_free(model_results *r);
 
 #endif

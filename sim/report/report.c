@@ -1,0 +1,414 @@
+/*
+ * report.c - the CSV writers, manifest.txt and the printed table (see
+ * report.h).  Groups are walked in table order, replications in order, so
+ * every file is a pure function of the table.
+ */
+#include "report.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../base/alloc.h"
+#include "csv.h"
+#include "stats.h"
+
+/* The leading columns: variant (if any), one per swept key, then
+ * strategy. */
+static void key_header(csv_out *o, const rep_table *t)
+{
+    int first = 1;
+    if (t->variants) {
+        csv_str(o, "variant", 1);
+        first = 0;
+    }
+    for (uint32_t i = 0; i < t->nkeys; i++, first = 0)
+        csv_str(o, t->keys[i], first);
+    csv_str(o, "strategy", first);
+}
+
+static void key_row(csv_out *o, const rep_table *t, const rep_group *g)
+{
+    int first = 1;
+    if (t->variants) {
+        csv_str(o, g->variant, 1);
+        first = 0;
+    }
+    for (uint32_t i = 0; i < t->nkeys; i++, first = 0)
+        csv_str(o, g->values[i], first);
+    csv_str(o, hp_strategy_name(g->strategy), first);
+}
+
+/* The columns NAME_mean and NAME_ci95 (or NAME_SUFFIX_mean / _ci95). */
+static void header_pair(csv_out *o, const char *name, const char *suffix)
+{
+    char col[128];
+    snprintf(col, sizeof col, "%s%s_mean", name, suffix);
+    csv_str(o, col, 0);
+    snprintf(col, sizeof col, "%s%s_ci95", name, suffix);
+    csv_str(o, col, 0);
+}
+
+/* The mean of x[0..n) and its 95% CI half-width, as two cells. */
+static void cells_pair(csv_out *o, const double *x, uint32_t n)
+{
+    double mean, half;
+    stats_mean_ci95(x, n, &mean, &half);
+    csv_dbl(o, mean, 0);
+    csv_dbl(o, half, 0);
+}
+
+static void write_summary(csv_out *o, const rep_table *t)
+{
+    key_header(o, t);
+    csv_str(o, "replication", 0);
+    csv_str(o, "seed", 0);
+    for (size_t k = 0; k < metric_count; k++)
+        csv_str(o, metric_table[k].name, 0);
+    csv_end(o);
+    for (size_t g = 0; g < t->ngroups; g++) {
+        const rep_group *grp = &t->groups[g];
+        for (uint32_t r = 0; r < grp->nreps; r++) {
+            key_row(o, t, grp);
+            csv_u64(o, r, 0);
+            csv_u64(o, grp->seeds[r], 0);
+            for (size_t k = 0; k < metric_count; k++) {
+                double v = metric_value(&grp->runs[r].m, &metric_table[k]);
+                if (metric_table[k].type == METRIC_U64)
+                    csv_u64(o, (uint64_t)v, 0);
+                else
+                    csv_dbl(o, v, 0);
+            }
+            csv_end(o);
+        }
+    }
+}
+
+static void write_aggregate(csv_out *o, const rep_table *t, double *scratch)
+{
+    key_header(o, t);
+    csv_str(o, "replications", 0);
+    for (size_t k = 0; k < metric_count; k++)
+        header_pair(o, metric_table[k].name, "");
+    csv_end(o);
+    for (size_t g = 0; g < t->ngroups; g++) {
+        const rep_group *grp = &t->groups[g];
+        key_row(o, t, grp);
+        csv_u64(o, grp->nreps, 0);
+        for (size_t k = 0; k < metric_count; k++) {
+            for (uint32_t r = 0; r < grp->nreps; r++)
+                scratch[r] = metric_value(&grp->runs[r].m, &metric_table[k]);
+            cells_pair(o, scratch, grp->nreps);
+        }
+        csv_end(o);
+    }
+}
+
+static void write_timeseries(csv_out *o, const rep_table *t)
+{
+    static const char *const cols[] = {"replication", "time_s", "arrivals",          "refused", "in_flight",
+                                       "successes",   "errors", "retries_scheduled", "offered", "goodput"};
+    key_header(o, t);
+    for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
+        csv_str(o, cols[c], 0);
+    csv_end(o);
+    for (size_t g = 0; g < t->ngroups; g++) {
+        const rep_group *grp = &t->groups[g];
+        for (uint32_t r = 0; r < grp->nreps; r++) {
+            const timeseries *ts = &grp->runs[r].ts;
+            for (size_t i = 0; i < ts->len; i++) {
+                const ts_bucket *b = &ts->b[i];
+                key_row(o, t, grp);
+                csv_u64(o, r, 0);
+                csv_dbl(o, (double)i * grp->bucket_s, 0);
+                csv_u64(o, b->arrivals, 0);
+                csv_u64(o, b->refused, 0);
+                csv_u64(o, b->in_flight, 0);
+                csv_u64(o, b->successes, 0);
+                csv_u64(o, b->errors, 0);
+                csv_u64(o, b->retries_scheduled, 0);
+                csv_u64(o, b->offered, 0);
+                csv_u64(o, b->goodput, 0);
+                csv_end(o);
+            }
+        }
+    }
+}
+
+static double metric_by_name(const metrics *m, const char *name)
+{
+    for (size_t k = 0; k < metric_count; k++)
+        if (!strcmp(metric_table[k].name, name))
+            return metric_value(m, &metric_table[k]);
+    return NAN;
+}
+
+/* compare.csv: per group of a point with a baseline, the paired change of
+ * each metric against the baseline strategy at the same point and
+ * replication: 100 * (x - x_baseline) / x_baseline, then mean and CI over
+ * replications.  Pairing uses the common random numbers: replication r of
+ * both strategies saw the same streams. */
+static const char *const compared[] = {"completion_time_s", "calls",         "retries",
+                                       "successes",         "failures",      "peak_inflight",
+                                       "peak_arrivals_per_s", "mean_latency_s", "p99_latency_s"};
+
+static void write_compare(csv_out *o, const rep_table *t, double *scratch)
+{
+    key_header(o, t);
+    csv_str(o, "baseline", 0);
+    csv_str(o, "replications", 0);
+    for (size_t k = 0; k < sizeof compared / sizeof compared[0]; k++)
+        header_pair(o, compared[k], "_change_pct");
+    csv_end(o);
+    for (size_t g = 0; g < t->ngroups; g++) {
+        const rep_group *grp = &t->groups[g];
+        if (grp->baseline < 0)
+            continue;
+        const rep_group *base = &t->groups[grp->baseline];
+        key_row(o, t, grp);
+        csv_str(o, hp_strategy_name(base->strategy), 0);
+        csv_u64(o, grp->nreps, 0);
+        for (size_t k = 0; k < sizeof compared / sizeof compared[0]; k++) {
+            for (uint32_t r = 0; r < grp->nreps; r++) {
+                double x = metric_by_name(&grp->runs[r].m, compared[k]);
+                double b = metric_by_name(&base->runs[r].m, compared[k]);
+                scratch[r] = b != 0 ? 100.0 * (x - b) / b : NAN;
+            }
+            cells_pair(o, scratch, grp->nreps);
+        }
+        csv_end(o);
+    }
+}
+
+/* tools.csv: per group and tool, the mean and CI of each tool's counters. */
+static const struct {
+    const char *name;
+    size_t off;
+} tool_cols[] = {
+    {"requests", offsetof(tool_metrics, requests)},
+    {"successes", offsetof(tool_metrics, successes)},
+    {"failures", offsetof(tool_metrics, failures)},
+    {"unknown_outcomes", offsetof(tool_metrics, unknown_outcomes)},
+    {"calls", offsetof(tool_metrics, calls)},
+    {"effects", offsetof(tool_metrics, effects)},
+    {"duplicate_effects", offsetof(tool_metrics, duplicate_effects)},
+    {"lost_operations", offsetof(tool_metrics, lost_operations)},
+};
+
+static void write_tools(csv_out *o, const rep_table *t, double *scratch)
+{
+    key_header(o, t);
+    csv_str(o, "tool", 0);
+    csv_str(o, "replications", 0);
+    for (size_t k = 0; k < sizeof tool_cols / sizeof tool_cols[0]; k++)
+        header_pair(o, tool_cols[k].name, "");
+    csv_end(o);
+    for (size_t g = 0; g < t->ngroups; g++) {
+        const rep_group *grp = &t->groups[g];
+        for (uint32_t tl = 0; tl < grp->ntools; tl++) {
+            key_row(o, t, grp);
+            csv_str(o, grp->tools[tl], 0);
+            csv_u64(o, grp->nreps, 0);
+            for (size_t k = 0; k < sizeof tool_cols / sizeof tool_cols[0]; k++) {
+                for (uint32_t r = 0; r < grp->nreps; r++) {
+                    uint64_t v;
+                    memcpy(&v, (const char *)&grp->runs[r].tm[tl] + tool_cols[k].off, sizeof v);
+                    scratch[r] = (double)v;
+                }
+                cells_pair(o, scratch, grp->nreps);
+            }
+            csv_end(o);
+        }
+    }
+}
+
+enum { F_SUMMARY, F_AGGREGATE, F_TIMESERIES, F_COMPARE, F_TOOLS, F_MANIFEST, F_COUNT };
+
+static bool any_compare(const rep_table *t)
+{
+    for (size_t g = 0; g < t->ngroups; g++)
+        if (t->groups[g].baseline >= 0)
+            return true;
+    return false;
+}
+
+static bool any_tools(const rep_table *t)
+{
+    for (size_t g = 0; g < t->ngroups; g++)
+        if (t->groups[g].ntools)
+            return true;
+    return false;
+}
+
+int rep_check_outdir(const char *outdir, char *err, size_t errlen)
+{
+    if (!*outdir) {
+        snprintf(err, errlen, "-o: expected a directory, got an empty path");
+        return -1;
+    }
+    char path[PATH_MAX];
+    if (strlen(outdir) >= sizeof path) {
+        snprintf(err, errlen, "-o: the output path is longer than %d bytes", PATH_MAX - 1);
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s", outdir);
+    for (;;) {
+        struct stat st;
+        if (stat(path, &st) == 0) {
+            if (!S_ISDIR(st.st_mode)) {
+                if (!strcmp(path, outdir))
+                    snprintf(err, errlen, "%s: not a directory", outdir);
+                else
+                    snprintf(err, errlen, "%s: cannot create output directory: Not a directory (%s)", outdir, path);
+                return -1;
+            }
+            if (access(path, W_OK | X_OK) != 0) {
+                snprintf(err, errlen, "%s: cannot create output directory: %s: %s", outdir, path, strerror(errno));
+                return -1;
+            }
+            return 0;
+        }
+        if (errno != ENOENT) {
+            snprintf(err, errlen, "%s: cannot create output directory: %s", outdir, strerror(errno));
+            return -1;
+        }
+        char *slash = strrchr(path, '/');
+        while (slash && slash > path && slash[1] == '\0') { /* trailing slashes */
+            *slash = '\0';
+            slash = strrchr(path, '/');
+        }
+        if (!slash)
+            snprintf(path, sizeof path, ".");
+        else if (slash == path)
+            path[1] = '\0';
+        else
+            *slash = '\0';
+    }
+}
+
+int rep_write(const rep_table *t, const char *outdir, const char *manifest, char *err, size_t errlen)
+{
+    csv_out out[F_COUNT];
+    memset(out, 0, sizeof out);
+    static const char *const names[F_COUNT] = {"summary.csv", "aggregate.csv", "timeseries.csv",
+                                               "compare.csv", "tools.csv",     "manifest.txt"};
+    bool want[F_COUNT] = {true, true, true, any_compare(t), any_tools(t), manifest != NULL};
+    int rc = -1;
+    uint32_t maxreps = 1;
+    for (size_t g = 0; g < t->ngroups; g++)
+        if (t->groups[g].nreps > maxreps)
+            maxreps = t->groups[g].nreps;
+    double *scratch = herd_malloc_array(maxreps, sizeof *scratch);
+    if (!scratch) {
+        snprintf(err, errlen, "out of memory writing the results");
+        return -1;
+    }
+    if (csv_mkdirs(outdir, err, errlen) != 0)
+        goto done;
+    for (int i = 0; i < F_COUNT; i++)
+        if (want[i] && csv_open(&out[i], outdir, names[i], err, errlen) != 0)
+            goto done;
+    write_summary(&out[F_SUMMARY], t);
+    write_aggregate(&out[F_AGGREGATE], t, scratch);
+    write_timeseries(&out[F_TIMESERIES], t);
+    if (want[F_COMPARE])
+        write_compare(&out[F_COMPARE], t, scratch);
+    if (want[F_TOOLS])
+        write_tools(&out[F_TOOLS], t, scratch);
+    if (want[F_MANIFEST])
+        fputs(manifest, out[F_MANIFEST].f);
+    for (int i = 0; i < F_COUNT; i++)
+        if (want[i] && csv_finish(&out[i], err, errlen) != 0)
+            goto done; /* every temporary is removed below: none published */
+    for (int i = 0; i < F_COUNT; i++)
+        if (want[i] && csv_publish(&out[i], err, errlen) != 0)
+            goto done;
+    rc = 0;
+done:
+    for (int i = 0; i < F_COUNT; i++)
+        csv_abort(&out[i]);
+    herd_free(scratch);
+    return rc;
+}
+
+/* Short human number: integers up to 1e9 in full, else `digits`
+ * significant digits. */
+static void fmt_num(char *buf, size_t n, double v, int digits)
+{
+    if (isnan(v))
+        snprintf(buf, n, "nan");
+    else if (fabs(v) >= 1000 && fabs(v) < 1e9)
+        snprintf(buf, n, "%.0f", v);
+    else
+        snprintf(buf, n, "%.*g", digits, v);
+}
+
+int rep_print_table(FILE *f, const rep_table *t, const char *outdir)
+{
+    char names[1024];
+    const char *cols[32];
+    size_t ncols = 0;
+    snprintf(names, sizeof names, "%s", t->columns);
+    for (char *s = names; *s && ncols < 32;) {
+        cols[ncols++] = s;
+        s += strcspn(s, ",");
+        if (*s)
+            *s++ = '\0';
+    }
+    uint32_t maxreps = 1;
+    for (size_t g = 0; g < t->ngroups; g++)
+        if (t->groups[g].nreps > maxreps)
+            maxreps = t->groups[g].nreps;
+    double *scratch = herd_malloc_array(maxreps, sizeof *scratch);
+    if (!scratch)
+        return -1;
+    fprintf(f, "herd: %s: %u clients x %u request(s), %u replication(s), seed %llu", t->scenario, t->clients,
+            t->requests_per_client, t->replications, (unsigned long long)t->seed);
+    if (t->nvariants)
+        fprintf(f, ", %u variants", t->nvariants);
+    if (t->nkeys)
+        fprintf(f, ", %zu sweep points", t->points_per_variant);
+    fprintf(f, "\nmean +/- 95%% CI half-width over replications\n\n");
+    if (t->variants)
+        fprintf(f, "%-18s ", "variant");
+    for (uint32_t i = 0; i < t->nkeys; i++)
+        fprintf(f, "%-14s ", t->keys[i]);
+    fprintf(f, "%-20s", "strategy");
+    for (size_t c = 0; c < ncols; c++)
+        fprintf(f, " %19s", cols[c]);
+    fputc('\n', f);
+    for (size_t g = 0; g < t->ngroups; g++) {
+        const rep_group *grp = &t->groups[g];
+        if (t->variants)
+            fprintf(f, "%-18s ", grp->variant);
+        for (uint32_t i = 0; i < t->nkeys; i++)
+            fprintf(f, "%-14s ", grp->values[i]);
+        fprintf(f, "%-20s", hp_strategy_name(grp->strategy));
+        for (size_t c = 0; c < ncols; c++) {
+            for (uint32_t r = 0; r < grp->nreps; r++)
+                scratch[r] = metric_by_name(&grp->runs[r].m, cols[c]);
+            double mean, half;
+            stats_mean_ci95(scratch, grp->nreps, &mean, &half);
+            char cell[64], a[24], b[24];
+            fmt_num(a, sizeof a, mean, 4);
+            fmt_num(b, sizeof b, half, 2);
+            if (isnan(half))
+                snprintf(cell, sizeof cell, "%s", a);
+            else
+                snprintf(cell, sizeof cell, "%s +/- %s", a, b);
+            fprintf(f, " %19s", cell);
+        }
+        fputc('\n', f);
+    }
+    fprintf(f, "\nwrote %s/summary.csv, %s/aggregate.csv, %s/timeseries.csv", outdir, outdir, outdir);
+    if (any_compare(t))
+        fprintf(f, ", %s/compare.csv", outdir);
+    if (any_tools(t))
+        fprintf(f, ", %s/tools.csv", outdir);
+    fprintf(f, ", %s/manifest.txt\n", outdir);
+    herd_free(scratch);
+    return fflush(f) != 0 || ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,137 @@
+/*
+ * spec.h - model_spec: everything one simulation needs to know, as plain
+ * data.  The scenario layer compiles a validated scenario into a spec
+ * (presets applied, tool and layer policies resolved, outages sorted,
+ * distributions parsed); the model reads it and nothing else.
+ *
+ * No strings, no INI, no key names, no pointers: a spec can be copied,
+ * compared with memcmp after a zeroing init, and stored per sweep point.
+ * Names that only the reports need (tools, variants, sweep labels) stay
+ * in the layers above.
+ *
+ * Invariants a compiled spec keeps (scn_compile guarantees them, the model
+ * relies on them):
+ *   - outages[0..noutages) are sorted by start_s, disjoint, end_s > start_s;
+ *   - every policy passes hp_policy_check; its strategy field is the
+ *     scenario's [retry] strategy (the model replaces it with the strategy
+ *     being compared, except for layers that fix their own);
+ *   - ntools == 0 means one implicit tool: `policy` with `side_effect`.
+ */
+#ifndef HERD_SPEC_H
+#define HERD_SPEC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../policy/herdpolicy.h"
+#include "dist.h"
+
+#define SPEC_MAX_OUTAGES 32
+#define SPEC_MAX_ERRORS 16
+#define SPEC_MAX_TOOLS 8
+#define SPEC_MAX_LAYERS 6
+
+typedef enum spec_start { SPEC_START_BURST = 0, SPEC_START_SPREAD, SPEC_START_POISSON } spec_start;
+typedef enum spec_server_kind { SPEC_SERVER_QUEUE = 0, SPEC_SERVER_OCC } spec_server_kind;
+typedef enum spec_outage_mode { SPEC_OUTAGE_FAIL_FAST = 0, SPEC_OUTAGE_BLACK_HOLE } spec_outage_mode;
+typedef enum spec_keys { SPEC_KEYS_NONE = 0, SPEC_KEYS_LOGICAL_OP, SPEC_KEYS_ATTEMPT, SPEC_KEYS_CONTENT_HASH } spec_keys;
+typedef enum spec_enforce { SPEC_ENFORCE_UNIQUE = 0, SPEC_ENFORCE_CHECK_THEN_ACT } spec_enforce;
+typedef enum spec_retry_after { SPEC_RA_NONE = 0, SPEC_RA_FIXED, SPEC_RA_HONEST } spec_retry_after;
+typedef enum spec_layer_kind { SPEC_LAYER_PLAIN = 0, SPEC_LAYER_LLM } spec_layer_kind;
+
+typedef struct spec_outage {
+    double start_s, end_s;      /* [start, end) */
+    spec_outage_mode mode;
+    int outcome;                /* fail_fast: a status code or HP_OUTCOME_CONN_* */
+} spec_outage;
+
+typedef struct spec_error_rate {
+    int outcome;                /* status code or HP_OUTCOME_CONN_* */
+    double p;                   /* probability per arriving attempt */
+} spec_error_rate;
+
+/* An operation clients call: its resolved retry policy and side effect. */
+typedef struct spec_tool {
+    hp_policy policy;
+    hp_side_effect effect;
+    double weight;              /* relative probability that a request uses it (sum > 0) */
+} spec_tool;
+
+/* One retry loop of a layered stack, outermost first. */
+typedef struct spec_layer {
+    hp_policy policy;
+    bool own_strategy;          /* the layer fixes its strategy (else: the one compared) */
+    spec_layer_kind kind;
+    bool obey_overload;         /* give up at once on "overloaded, don't retry" */
+    bool propagate_deadline;    /* inner layers' deadlines are bounded by this layer's */
+    dist think;                 /* llm: think time before each call */
+    double reissue_p;           /* llm: probability of re-issuing a failed call */
+    double repeat_p;            /* llm: probability of repeating a call that succeeded */
+    double dedup_window_s;      /* llm: a repeated write within this window is intercepted */
+} spec_layer;
+
+typedef struct model_spec {
+    /* measurement */
+    double bucket_s;            /* timeseries bucket width */
+    double horizon_s;
+    double warmup_s;            /* requests started before are not measured */
+    double trigger_end_s;       /* recovery is measured from here (< 0: the last outage or spike) */
+    double recovery_window_s;
+
+    /* clients */
+    uint32_t clients;
+    uint32_t requests_per_client;
+    uint32_t task_steps;        /* requests per task */
+    spec_start start;
+    double spread_s;
+    double rate_per_s;          /* poisson: starts per second */
+    double step_at_s, step_rate_per_s;
+    double spike_start_s, spike_end_s, spike_rate_per_s;
+    dist think;
+
+    /* network */
+    dist delay;                 /* one way, drawn per hop */
+
+    /* server */
+    spec_server_kind kind;
+    uint32_t workers;
+    uint32_t queue;
+    dist service;
+    spec_error_rate errors[SPEC_MAX_ERRORS];
+    uint32_t nerrors;
+    double rate_limit_rps;      /* token bucket, 0: none */
+    double burst;
+    spec_retry_after retry_after;
+    double retry_after_s;
+    double reply_loss_rate;
+    double load_slowdown;
+    bool overload_signal;       /* rejections say "overloaded, don't retry" */
+    spec_outage outages[SPEC_MAX_OUTAGES]; /* sorted by start */
+    uint32_t noutages;
+
+    /* idempotency */
+    spec_keys keys;
+    spec_enforce enforcement;
+    double content_collision_p;
+
+    /* what clients call: [retry] (the implicit tool) and [tool] sections */
+    hp_policy policy;
+    hp_side_effect side_effect;
+    spec_tool tools[SPEC_MAX_TOOLS];
+    uint32_t ntools;            /* 0: the implicit tool only */
+
+    /* layered retries, outermost first (0: a single loop of the tool's policy) */
+    spec_layer layers[SPEC_MAX_LAYERS];
+    uint32_t nlayers;
+
+    /* retry limiting, shared by all clients */
+    hp_limiter_opts limiter;    /* kind HP_LIMITER_NONE: none */
+    bool breaker;
+    hp_breaker_opts breaker_opts;
+    bool throttling;
+    hp_throttle_opts throttle_opts;
+    bool hedging;
+    hp_hedge_opts hedge_opts;
+} model_spec;
+
+#endif
