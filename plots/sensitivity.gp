@@ -8,7 +8,7 @@
 # swept key; columns: the second) and `[run] baseline`; draws one panel per
 # strategy (default: full_jitter and decorrelated_jitter).  A dot marks a
 # point where full jitter is within 62 +/- 3 %, decorrelated jitter within
-# 65 +/- 3 % and decorrelated ahead (the claim of DOMAIN.md section 2).
+# 65 +/- 3 % and decorrelated ahead (the 62/65 claim, see scenarios/NOTES-62-65.md).
 # Writes DIR/sensitivity.png and DIR/sensitivity.svg.
 
 if (ARGC < 1) { print "usage: gnuplot -c plots/sensitivity.gp DIR [STRATEGY ...]"; exit status 2 }

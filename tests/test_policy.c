@@ -1127,7 +1127,7 @@ TEST(test_presets)
     }
 }
 
-/* What the presets do with the outcomes DOMAIN.md section 6 cares about. */
+/* What the presets do with the outcomes that matter per side-effect level. */
 TEST(test_preset_behaviour)
 {
     hp_policy p;

@@ -211,7 +211,7 @@ int hp_effect_parse(const char *name, hp_side_effect *out)
     return -1;
 }
 
-/* DOMAIN.md section 6.  An out-of-range level gets the irreversible preset,
+/* Side-effect presets.  An out-of-range level gets the irreversible preset,
  * the one that never retries on its own. */
 hp_policy hp_policy_preset(hp_side_effect e)
 {
@@ -391,7 +391,7 @@ void hp_on_attempt(hp_state *st)
         st->attempts++;
 }
 
-/* Whether a timed-out attempt may be retried (DOMAIN.md section 5). */
+/* Whether a timed-out attempt may be retried (a timeout's outcome is unknown). */
 static bool timeout_retryable(const hp_policy *p)
 {
     switch (p->on_timeout) {

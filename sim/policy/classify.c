@@ -2,7 +2,7 @@
  * classify.c - herd policy library: which failures are worth retrying.
  *
  * Maps an attempt's outcome (HTTP status or HP_OUTCOME_* transport error) to
- * a failure class (DOMAIN.md section 4), and says whether a policy retries a
+ * a failure class, and says whether a policy retries a
  * class at all.  hp_classify() is total: every int, including codes outside
  * 100..599, lands in exactly one class, HP_CLASS_UNKNOWN for anything not
  * listed.  Timeouts count as retryable here; refusing them (on_timeout,

@@ -67,7 +67,7 @@ enum {
     HP_OUTCOME_UNKNOWN = -4       /* any other error (exception, ...) */
 };
 
-/* Failure classes (DOMAIN.md section 4). */
+/* Failure classes. */
 typedef enum hp_class {
     HP_CLASS_OK = 0,          /* 2xx */
     HP_CLASS_RATE_LIMITED,    /* 429 */
@@ -251,7 +251,7 @@ hp_decision hp_decide_result(const hp_policy *p, hp_state *st, hp_result r,
 int hp_parse_retry_after(const char *value, double now_epoch_s, double max_s,
                          double *delay_s);
 
-/* Side-effect levels (DOMAIN.md section 6) and their preset policies. */
+/* Side-effect levels and their preset policies. */
 typedef enum hp_side_effect {
     HP_EFFECT_READ = 0,     /* none: search_web, get_profile */
     HP_EFFECT_REVERSIBLE,   /* create_ticket, upsert */
@@ -278,7 +278,8 @@ hp_policy hp_policy_preset(hp_side_effect e);
 
 /* ===================================================================== *
  * Retry limiters, circuit breaker, adaptive throttling, hedged requests
- * (DOMAIN.md section 8).
+ * (AWS SDK retry quota, gRPC retry throttling, Envoy and Finagle retry
+ * budgets, Google SRE client-side throttling).
  *
  * Pure state machines driven by explicit time.  Each has an options struct
  * (zero-initialised = the documented defaults; the defaults ARE the presets,
