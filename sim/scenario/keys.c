@@ -302,46 +302,11 @@ size_t scn_first_key(const char *section)
     return i;
 }
 
-/* "FROM:TO:STEP" with three finite numbers and nothing else: 0, else -1. */
-int scn_parse_range(const char *s, double *from, double *to, double *step, char *tail)
-{
-    double v[3];
-    const char *p = s;
-    (void)tail;
-    for (int i = 0; i < 3; i++) {
-        char *end;
-        errno = 0;
-        v[i] = strtod(p, &end);
-        if (end == p || errno == ERANGE || !isfinite(v[i]))
-            return -1;
-        while (*end == ' ' || *end == '\t')
-            end++;
-        if (i < 2 && *end != ':')
-            return -1;
-        p = end + (i < 2);
-    }
-    if (*p)
-        return -1;
-    *from = v[0];
-    *to = v[1];
-    *step = v[2];
-    return 0;
-}
-
-/* Strict numbers: the whole value must be one finite number. */
+/* Strict numbers: the whole value must be one number of the scenario
+ * syntax (spec_parse_number). */
 int scn_parse_double(const char *s, double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || errno == ERANGE || !isfinite(v))
-        return -1;
-    while (*end == ' ' || *end == '\t')
-        end++;
-    if (*end)
-        return -1;
-    *out = v;
-    return 0;
+    return spec_parse_number(s, out);
 }
 
 int scn_parse_u64(const char *s, uint64_t *out)

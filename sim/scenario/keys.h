@@ -48,7 +48,6 @@ size_t scn_first_key(const char *section);
 int scn_parse_double(const char *s, double *out);
 int scn_parse_u64(const char *s, uint64_t *out);
 int scn_parse_outcome(const char *s, int *out); /* status 100..599 or connection_* */
-int scn_parse_range(const char *s, double *from, double *to, double *step, char *tail); /* FROM:TO:STEP */
 
 /* 1 if s is a valid scenario / variant name. */
 int scn_valid_name(const char *s);

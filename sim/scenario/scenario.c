@@ -78,19 +78,37 @@ typedef struct pstate {
     char section[LINE_MAX_LEN];
     unsigned char seen_outage_key[SPEC_MAX_OUTAGES][SCN_MAX_KEYS];
     unsigned char seen_error[1000 + 8];
+    /* --set overrides: while one is applied, set_origin = SET_ORIGIN(k);
+     * key_line and section lines record it, so validation blames the flag */
+    const char *const *sets;
+    int nsets;
+    int set_origin;
 } pstate;
+
+/* Where a key or section came from: a file line (> 0), the k-th --set
+ * (SET_ORIGIN(k) <= -2), or unknown (0 or -1). */
+#define SET_ORIGIN(k) (-(k) - 2)
+
+/* "PATH:LINE", "--set ASSIGNMENT" or "PATH" for an origin. */
+static void origin_text(const pstate *ps, const char *path, int where, char *out, size_t n)
+{
+    if (where > 0)
+        snprintf(out, n, "%s:%d", path, where);
+    else if (where <= -2 && ps && ps->sets && -where - 2 < ps->nsets)
+        snprintf(out, n, "--set %s", ps->sets[-where - 2]);
+    else
+        snprintf(out, n, "%s", path);
+}
 
 static void fail(pstate *ps, int line, const char *fmt, const char *a, const char *b, const char *c)
 {
     if (ps->failed)
         return;
     ps->failed = line > 0 ? line : -1;
-    char msg[SCN_ERR_MAX];
+    char msg[SCN_ERR_MAX], where[SCN_ERR_MAX / 2];
     snprintf(msg, sizeof msg, fmt, a ? a : "", b ? b : "", c ? c : "");
-    if (line > 0)
-        snprintf(ps->err, SCN_ERR_MAX, "%s:%d: %s", ps->path, line, msg);
-    else
-        snprintf(ps->err, SCN_ERR_MAX, "%s: %s", ps->path, msg);
+    origin_text(ps, ps->path, line > 0 ? line : ps->set_origin, where, sizeof where);
+    snprintf(ps->err, SCN_ERR_MAX, "%s: %s", where, msg);
 }
 
 
@@ -138,13 +156,9 @@ static scn_tool *find_tool(scn_config *c, int layer, const char *name, int line)
  * the variants are expanded. */
 static int set_variant(pstate *ps, const char *section, const char *name, const char *value, int line)
 {
-    if (!name) { /* declared by its header (prescan): a variant may have no keys */
-        int saved = ps->section_line;
+    int declare = !name; /* declared by its header (prescan): a variant may have no keys */
+    if (declare)
         ps->section_line = line;
-        int ok = set_variant(ps, section, "", "", -line);
-        ps->section_line = saved;
-        return ok;
-    }
     const char *sub = section + 7;
     while (*sub == ' ')
         sub++;
@@ -166,10 +180,10 @@ static int set_variant(pstate *ps, const char *section, const char *name, const 
         v = &c->variants[c->nvariants++];
         memset(v, 0, sizeof *v);
         snprintf(v->name, sizeof v->name, "%s", sub);
-        v->line = line != 0 ? ps->section_line : 0;
+        v->line = line > 0 ? ps->section_line : ps->set_origin;
     }
-    if (line < 0)
-        return 1; /* just declared */
+    if (declare)
+        return 1;
     if (!strchr(name, '.')) {
         fail(ps, line, "[%s] %s: a variant's keys are section.key (e.g. retry.max_attempts = 3)", section, name,
              NULL);
@@ -208,7 +222,7 @@ static int set_sweep(pstate *ps, const char *section, const char *name, const ch
         s = &c->sweeps[c->nsweeps++];
         memset(s, 0, sizeof *s);
         snprintf(s->name, sizeof s->name, "%s", sub);
-        s->line = line > 0 ? ps->section_line : 0;
+        s->line = line > 0 ? ps->section_line : 0; /* 0: a --sweep */
     }
     char *field;
     size_t cap;
@@ -255,6 +269,11 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
 {
     const char *kind = section;
     const char *sub = NULL;
+    if (!*value) {
+        fail(ps, line, "[%s] %s: empty value; expected a value (see `herd keys` for what this key takes)", section,
+             name, NULL);
+        return 0;
+    }
     if (strncmp(section, "sweep", 5) == 0 && (section[5] == ' ' || section[5] == '\0'))
         return set_sweep(ps, section, name, value, line);
     if (strncmp(section, "variant", 7) == 0 && (section[7] == ' ' || section[7] == '\0'))
@@ -321,7 +340,7 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
         void *base = ps->c;
         int *seen = &ps->key_line[i];
         if (sub && (kind[0] == 't' || kind[0] == 'l')) {
-            scn_tool *t = find_tool(ps->c, kind[0] == 'l', sub, line > 0 ? ps->section_line : 0);
+            scn_tool *t = find_tool(ps->c, kind[0] == 'l', sub, line > 0 ? ps->section_line : ps->set_origin);
             if (!t) {
                 fail(ps, line, kind[0] == 'l' ? "[%s]: too many layers (at most 6)" : "[%s]: too many tools (at most 8)",
                      section, NULL, NULL);
@@ -347,7 +366,7 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
         if (!strcmp(kind, "retry") && k->type != K_PRESET && line > 0 && !ps->c->retry_keys_line)
             ps->c->retry_keys_line = line;
         if (sub) {
-            scn_outage *o = find_outage(ps->c, sub, 1, line > 0 ? ps->section_line : 0);
+            scn_outage *o = find_outage(ps->c, sub, 1, line > 0 ? ps->section_line : ps->set_origin);
             if (!o) {
                 fail(ps, line, "[%s]: too many outages (at most 32)", section, NULL, NULL);
                 return 0;
@@ -368,7 +387,7 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
         if (!apply_key(ps, k, base, section, name, value, line))
             return 0;
         if (!sub)
-            *seen = line > 0 ? line : -1;
+            *seen = line > 0 ? line : ps->set_origin ? ps->set_origin : -1;
         return 1;
     }
     fail(ps, line, "[%s]: unknown key '%s' (see `herd keys` for every key)", section, name, NULL);
@@ -402,6 +421,26 @@ static char *reader(char *str, int num, void *stream)
     return str;
 }
 
+/* A section name with blanks trimmed and inner runs of blanks made one
+ * space: "[ outage \t 1 ]" is [outage 1]. */
+static void normalise_section(const char *in, size_t len, char *out, size_t n)
+{
+    size_t o = 0;
+    int blank = 0;
+    for (size_t i = 0; i < len && o + 1 < n; i++) {
+        if (in[i] == ' ' || in[i] == '\t') {
+            blank = o > 0;
+            continue;
+        }
+        if (blank && o + 1 < n)
+            out[o++] = ' ';
+        blank = 0;
+        if (o + 1 < n)
+            out[o++] = in[i];
+    }
+    out[o] = '\0';
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
     pstate *ps = user;
@@ -411,86 +450,168 @@ static int handler(void *user, const char *section, const char *name, const char
         fail(ps, ps->lineno, "key '%s' appears before any [section]", name, NULL, NULL);
         return 0;
     }
-    return set_key(ps, section, name, value, ps->lineno);
+    char norm[LINE_MAX_LEN];
+    normalise_section(section, strlen(section), norm, sizeof norm);
+    return set_key(ps, norm, name, value, ps->lineno);
 }
 
-/* Rejects NUL bytes and duplicate section headers, which inih accepts
- * silently, in a first pass over the file. */
-static int prescan(pstate *ps)
+/* One section header seen by the prescan. */
+typedef struct seen_section {
+    char *name;         /* normalised */
+    int line;
+} seen_section;
+
+static int by_name_then_line(const void *a, const void *b)
 {
-    char line[LINE_MAX_LEN];
-    char seen[SPEC_MAX_OUTAGES + 8][LINE_MAX_LEN / 8];
-    int seen_line[SPEC_MAX_OUTAGES + 8];
-    int nseen = 0, lineno = 0;
-    while (fgets(line, sizeof line, ps->fp)) {
+    const seen_section *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* The strict grammar, checked on the whole file before inih sees it (inih
+ * is lenient where a scenario must not be):
+ *   - lines end with LF or CRLF; a CR elsewhere (CR-only files) is refused;
+ *   - a UTF-8 byte-order mark only at the very start; no NUL bytes;
+ *   - a line is blank, a comment (';' or '#' first), a section header
+ *     `[name]` with nothing after `]`, or `key = value`;
+ *   - section names are normalised (blanks trimmed, inner runs made one
+ *     space) and must be known; a duplicate is refused, however many
+ *     sections the file has (sorted, O(n log n)).
+ * Returns 0, or -1 with ps->err naming the first bad line. */
+static int prescan(pstate *ps, const char *buf, size_t len)
+{
+    size_t nsec = 0, cap = 0;
+    seen_section *secs = NULL;
+    int rc = -1, lineno = 0;
+    for (size_t pos = 0; pos < len;) {
         lineno++;
-        size_t len = strlen(line);
-        if (len + 1 < sizeof line && !feof(ps->fp) && (len == 0 || line[len - 1] != '\n')) {
-            fail(ps, lineno, "the file contains a NUL byte; expected a text scenario file", NULL, NULL, NULL);
-            return -1;
+        size_t end = pos;
+        while (end < len && buf[end] != '\n')
+            end++;
+        size_t stop = end; /* the line without its terminator */
+        for (size_t k = pos; k < end; k++) {
+            if (buf[k] == '\0') {
+                fail(ps, lineno, "the file contains a NUL byte; expected a text scenario file", NULL, NULL, NULL);
+                goto out;
+            }
+            if (buf[k] == '\r' && k + 1 != end) {
+                fail(ps, lineno, "a carriage return inside a line (CR-only line endings?); expected LF or CRLF line "
+                                 "endings", NULL, NULL, NULL);
+                goto out;
+            }
+            if (k != 0 && k + 2 < len && (unsigned char)buf[k] == 0xEF && (unsigned char)buf[k + 1] == 0xBB &&
+                (unsigned char)buf[k + 2] == 0xBF) {
+                fail(ps, lineno, "a byte-order mark after the start of the file; expected one only as the first "
+                                 "bytes, or none", NULL, NULL, NULL);
+                goto out;
+            }
         }
-        if (len == sizeof line - 1 && line[len - 1] != '\n') {
-            int ch;
-            while ((ch = fgetc(ps->fp)) != EOF && ch != '\n')
-                ;
-            continue; /* reported by the reader */
-        }
-        char *p = line + strspn(line, " \t");
-        if (*p != '[')
+        if (stop > pos && buf[stop - 1] == '\r' && stop == end)
+            stop--;
+        const char *p = buf + pos, *e = buf + stop;
+        if (lineno == 1 && e - p >= 3 && (unsigned char)p[0] == 0xEF && (unsigned char)p[1] == 0xBB &&
+            (unsigned char)p[2] == 0xBF)
+            p += 3;
+        while (p < e && (*p == ' ' || *p == '\t'))
+            p++;
+        pos = end + 1;
+        if (p == e || *p == ';' || *p == '#')
             continue;
-        char *end = strchr(p, ']');
-        if (!end)
-            continue; /* inih reports the syntax error */
-        *end = '\0';
-        p++;
+        if (*p != '[') {
+            const char *eq = memchr(p, '=', (size_t)(e - p));
+            const char *colon = memchr(p, ':', (size_t)(e - p));
+            if (!eq || (colon && colon < eq) || eq == p) {
+                fail(ps, lineno, "syntax error: expected [section], key = value, or a comment starting with ';' or "
+                                 "'#'", NULL, NULL, NULL);
+                goto out;
+            }
+            continue;
+        }
+        const char *close = memchr(p, ']', (size_t)(e - p));
+        if (!close) {
+            fail(ps, lineno, "syntax error: a section header without ']'; expected [section]", NULL, NULL, NULL);
+            goto out;
+        }
+        for (const char *q = close + 1; q < e; q++)
+            if (*q != ' ' && *q != '\t') {
+                fail(ps, lineno, "text after the section header's ']'; expected nothing but blanks (put keys on "
+                                 "their own lines)", NULL, NULL, NULL);
+                goto out;
+            }
+        char name[LINE_MAX_LEN];
+        if ((size_t)(close - p - 1) >= sizeof name) {
+            fail(ps, lineno, "section name too long", NULL, NULL, NULL);
+            goto out;
+        }
+        normalise_section(p + 1, (size_t)(close - p - 1), name, sizeof name);
         size_t named = 0;
-        if (strncmp(p, "outage", 6) == 0 && (p[6] == ' ' || p[6] == '\0'))
+        if (strncmp(name, "outage", 6) == 0 && (name[6] == ' ' || name[6] == '\0'))
             named = 6;
-        else if (strncmp(p, "tool", 4) == 0 && (p[4] == ' ' || p[4] == '\0'))
+        else if (strncmp(name, "tool", 4) == 0 && (name[4] == ' ' || name[4] == '\0'))
             named = 4;
-        else if (strncmp(p, "layer", 5) == 0 && (p[5] == ' ' || p[5] == '\0'))
+        else if (strncmp(name, "layer", 5) == 0 && (name[5] == ' ' || name[5] == '\0'))
             named = 5;
-        else if (strncmp(p, "variant", 7) == 0 && (p[7] == ' ' || p[7] == '\0'))
+        else if (strncmp(name, "variant", 7) == 0 && (name[7] == ' ' || name[7] == '\0'))
             named = 7;
         if (named) {
-            const char *name = p + named + strspn(p + named, " ");
-            if (!*name || strlen(name) >= SCN_NAME_MAX) {
+            const char *sub = name + named + (name[named] == ' ');
+            if (!*sub || strlen(sub) >= SCN_NAME_MAX) {
                 fail(ps, lineno, "[%s]: this section needs a name of 1-63 characters, e.g. [outage 1] or [tool send_email]",
-                     p, NULL, NULL);
-                return -1;
+                     name, NULL, NULL);
+                goto out;
             }
-        } else if (strcmp(p, "run") && strcmp(p, "clients") && strcmp(p, "network") && strcmp(p, "server") &&
-                   strcmp(p, "retry") && strcmp(p, "idempotency") && strcmp(p, "limits") &&
-                   !(strncmp(p, "sweep", 5) == 0 && (p[5] == ' ' || p[5] == '\0'))) {
+        } else if (strcmp(name, "run") && strcmp(name, "clients") && strcmp(name, "network") &&
+                   strcmp(name, "server") && strcmp(name, "retry") && strcmp(name, "idempotency") &&
+                   strcmp(name, "limits") && !(strncmp(name, "sweep", 5) == 0 && (name[5] == ' ' || name[5] == '\0'))) {
             fail(ps, lineno,
                  "unknown section [%s]; expected run, clients, network, server, idempotency, limits, retry, outage NAME, "
                  "tool NAME, layer NAME, variant NAME or sweep [NAME]",
-                 p, NULL, NULL);
-            return -1;
+                 name, NULL, NULL);
+            goto out;
         }
-        if (named == 7 && !set_variant(ps, p, NULL, NULL, lineno))
-            return -1;
-        if (strlen(p) >= sizeof seen[0])
-            continue;
-        for (int i = 0; i < nseen; i++)
-            if (strcmp(seen[i], p) == 0) {
-                char prev[32];
-                snprintf(prev, sizeof prev, "%d", seen_line[i]);
-                fail(ps, lineno, "duplicate section [%s] (first on line %s); each section appears once", p, prev,
-                     NULL);
-                return -1;
+        if (named == 7 && !set_variant(ps, name, NULL, NULL, lineno))
+            goto out;
+        if (nsec == cap) {
+            size_t ncap = cap ? cap * 2 : 64;
+            seen_section *bigger = herd_realloc_array(secs, ncap, sizeof *secs);
+            if (!bigger) {
+                fail(ps, 0, "out of memory reading the file", NULL, NULL, NULL);
+                goto out;
             }
-        if (nseen < (int)(sizeof seen / sizeof seen[0])) {
-            snprintf(seen[nseen], sizeof seen[0], "%s", p);
-            seen_line[nseen++] = lineno;
+            secs = bigger;
+            cap = ncap;
         }
+        if (!(secs[nsec].name = herd_strdup(name))) {
+            fail(ps, 0, "out of memory reading the file", NULL, NULL, NULL);
+            goto out;
+        }
+        secs[nsec++].line = lineno;
     }
-    if (ferror(ps->fp)) {
-        fail(ps, 0, "cannot read the file", NULL, NULL, NULL);
-        return -1;
+    if (nsec > 1)
+        qsort(secs, nsec, sizeof *secs, by_name_then_line);
+    int dup = 0;
+    size_t at = 0;
+    for (size_t i = 1; i < nsec; i++) /* report the earliest second occurrence */
+        if (!strcmp(secs[i].name, secs[i - 1].name) && (!dup || secs[i].line < secs[at].line)) {
+            dup = 1;
+            at = i;
+        }
+    if (dup) {
+        size_t first = at;
+        while (first > 0 && !strcmp(secs[first - 1].name, secs[at].name))
+            first--;
+        char prev[32];
+        snprintf(prev, sizeof prev, "%d", secs[first].line);
+        fail(ps, secs[at].line, "duplicate section [%s] (first on line %s); each section appears once", secs[at].name,
+             prev, NULL);
+        goto out;
     }
-    rewind(ps->fp);
-    return 0;
+    rc = 0;
+out:
+    for (size_t i = 0; i < nsec; i++)
+        herd_free(secs[i].name);
+    herd_free(secs);
+    return rc;
 }
 
 static void default_name(scn_config *c, const char *path)
@@ -513,6 +634,7 @@ static void default_name(scn_config *c, const char *path)
 }
 
 static int validate(const scn_config *c, const pstate *ps, char *err);
+static int assign(pstate *ps, const char *assignment);
 
 int scn_load(scn_config *c, const char *path, const char *const *sets, int nsets, char err[SCN_ERR_MAX])
 {
@@ -608,7 +730,7 @@ int scn_load_text(scn_config *c, const char *path, const char *const *sets, int 
         snprintf(err, SCN_ERR_MAX, "%s: the file is empty; expected a scenario (see scenarios/ for examples)", path);
         goto out;
     }
-    if (prescan(ps) != 0)
+    if (prescan(ps, buf, buflen) != 0)
         goto out;
     default_name(c, path);
     int line = ini_parse_stream(reader, ps, handler, ps);
@@ -632,12 +754,21 @@ int scn_load_text(scn_config *c, const char *path, const char *const *sets, int 
             fail(ps, 0, "cannot read the file", NULL, NULL, NULL);
         goto out;
     }
+    ps->sets = sets;
+    ps->nsets = nsets;
     for (int i = 0; i < nsets; i++) {
-        ps->path = "--set";
-        if (scn_set(c, sets[i], "--set", err) != 0)
+        ps->set_origin = SET_ORIGIN(i);
+        char canon[LINE_MAX_LEN];
+        scn_key_canonical(sets[i], canon, sizeof canon);
+        if (!strncmp(canon, "variant", 7)) {
+            fail(ps, 0, "variants are declared in the scenario file; --set cannot add or change one", NULL, NULL,
+                 NULL);
+            goto out;
+        }
+        if (!assign(ps, sets[i]))
             goto out;
     }
-    ps->path = path;
+    ps->set_origin = 0;
     rc = validate(c, ps, err);
     if (rc == 0)
         rc = scn_check_variation(c, path, sets, nsets, err);
@@ -654,6 +785,32 @@ out:
     return rc;
 }
 
+/* Applies "section.key=value" through set_key (line 0: not from the file).
+ * Returns 1, or 0 with ps->err filled. */
+static int assign(pstate *ps, const char *assignment)
+{
+    const char *eq = strchr(assignment, '=');
+    const char *dot = NULL;
+    for (const char *p = assignment; eq && p < eq; p++)
+        if (*p == '.')
+            dot = p;
+    if (!eq || !dot || dot == assignment || dot + 1 == eq) {
+        fail(ps, 0, "expected section.key=value (e.g. server.workers=50)", NULL, NULL, NULL);
+        return 0;
+    }
+    char section[LINE_MAX_LEN], name[LINE_MAX_LEN];
+    if ((size_t)(dot - assignment) >= sizeof section || (size_t)(eq - dot - 1) >= sizeof name) {
+        fail(ps, 0, "section or key too long", NULL, NULL, NULL);
+        return 0;
+    }
+    normalise_section(assignment, (size_t)(dot - assignment), section, sizeof section);
+    normalise_section(dot + 1, (size_t)(eq - dot - 1), name, sizeof name);
+    const char *value = eq + 1;
+    while (*value == ' ' || *value == '\t')
+        value++;
+    return set_key(ps, section, name, value, 0);
+}
+
 int scn_set(scn_config *c, const char *assignment, const char *origin, char err[SCN_ERR_MAX])
 {
     static pstate ps_zero;
@@ -668,34 +825,10 @@ int scn_set(scn_config *c, const char *assignment, const char *origin, char err[
     char where[SCN_ERR_MAX];
     snprintf(where, sizeof where, "%s %s", origin, assignment);
     ps->path = where;
-    int rc = -1;
-    const char *eq = strchr(assignment, '=');
-    const char *dot = NULL;
-    for (const char *p = assignment; eq && p < eq; p++)
-        if (*p == '.')
-            dot = p;
-    if (!eq || !dot || dot == assignment || dot + 1 == eq) {
-        fail(ps, 0, "expected section.key=value (e.g. server.workers=50)", NULL, NULL, NULL);
-        goto out;
-    }
-    char section[LINE_MAX_LEN], name[LINE_MAX_LEN];
-    if ((size_t)(dot - assignment) >= sizeof section || (size_t)(eq - dot - 1) >= sizeof name) {
-        fail(ps, 0, "section or key too long", NULL, NULL, NULL);
-        goto out;
-    }
-    memcpy(section, assignment, (size_t)(dot - assignment));
-    section[dot - assignment] = '\0';
-    memcpy(name, dot + 1, (size_t)(eq - dot - 1));
-    name[eq - dot - 1] = '\0';
-    const char *value = eq + 1;
-    while (*value == ' ')
-        value++;
-    rc = set_key(ps, section, name, value, 0) ? 0 : -1;
-out:
+    int rc = assign(ps, assignment) ? 0 : -1;
     free(ps);
     return rc;
 }
-
 
 /* ---- validation ---------------------------------------------------- */
 
@@ -707,10 +840,39 @@ static int key_index(const char *section, const char *name)
     return -1;
 }
 
+/* Where key section.name was set: a line, a --set origin, or 0. */
 static int line_of(const pstate *ps, const char *section, const char *name)
 {
     int i = key_index(section, name);
-    return ps && i >= 0 && ps->key_line[i] > 0 ? ps->key_line[i] : 0;
+    if (!ps || i < 0)
+        return 0;
+    int w = ps->key_line[i];
+    return w > 0 || w <= -2 ? w : 0;
+}
+
+/* The [limits] key a library check message is about: the key whose name
+ * (or "breaker x" for breaker_x, and so on) appears first in it. */
+static const char *limits_key_for(const char *msg)
+{
+    const char *best = "limiter";
+    const char *at = NULL;
+    for (size_t i = scn_first_key("limits"); i < scn_key_count && !strcmp(scn_key_table[i].section, "limits"); i++) {
+        const char *name = scn_key_table[i].name;
+        char alt[96];
+        snprintf(alt, sizeof alt, "%s", name);
+        char *us = strchr(alt, '_');
+        if (us && (!strncmp(alt, "breaker_", 8) || !strncmp(alt, "throttle_", 9) || !strncmp(alt, "hedge_", 6)))
+            *us = ' ';
+        const char *p = strstr(msg, name);
+        const char *q = strstr(msg, alt);
+        if (!p || (q && q < p))
+            p = q;
+        if (p && (!at || p < at)) {
+            at = p;
+            best = name;
+        }
+    }
+    return best;
 }
 
 double scn_memory_limit(void)
@@ -753,12 +915,10 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
     const char *path = ps ? ps->path : "scenario";
 #define BAD(line, ...)                                                                                        \
     do {                                                                                                      \
-        char m_[SCN_ERR_MAX];                                                                                 \
+        char m_[SCN_ERR_MAX], o_[SCN_ERR_MAX / 2];                                                            \
         snprintf(m_, sizeof m_, __VA_ARGS__);                                                                 \
-        if (line)                                                                                             \
-            snprintf(err, SCN_ERR_MAX, "%s:%d: %s", path, (int)(line), m_);                                   \
-        else                                                                                                  \
-            snprintf(err, SCN_ERR_MAX, "%s: %s", path, m_);                                                   \
+        origin_text(ps, path, (int)(line), o_, sizeof o_);                                                    \
+        snprintf(err, SCN_ERR_MAX, "%s: %s", o_, m_);                                                         \
         return -1;                                                                                            \
     } while (0)
 
@@ -793,8 +953,10 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
             m = hp_throttle_check(&c->throttle_opts);
         if (!m && c->hedging)
             m = hp_hedge_check(&c->hedge_opts);
-        if (m)
-            BAD(line_of(ps, "limits", "limiter"), "[limits]: %s", m);
+        if (m) {
+            const char *lk = limits_key_for(m);
+            BAD(line_of(ps, "limits", lk), "[limits] %s: %s; expected consistent [limits] values", lk, m);
+        }
     }
     if (c->hedging && c->nlayers)
         BAD(line_of(ps, "limits", "hedging"), "[limits] hedging works without [layer] sections");

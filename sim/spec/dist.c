@@ -22,26 +22,69 @@ static const struct {
 };
 
 #define EXPECTED                                                                      \
-    "expected a duration in seconds (numbers at most 1e9): a number, constant(V), uniform(LO, HI), "       \
+    "expected a duration in seconds (numbers 0 or between 1e-9 and 1e9): a number, constant(V), uniform(LO, HI), " \
     "exponential(MEAN), normal(MEAN, SD), abs_normal(MEAN, SD) or lognormal(MEAN, SD)"
 
-/* Parses one finite number at *p, skipping spaces; advances *p. */
+int spec_scan_number(const char **p, double *out)
+{
+    const char *s = *p, *q;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    q = s;
+    if (*q == '-' || *q == '+')
+        q++;
+    size_t ip = strspn(q, "0123456789"), fp = 0;
+    q += ip;
+    if (*q == '.') {
+        fp = strspn(q + 1, "0123456789");
+        q += 1 + fp;
+    }
+    if (ip + fp == 0)
+        return -1;
+    if (*q == 'e' || *q == 'E') {
+        const char *e = q + 1;
+        if (*e == '-' || *e == '+')
+            e++;
+        size_t ep = strspn(e, "0123456789");
+        if (ep == 0)
+            return -1;
+        q = e + ep;
+    }
+    /* only the text just checked reaches strtod: no hex, inf or nan */
+    char buf[128];
+    if ((size_t)(q - s) >= sizeof buf)
+        return -1;
+    memcpy(buf, s, (size_t)(q - s));
+    buf[q - s] = '\0';
+    errno = 0;
+    double v = strtod(buf, NULL);
+    if (!isfinite(v) || (errno == ERANGE && fabs(v) >= 1))
+        return -1;
+    if (errno == ERANGE || (v != 0 && fabs(v) < 1e-300))
+        return -1; /* underflow: not representable as written */
+    while (*q == ' ' || *q == '\t')
+        q++;
+    *p = q;
+    *out = v;
+    return 0;
+}
+
+int spec_parse_number(const char *s, double *out)
+{
+    double v;
+    if (spec_scan_number(&s, &v) != 0 || *s)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Parses one number of a distribution at *p: finite, 0 or of magnitude in
+ * [1e-9, 1e9] (a duration between a nanosecond and 31 years).  Advances *p. */
 static int number(const char **p, double *out)
 {
-    while (**p == ' ' || **p == '\t')
-        (*p)++;
-    if (!**p)
+    double v;
+    if (spec_scan_number(p, &v) != 0 || fabs(v) > 1e9 || (v != 0 && fabs(v) < 1e-9))
         return -1;
-    char *end;
-    errno = 0;
-    double v = strtod(*p, &end);
-    /* ERANGE on underflow (1e-310) is fine; overflow and anything past
-     * 1e9 s (31 years) is not: every draw must stay finite. */
-    if (end == *p || !isfinite(v) || (errno == ERANGE && fabs(v) >= 1) || fabs(v) > 1e9)
-        return -1;
-    *p = end;
-    while (**p == ' ' || **p == '\t')
-        (*p)++;
     *out = v;
     return 0;
 }
@@ -116,6 +159,8 @@ const char *dist_parse(const char *text, dist *out)
     case DIST_LOGNORMAL:
         if (!(d.a > 0) || d.b < 0)
             return "lognormal(MEAN, SD) needs MEAN > 0 and SD >= 0";
+        if (d.b > 1000 * d.a)
+            return "lognormal(MEAN, SD) needs SD <= 1000 MEAN (a wider one has no usable samples)";
         d.sigma = sqrt(log1p((d.b / d.a) * (d.b / d.a)));
         d.mu = log(d.a) - 0.5 * d.sigma * d.sigma;
         break;

@@ -33,6 +33,15 @@ typedef struct dist {
     double mu, sigma; /* lognormal: derived log-space parameters */
 } dist;
 
+/* The one number syntax of scenario files: optional blanks, an optional
+ * sign, decimal digits with an optional fraction and an optional exponent
+ * (1, -2.5, .5, 1e-3), optional blanks.  No hex, inf or nan; a value that
+ * overflows or underflows a double is refused.  spec_scan_number reads one
+ * at *p and advances *p past it (and trailing blanks); spec_parse_number
+ * wants the whole text.  Both return 0 and *out, or -1. */
+int spec_scan_number(const char **p, double *out);
+int spec_parse_number(const char *s, double *out);
+
 /* Parses `text`.  Returns NULL and fills *out, or a static message saying
  * what was expected (nothing written to *out). */
 const char *dist_parse(const char *text, dist *out);
