@@ -11,7 +11,9 @@
  * flag or the scenario), reported before any output file is created.
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,10 +32,37 @@
 #define HERD_VERSION "0.2.0"
 #define MAX_SETS 256
 
+/* Prints "herd: MESSAGE" on stderr as one line: control characters in the
+ * message (a value with a newline, say) are escaped as \n, \r, \t or \xHH. */
+static void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void errorf(const char *fmt, ...)
+{
+    char msg[2048], out[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)msg; *p && o + 5 < sizeof out; p++) {
+        if (*p == '\n' || *p == '\r' || *p == '\t') {
+            out[o++] = '\\';
+            out[o++] = *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't';
+        } else if (*p < 0x20 || *p == 0x7f) {
+            o += (size_t)snprintf(out + o, sizeof out - o, "\\x%02x", *p);
+        } else {
+            out[o++] = (char)*p;
+        }
+    }
+    out[o] = '\0';
+    fprintf(stderr, "herd: %s\n", out);
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
             "usage: herd run SCENARIO [options]   simulate every strategy of a scenario\n"
+            "       herd check SCENARIO [options] validate and print the plan (points, jobs, memory,\n"
+            "                                     events) without running anything\n"
             "       herd plot DIR [--quiet]       draw the figures of a results directory (gnuplot)\n"
             "       herd keys [--list]            print the scenario key reference (--list: one\n"
             "                                     tab-separated line per key, for scripts)\n"
@@ -67,13 +96,15 @@ static void usage(FILE *f)
 static int need_value(int argc, char **argv, int i)
 {
     if (i + 1 >= argc) {
-        fprintf(stderr, "herd: %s needs a value (see herd --help)\n", argv[i]);
+        errorf("%s needs a value (see herd --help)", argv[i]);
         return 0;
     }
     return 1;
 }
 
-static int cmd_run(int argc, char **argv)
+/* herd run, or with check, herd check: the same flags, the same
+ * validation; check prints the plan and runs nothing. */
+static int cmd_run(int argc, char **argv, int check)
 {
     const char *scenario = NULL, *outdir = NULL;
     static char setbuf[MAX_SETS][SCN_SWEEP_VALUES_MAX + 128];
@@ -91,11 +122,19 @@ static int cmd_run(int argc, char **argv)
             if (!need_value(argc, argv, i))
                 return 2;
             outdir = argv[++i];
+            if (!*outdir) {
+                errorf("%s: expected a directory, got an empty path", a);
+                return 2;
+            }
+            if (strlen(outdir) >= PATH_MAX - 64) {
+                errorf("%s: the output path is longer than %d bytes", a, PATH_MAX - 64);
+                return 2;
+            }
         } else if (!strcmp(a, "--seed") || !strcmp(a, "--replications")) {
             if (!need_value(argc, argv, i))
                 return 2;
             if (nsets == MAX_SETS || strlen(argv[i + 1]) > 40) {
-                fprintf(stderr, "herd: %s: value too long or too many overrides\n", a);
+                errorf("%s: value too long or too many overrides", a);
                 return 2;
             }
             snprintf(setbuf[nsets], sizeof setbuf[0], "run.%s=%s", a + 2, argv[i + 1]);
@@ -111,11 +150,11 @@ static int cmd_run(int argc, char **argv)
             const char *spec = argv[++i], *eq = strchr(spec, '=');
             if (!eq || eq == spec || !eq[1] || (size_t)(eq - spec) >= SCN_SWEEP_KEY_MAX ||
                 strlen(eq + 1) >= SCN_SWEEP_VALUES_MAX) {
-                fprintf(stderr, "herd: --sweep %s: expected section.key=FROM:TO:STEP or section.key=A,B,C\n", spec);
+                errorf("--sweep %s: expected section.key=FROM:TO:STEP or section.key=A,B,C", spec);
                 return 2;
             }
             if (nsets + 2 > MAX_SETS) {
-                fprintf(stderr, "herd: too many --set / --sweep\n");
+                errorf("too many --set / --sweep");
                 return 2;
             }
             nsweep++;
@@ -132,7 +171,7 @@ static int cmd_run(int argc, char **argv)
             if (!need_value(argc, argv, i))
                 return 2;
             if (nsets == MAX_SETS) {
-                fprintf(stderr, "herd: too many --set (at most %d)\n", MAX_SETS);
+                errorf("too many --set (at most %d)", MAX_SETS);
                 return 2;
             }
             sets[nsets++] = argv[++i];
@@ -145,7 +184,7 @@ static int cmd_run(int argc, char **argv)
             char *end;
             long v = strtol(argv[++i], &end, 10);
             if (*end || end == argv[i] || v < 1 || v > 64) {
-                fprintf(stderr, "herd: --jobs: expected an integer in [1, 64], got '%s'\n", argv[i]);
+                errorf("--jobs: expected an integer in [1, 64], got '%s'", argv[i]);
                 return 2;
             }
             jobs = (int)v;
@@ -156,29 +195,31 @@ static int cmd_run(int argc, char **argv)
         } else if (!strcmp(a, "--plot")) {
             plot = 1;
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "herd: unknown option '%s' (see herd --help)\n", a);
+            errorf("unknown option '%s' (see herd --help)", a);
             return 2;
         } else if (!scenario) {
             scenario = a;
         } else {
-            fprintf(stderr, "herd: one scenario per run; got '%s' and '%s'\n", scenario, a);
+            errorf("one scenario per run; got '%s' and '%s'", scenario, a);
             return 2;
         }
     }
     if (!scenario) {
-        fprintf(stderr, "herd: run needs a scenario file, e.g. herd run scenarios/thundering-herd.ini\n");
+        errorf("%s needs a scenario file, e.g. herd %s scenarios/thundering-herd.ini", argv[1], argv[1]);
         return 2;
     }
+    char shown[128];
+    scn_display_path(scenario, shown, sizeof shown);
     scn_config *cfg = malloc(sizeof *cfg);
     if (!cfg) {
-        fprintf(stderr, "herd: out of memory\n");
+        errorf("out of memory");
         return 1;
     }
     char err[SCN_ERR_MAX];
     char *text = NULL;
     size_t textlen = 0;
     if (scn_load_text(cfg, scenario, sets, nsets, err, &text, &textlen) != 0) {
-        fprintf(stderr, "herd: %s\n", err);
+        errorf("%s", err);
         free(cfg);
         return 2;
     }
@@ -191,17 +232,17 @@ static int cmd_run(int argc, char **argv)
                        .version = HERD_VERSION, .argc = argc, .argv = argv,
                        .text = text, .textlen = textlen, .sets = flags, .nsets = nflags};
     char rerr[1024];
-    int rc = exp_run(cfg, scenario, &opt, rerr, sizeof rerr);
+    int rc = check ? exp_check(cfg, shown, &opt, stdout, rerr, sizeof rerr) : exp_run(cfg, shown, &opt, rerr, sizeof rerr);
     free(cfg);
     herd_free(text);
     if (rc != 0) {
-        fprintf(stderr, "herd: %s\n", rerr);
+        errorf("%s", rerr);
         return rc == -2 ? 2 : 1;
     }
-    if (plot) {
+    if (plot && !check) {
         char perr[PLOT_ERR_MAX];
         if (plot_render(outdir, quiet, perr, sizeof perr) != 0) {
-            fprintf(stderr, "herd: %s\n", perr);
+            errorf("%s", perr);
             return 1;
         }
     }
@@ -217,22 +258,22 @@ static int cmd_plot(int argc, char **argv)
         if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             quiet = 1;
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "herd: unknown option '%s' (see herd --help)\n", a);
+            errorf("unknown option '%s' (see herd --help)", a);
             return 2;
         } else if (!dir) {
             dir = a;
         } else {
-            fprintf(stderr, "herd: plot takes one directory; got '%s' and '%s'\n", dir, a);
+            errorf("plot takes one directory; got '%s' and '%s'", dir, a);
             return 2;
         }
     }
     if (!dir) {
-        fprintf(stderr, "herd: plot needs a results directory, e.g. herd plot out/thundering-herd\n");
+        errorf("plot needs a results directory, e.g. herd plot out/thundering-herd");
         return 2;
     }
     char err[PLOT_ERR_MAX];
     if (plot_render(dir, quiet, err, sizeof err) != 0) {
-        fprintf(stderr, "herd: %s\n", err);
+        errorf("%s", err);
         return 1;
     }
     return 0;
@@ -256,6 +297,10 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         usage(stdout);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            errorf("--help: cannot write to standard output");
+            return 1;
+        }
         return 0;
     }
     if (!strcmp(cmd, "--version")) {
@@ -265,12 +310,14 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(cmd, "run"))
-        return cmd_run(argc, argv);
+        return cmd_run(argc, argv, 0);
+    if (!strcmp(cmd, "check"))
+        return cmd_run(argc, argv, 1);
     if (!strcmp(cmd, "plot"))
         return cmd_plot(argc, argv);
     if (!strcmp(cmd, "keys")) {
         if (argc > 3 || (argc == 3 && strcmp(argv[2], "--list"))) {
-            fprintf(stderr, "herd: keys takes no argument but --list\n");
+            errorf("keys takes no argument but --list");
             return 2;
         }
         if (argc == 3)
@@ -278,11 +325,11 @@ int main(int argc, char **argv)
         else
             scn_print_reference(stdout);
         if (fflush(stdout) != 0 || ferror(stdout)) {
-            fprintf(stderr, "herd: keys: cannot write to standard output\n");
+            errorf("keys: cannot write to standard output");
             return 1;
         }
         return 0;
     }
-    fprintf(stderr, "herd: unknown command '%s' (see herd --help)\n", cmd);
+    errorf("unknown command '%s' (see herd --help)", cmd);
     return 2;
 }

@@ -23,7 +23,7 @@ typedef struct pool {
     model_results *results; /* one per job, plan order */
     uint64_t *seeds;
     atomic_size_t next;
-    atomic_int failed;      /* a job ran out of memory */
+    atomic_int failed;      /* a job failed: 1 out of memory, 2 its timeseries outgrew its budget */
     atomic_size_t failed_job;
 } pool;
 
@@ -42,7 +42,7 @@ static void run_job(pool *p, size_t j)
     if (ok)
         model_take_results(&md, &p->results[j],
                            pt->timeseries == SCN_TS_ALL || (pt->timeseries == SCN_TS_FIRST && rep == 0));
-    else if (!atomic_exchange(&p->failed, 1))
+    else if (!atomic_exchange(&p->failed, md.ts.over ? 2 : 1))
         atomic_store(&p->failed_job, j);
     model_free(&md);
     sim_free(&sim);
@@ -149,11 +149,106 @@ static char *manifest(const exp_plan *plan, const char *path, const exp_options 
     return buf;
 }
 
+/* The threads a run uses: the request, at most one per job and no more
+ * simulations at once than the memory allows. */
+static int run_threads(const exp_plan *plan, int jobs)
+{
+    int n = jobs < 1 ? 1 : jobs > 64 ? 64 : jobs;
+    double one = 0;
+    for (size_t i = 0; i < plan->npoints; i++)
+        one = fmax(one, exp_point_memory(&plan->points[i]));
+    double fit = one > 0 ? floor(scn_memory_limit() / one) : n;
+    if (fit >= 1 && fit < n)
+        n = (int)fit;
+    if ((size_t)n > plan->njobs)
+        n = (int)plan->njobs;
+    return n < 1 ? 1 : n;
+}
+
+static void human_bytes(char *buf, size_t n, double b)
+{
+    if (b >= 1024.0 * 1024 * 1024)
+        snprintf(buf, n, "%.2f GiB", b / (1024.0 * 1024 * 1024));
+    else if (b >= 1024.0 * 1024)
+        snprintf(buf, n, "%.1f MiB", b / (1024.0 * 1024));
+    else
+        snprintf(buf, n, "%.0f KiB", b / 1024.0);
+}
+
+/* Refuses a plan whose memory estimate exceeds what this machine may use. */
+static int memory_check(const exp_plan *plan, int threads, char *err, size_t errlen)
+{
+    double need = exp_plan_memory(plan, threads), have = scn_memory_limit();
+    if (need <= have)
+        return 0;
+    char a[32], b[32];
+    human_bytes(a, sizeof a, need);
+    human_bytes(b, sizeof b, have);
+    snprintf(err, errlen,
+             "this run needs at least %s of memory (%d simulation(s) at once, timeseries of bucket_s buckets "
+             "at least until the last outage or load change ends, latency samples per request); at most %s "
+             "(80%% of this machine's memory) can be used; "
+             "expected a larger [run] bucket_s, a shorter horizon_s, [run] timeseries = first or none, fewer "
+             "clients, or --jobs 1 (see herd check)",
+             a, threads, b);
+    return -1;
+}
+
+int exp_check(const scn_config *base, const char *path, const exp_options *opt, FILE *f, char *err,
+              size_t errlen)
+{
+    exp_plan plan;
+    if (exp_plan_build(&plan, base, path, err, errlen) != 0)
+        return -2;
+    int threads = run_threads(&plan, opt->jobs);
+    exp_plan_budget(&plan, threads, scn_memory_limit());
+    fprintf(f, "scenario: %s (%s)\nseed: %llu\n", path, base->name, (unsigned long long)base->seed);
+    exp_describe(f, &plan);
+    double lo = 0, hi = 0, one = 0;
+    for (size_t i = 0; i < plan.npoints; i++) {
+        double l, h;
+        const exp_point *p = &plan.points[i];
+        exp_point_events(p, &l, &h);
+        lo += l * p->nstrategies * p->replications;
+        hi += h * p->nstrategies * p->replications;
+        one = fmax(one, exp_point_memory(p));
+    }
+    char a[32], b[32], c[32];
+    human_bytes(a, sizeof a, exp_plan_memory(&plan, threads));
+    human_bytes(b, sizeof b, one);
+    human_bytes(c, sizeof c, scn_memory_limit());
+    fprintf(f, "memory: about %s at peak with %d thread(s) (largest simulation %s, with its timeseries up to "
+               "the end of the last outage or load change); at most %s may be used; a timeseries may grow to "
+               "%llu buckets (%g s at bucket_s = %g s)\n", a, threads, b, c,
+            (unsigned long long)plan.points[0].spec.max_buckets,
+            (double)plan.points[0].spec.max_buckets * plan.points[0].spec.bucket_s, plan.points[0].spec.bucket_s);
+    if (isinf(hi))
+        fprintf(f, "events: about 1e%.0f or more in all (unlimited attempts: bounded by horizon_s)\n",
+                floor(log10(fmax(lo, 1))));
+    else
+        fprintf(f, "events: about 1e%.0f to 1e%.0f in all (one attempt per request to every attempt used)\n",
+                floor(log10(fmax(lo, 1))), floor(log10(fmax(hi, 1))));
+    int rc = memory_check(&plan, threads, err, errlen) != 0 ? -2 : 0;
+    if (rc == 0)
+        fprintf(f, "ok: the plan is valid and fits in memory\n");
+    if ((fflush(f) != 0 || ferror(f)) && rc == 0) {
+        snprintf(err, errlen, "cannot write to standard output");
+        rc = -1;
+    }
+    exp_plan_free(&plan);
+    return rc;
+}
+
 int exp_run(const scn_config *base, const char *path, const exp_options *opt, char *err, size_t errlen)
 {
     exp_plan plan;
     if (exp_plan_build(&plan, base, path, err, errlen) != 0)
         return -2;
+    if (memory_check(&plan, run_threads(&plan, opt->jobs), err, errlen) != 0) {
+        exp_plan_free(&plan);
+        return -2;
+    }
+    exp_plan_budget(&plan, run_threads(&plan, opt->jobs), scn_memory_limit());
     if (rep_check_outdir(opt->outdir, err, errlen) != 0) { /* an I/O failure, found before any work */
         exp_plan_free(&plan);
         return -1;
@@ -175,15 +270,9 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
     }
 
     double t0 = wall_seconds();
-    int nthreads = opt->jobs < 1 ? 1 : opt->jobs > 64 ? 64 : opt->jobs;
     /* Simulations on different threads each hold their own state: run no
-     * more at once than the memory allows (a single one was checked when
-     * the plan was built). */
-    double fit = plan.max_memory > 0 ? floor(scn_memory_limit() / plan.max_memory) : nthreads;
-    if (fit >= 1 && fit < nthreads)
-        nthreads = (int)fit;
-    if ((size_t)nthreads > njobs)
-        nthreads = (int)njobs;
+     * more at once than the memory allows. */
+    int nthreads = run_threads(&plan, opt->jobs);
     pthread_t tid[64];
     int started = 0;
     for (int i = 1; i < nthreads; i++) {
@@ -198,8 +287,17 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
     if (atomic_load(&pl.failed)) {
         size_t j = atomic_load(&pl.failed_job);
         const exp_group *g = &plan.groups[exp_plan_group_of(&plan, j)];
-        snprintf(err, errlen, "out of memory while simulating %s replication %zu", hp_strategy_name(g->strategy),
-                 j - g->first_job);
+        const model_spec *sp = &plan.points[g->point].spec;
+        if (atomic_load(&pl.failed) == 2)
+            snprintf(err, errlen,
+                     "%s replication %zu: the timeseries outgrew its memory budget of %llu buckets (%g s of "
+                     "simulated time at bucket_s = %g s); expected a larger [run] bucket_s or timeseries = first "
+                     "or none; nothing was written",
+                     hp_strategy_name(g->strategy), j - g->first_job, (unsigned long long)sp->max_buckets,
+                     (double)sp->max_buckets * sp->bucket_s, sp->bucket_s);
+        else
+            snprintf(err, errlen, "out of memory while simulating %s replication %zu", hp_strategy_name(g->strategy),
+                     j - g->first_job);
         goto done;
     }
 

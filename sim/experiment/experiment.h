@@ -42,6 +42,13 @@ typedef struct exp_options {
  * value at some variant or sweep point: nothing run, nothing created). */
 int exp_run(const scn_config *base, const char *path, const exp_options *opt, char *err, size_t errlen);
 
+/* herd check: builds the plan of base and prints it (exp_describe), with
+ * the memory estimate of a run on `opt->jobs` threads and the order of
+ * magnitude of its events, without running anything.  Returns 0, -2 when
+ * the plan is refused (message in err), -1 on a write error. */
+int exp_check(const scn_config *base, const char *path, const exp_options *opt, FILE *f, char *err,
+              size_t errlen);
+
 /* The plan as text (what manifest.txt and `herd check` show): one line per
  * variant with its overrides, per sweep with its labels, per point with
  * its strategies, replications and seed, then the totals.  Returns 0, or -1

@@ -3,6 +3,7 @@
  */
 #include "plan.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "../base/alloc.h"
@@ -95,9 +96,6 @@ int exp_plan_build(exp_plan *plan, const scn_config *base, const char *path, cha
             }
             pt->tool_name[t] = (uint16_t)k;
         }
-        double need = model_memory_estimate(&pt->spec);
-        if (need > plan->max_memory)
-            plan->max_memory = need;
         pt->first_group = ngroups;
         ngroups += pt->nstrategies;
         njobs += (size_t)pt->nstrategies * pt->replications;
@@ -141,6 +139,101 @@ uint64_t exp_plan_seed(const exp_plan *plan, const exp_point *p, uint32_t r)
 {
     (void)plan;
     return rng_replication_seed(p->seed, r);
+}
+
+/* The time a run of s surely lasts when it has work: its triggers and its
+ * arrivals, capped by the horizon. */
+static double surely_lasts(const model_spec *s)
+{
+    double t = 0;
+    for (uint32_t i = 0; i < s->noutages; i++)
+        t = fmax(t, s->outages[i].end_s);
+    if (s->spike_rate_per_s > 0)
+        t = fmax(t, s->spike_end_s);
+    if (s->step_rate_per_s > 0)
+        t = fmax(t, s->step_at_s);
+    if (s->start == SPEC_START_SPREAD)
+        t = fmax(t, s->spread_s);
+    if (s->start == SPEC_START_POISSON && s->rate_per_s > 0)
+        t = fmax(t, (double)s->clients / fmax(s->rate_per_s, fmax(s->step_rate_per_s, s->spike_rate_per_s)));
+    return fmin(t, s->horizon_s);
+}
+
+static double series_bytes(const model_spec *s)
+{
+    return (floor(surely_lasts(s) / s->bucket_s) + 1) * (double)sizeof(ts_bucket);
+}
+
+void exp_plan_budget(exp_plan *plan, int threads, double limit)
+{
+    double series = threads; /* running simulations each build one */
+    double fixed = 0, one = 0;
+    for (size_t i = 0; i < plan->npoints; i++) {
+        const exp_point *p = &plan->points[i];
+        series += (double)p->nstrategies *
+                  (p->timeseries == SCN_TS_ALL ? p->replications : p->timeseries == SCN_TS_FIRST ? 1 : 0);
+        one = fmax(one, model_memory_estimate(&p->spec));
+    }
+    fixed = one * threads + (double)plan->njobs * (sizeof(model_results) + sizeof(uint64_t));
+    double each = (limit - fixed) / series / (double)sizeof(ts_bucket);
+    uint64_t max = each > 1e15 ? (uint64_t)1e15 : each < 16 ? 16 : (uint64_t)each;
+    for (size_t i = 0; i < plan->npoints; i++)
+        plan->points[i].spec.max_buckets = max;
+}
+
+double exp_point_memory(const exp_point *p)
+{
+    return model_memory_estimate(&p->spec) + series_bytes(&p->spec);
+}
+
+double exp_plan_memory(const exp_plan *plan, int threads)
+{
+    double sims = 0, kept = 0;
+    double *top = herd_calloc((size_t)(threads > 0 ? threads : 1), sizeof *top);
+    for (size_t i = 0; i < plan->npoints; i++) {
+        const exp_point *p = &plan->points[i];
+        double one = exp_point_memory(p);
+        if (top) { /* the `threads` largest simulations */
+            int k = 0;
+            for (int t = 1; t < threads; t++)
+                if (top[t] < top[k])
+                    k = t;
+            if (one > top[k])
+                top[k] = one;
+        } else {
+            sims = fmax(sims, one);
+        }
+        double series = p->timeseries == SCN_TS_ALL ? p->replications : p->timeseries == SCN_TS_FIRST ? 1 : 0;
+        kept += (double)p->nstrategies * series * series_bytes(&p->spec);
+    }
+    if (top) {
+        for (int t = 0; t < threads; t++)
+            sims += top[t];
+        herd_free(top);
+    } else {
+        sims *= threads;
+    }
+    return sims + kept + (double)plan->njobs * (sizeof(model_results) + sizeof(uint64_t));
+}
+
+void exp_point_events(const exp_point *p, double *lo, double *hi)
+{
+    const model_spec *s = &p->spec;
+    double requests = (double)s->clients * s->requests_per_client;
+    double attempts = 1;
+    if (s->nlayers) {
+        for (uint32_t l = 0; l < s->nlayers; l++)
+            attempts *= s->layers[l].policy.max_attempts ? s->layers[l].policy.max_attempts : INFINITY;
+    } else if (s->ntools) {
+        double most = 1;
+        for (uint32_t t = 0; t < s->ntools; t++)
+            most = fmax(most, s->tools[t].policy.max_attempts ? s->tools[t].policy.max_attempts : INFINITY);
+        attempts = most;
+    } else {
+        attempts = s->policy.max_attempts ? s->policy.max_attempts : INFINITY;
+    }
+    *lo = 4 * requests;
+    *hi = 5 * requests * attempts;
 }
 
 void exp_plan_free(exp_plan *plan)

@@ -57,7 +57,6 @@ typedef struct exp_plan {
     long nlabels[SCN_MAX_SWEEPS];
     char names[EXP_MAX_NAMES][SCN_NAME_MAX]; /* tool names, interned */
     uint32_t nnames;
-    double max_memory;                  /* largest model_memory_estimate of a point */
 } exp_plan;
 
 /* Builds the plan of base (loaded from `path`, named in messages):
@@ -72,6 +71,29 @@ size_t exp_plan_group_of(const exp_plan *plan, size_t job);
 /* The seed of replication r at point p (common random numbers: every
  * strategy and variant of a point shares it). */
 uint64_t exp_plan_seed(const exp_plan *plan, const exp_point *p, uint32_t r);
+
+/* Bytes one simulation of point p needs at least: the model's state
+ * (model_memory_estimate) and its timeseries up to the time the run
+ * surely lasts (the end of the last outage, spike or step, the start
+ * spread, the Poisson arrivals), capped by the horizon.  A run lasts
+ * longer than that when its retries do; exp_plan_budget bounds the rest. */
+double exp_point_memory(const exp_point *p);
+
+/* Peak bytes of the whole run with `threads` simulations at once, as
+ * above: the largest simulations running together, plus every result kept
+ * until the reports are written (the kept timeseries among them). */
+double exp_plan_memory(const exp_plan *plan, int threads);
+
+/* Shares `limit` bytes between the timeseries that can exist at once
+ * (those of running simulations and those kept for the reports) and sets
+ * every point's spec.max_buckets: a run whose series would outgrow it
+ * stops with a clear error instead of exhausting memory. */
+void exp_plan_budget(exp_plan *plan, int threads, double limit);
+
+/* Events one run of point p takes, roughly: *lo with one attempt per
+ * logical request, *hi with every attempt used (+inf when attempts are
+ * unlimited).  Four to five events per attempt. */
+void exp_point_events(const exp_point *p, double *lo, double *hi);
 
 void exp_plan_free(exp_plan *plan);
 

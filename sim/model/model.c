@@ -134,6 +134,7 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
     }
     md->tokens = spec->burst > 0 ? spec->burst : (spec->rate_limit_rps > 1 ? spec->rate_limit_rps : 1);
     md->ts.bucket_s = spec->bucket_s;
+    md->ts.max = (size_t)spec->max_buckets;
     md->m.clients = spec->clients;
     uint64_t total = (uint64_t)spec->clients * spec->requests_per_client;
     md->open = total;

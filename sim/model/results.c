@@ -48,11 +48,17 @@ double metric_value(const metrics *m, const metric_desc *d)
 
 ts_bucket *ts_at(timeseries *ts, size_t i, uint32_t carry)
 {
+    if (ts->max && i >= ts->max) {
+        ts->over = 1;
+        return NULL;
+    }
     if (i >= ts->len) {
         if (i >= ts->cap) {
             size_t ncap = ts->cap ? ts->cap : 256;
             while (ncap <= i)
                 ncap *= 2;
+            if (ts->max && ncap > ts->max)
+                ncap = ts->max;
             ts_bucket *n = herd_realloc_array(ts->b, ncap, sizeof *n);
             if (!n)
                 return NULL;

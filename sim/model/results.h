@@ -112,10 +112,13 @@ typedef struct timeseries {
     double bucket_s;
     ts_bucket *b;
     size_t len, cap;
+    size_t max;                 /* buckets allowed (0: no limit) */
+    int over;                   /* a bucket at or past max was asked for */
 } timeseries;
 
 /* Returns bucket i, growing the series (new buckets start with
- * in_flight = carry, the level at the time).  NULL on allocation failure. */
+ * in_flight = carry, the level at the time; capacity doubles, never past
+ * max).  NULL on allocation failure, or with ts->over set when i >= max. */
 ts_bucket *ts_at(timeseries *ts, size_t i, uint32_t carry);
 
 void ts_free(timeseries *ts);

@@ -636,6 +636,15 @@ static void default_name(scn_config *c, const char *path)
 static int validate(const scn_config *c, const pstate *ps, char *err);
 static int assign(pstate *ps, const char *assignment);
 
+void scn_display_path(const char *path, char *out, size_t n)
+{
+    size_t len = strlen(path);
+    if (len <= 120)
+        snprintf(out, n, "%s", path);
+    else
+        snprintf(out, n, "...%s", path + len - 117);
+}
+
 int scn_load(scn_config *c, const char *path, const char *const *sets, int nsets, char err[SCN_ERR_MAX])
 {
     return scn_load_text(c, path, sets, nsets, err, NULL, NULL);
@@ -643,11 +652,11 @@ int scn_load(scn_config *c, const char *path, const char *const *sets, int nsets
 
 /* The whole file into a NUL-terminated buffer (herd_malloc).  0, or -1
  * with err filled. */
-static int slurp(const char *path, char **out, size_t *len, char err[SCN_ERR_MAX])
+static int slurp(const char *path, const char *shown, char **out, size_t *len, char err[SCN_ERR_MAX])
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, SCN_ERR_MAX, "%s: cannot open scenario: %s", path, strerror(errno));
+        snprintf(err, SCN_ERR_MAX, "%s: cannot open scenario: %s", shown, strerror(errno));
         return -1;
     }
     size_t cap = 4096, n = 0;
@@ -655,7 +664,7 @@ static int slurp(const char *path, char **out, size_t *len, char err[SCN_ERR_MAX
     for (;;) {
         if (!buf) {
             fclose(f);
-            snprintf(err, SCN_ERR_MAX, "%s: out of memory reading the scenario", path);
+            snprintf(err, SCN_ERR_MAX, "%s: out of memory reading the scenario", shown);
             return -1;
         }
         n += fread(buf + n, 1, cap - 1 - n, f);
@@ -664,7 +673,7 @@ static int slurp(const char *path, char **out, size_t *len, char err[SCN_ERR_MAX
         if (cap >= ((size_t)64 << 20)) {
             herd_free(buf);
             fclose(f);
-            snprintf(err, SCN_ERR_MAX, "%s: larger than 64 MiB; expected a scenario file", path);
+            snprintf(err, SCN_ERR_MAX, "%s: larger than 64 MiB; expected a scenario file", shown);
             return -1;
         }
         char *bigger = herd_realloc_array(buf, cap * 2, 1);
@@ -677,7 +686,7 @@ static int slurp(const char *path, char **out, size_t *len, char err[SCN_ERR_MAX
     fclose(f);
     if (bad) {
         herd_free(buf);
-        snprintf(err, SCN_ERR_MAX, "%s: cannot read the file", path);
+        snprintf(err, SCN_ERR_MAX, "%s: cannot read the file", shown);
         return -1;
     }
     buf[n] = '\0';
@@ -700,34 +709,36 @@ int scn_load_text(scn_config *c, const char *path, const char *const *sets, int 
     *ps = ps_zero;
     scn_defaults(c);
     ps->c = c;
-    ps->path = path;
+    char shown[128];
+    scn_display_path(path, shown, sizeof shown);
+    ps->path = shown;
     ps->err = err;
     err[0] = '\0';
     int rc = -1;
 
     struct stat st;
     if (stat(path, &st) != 0) {
-        snprintf(err, SCN_ERR_MAX, "%s: cannot open scenario: %s", path, strerror(errno));
+        snprintf(err, SCN_ERR_MAX, "%s: cannot open scenario: %s", ps->path, strerror(errno));
         goto out;
     }
     if (S_ISDIR(st.st_mode)) {
-        snprintf(err, SCN_ERR_MAX, "%s: is a directory; expected a scenario file (.ini)", path);
+        snprintf(err, SCN_ERR_MAX, "%s: is a directory; expected a scenario file (.ini)", ps->path);
         goto out;
     }
     if (!S_ISREG(st.st_mode)) {
         snprintf(err, SCN_ERR_MAX, "%s: is not a regular file (a FIFO or a device); expected a scenario file (.ini)",
-                 path);
+                 ps->path);
         goto out;
     }
-    if (slurp(path, &buf, &buflen, err) != 0)
+    if (slurp(path, ps->path, &buf, &buflen, err) != 0)
         goto out;
     ps->fp = buflen ? fmemopen(buf, buflen, "r") : NULL;
     if (buflen && !ps->fp) {
-        snprintf(err, SCN_ERR_MAX, "%s: cannot read the file: %s", path, strerror(errno));
+        snprintf(err, SCN_ERR_MAX, "%s: cannot read the file: %s", ps->path, strerror(errno));
         goto out;
     }
     if (buflen == 0) {
-        snprintf(err, SCN_ERR_MAX, "%s: the file is empty; expected a scenario (see scenarios/ for examples)", path);
+        snprintf(err, SCN_ERR_MAX, "%s: the file is empty; expected a scenario (see scenarios/ for examples)", ps->path);
         goto out;
     }
     if (prescan(ps, buf, buflen) != 0)
@@ -771,7 +782,7 @@ int scn_load_text(scn_config *c, const char *path, const char *const *sets, int 
     ps->set_origin = 0;
     rc = validate(c, ps, err);
     if (rc == 0)
-        rc = scn_check_variation(c, path, sets, nsets, err);
+        rc = scn_check_variation(c, ps->path, sets, nsets, err);
 out:
     if (ps->fp)
         fclose(ps->fp);

@@ -186,6 +186,11 @@ int scn_load(scn_config *c, const char *path, const char *const *sets, int nsets
 int scn_load_text(scn_config *c, const char *path, const char *const *sets, int nsets, char err[SCN_ERR_MAX],
                   char **text, size_t *len);
 
+/* path as messages show it: whole up to 120 bytes, else "..." and its
+ * last 117 bytes, so a long path never pushes the key and the expectation
+ * out of a one-line message. */
+void scn_display_path(const char *path, char *out, size_t n);
+
 /* Applies one "section.key=value" override to *c (no validation of the
  * whole config).  `origin` names the source in messages.  Returns 0 or -1
  * with err filled. */

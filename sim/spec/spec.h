@@ -77,6 +77,8 @@ typedef struct model_spec {
     double warmup_s;            /* requests started before are not measured */
     double trigger_end_s;       /* recovery is measured from here (< 0: the last outage or spike) */
     double recovery_window_s;
+    uint64_t max_buckets;       /* timeseries buckets this run may hold (0: no limit); the
+                                 * run fails cleanly past it (set by the plan from memory) */
 
     /* clients */
     uint32_t clients;
