@@ -26,8 +26,7 @@ LDLIBS   := -linih -lgsl -lgslcblas -lm -lpthread
 DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev valgrind \
             clang libclang-rt-14-dev
 FUZZ_SECONDS ?= 600
-FUZZ_SRC = tests/fuzz_scenario.c sim/scenario/scenario.c sim/scenario/keys.c sim/scenario/expand.c sim/spec/dist.c sim/model/sample.c sim/model/results.c sim/model/model.c sim/model/client.c sim/model/server.c sim/model/occ.c sim/engine/equeue.c sim/engine/rng.c sim/engine/sim.c sim/scenario/compile.c sim/experiment/plan.c sim/base/alloc.c \
-            $(POLICY_SRC)
+FUZZ_SRC = tests/fuzz_scenario.c $(SIM_SRC) $(POLICY_SRC) sim/cli/main.c
 
 POLICY_SRC := sim/policy/backoff.c sim/policy/classify.c sim/policy/retry_after.c sim/policy/limit.c sim/policy/breaker.c sim/policy/throttle.c sim/policy/hedge.c
 SIM_SRC    := sim/base/alloc.c \
@@ -115,14 +114,17 @@ cli-test: herd
 # build/fuzz-corpus; seeds are every scenario and every bad input.
 build/fuzz_scenario: $(FUZZ_SRC)
 	@mkdir -p build
-	clang -std=c11 -D_DEFAULT_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-	  -fno-sanitize-recover=undefined $(FUZZ_SRC) -linih -lgsl -lgslcblas -lm -o $@
+	clang -std=c11 -D_DEFAULT_SOURCE -Dmain=herd_main -g -O1 -fsanitize=fuzzer,address,undefined \
+	  -fno-sanitize-recover=undefined $(FUZZ_SRC) -linih -lgsl -lgslcblas -lm -lpthread -o $@
 
 fuzz: build/fuzz_scenario
 	@mkdir -p build/fuzz-corpus
 	@cp scenarios/*.ini build/fuzz-corpus/ 2>/dev/null; \
-	 for f in tests/bad/*.ini; do [ -f "$$f" ] && cp "$$f" build/fuzz-corpus/; done; true
-	build/fuzz_scenario -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
+	 for f in tests/bad/*.ini; do [ -f "$$f" ] && cp "$$f" build/fuzz-corpus/; done; \
+	 printf '[clients]\ncount = 5\n[sweep]\nkey = run.seed\nvalues = 1:3:1\n--\n--set\nretry.max_attempts=3\n--sweep\nserver.workers=1,2\n--replications\n2\n' \
+	   >build/fuzz-corpus/flags-1.txt; \
+	 printf '[clients]\ncount = 3\n[variant a]\nrun.seed = 4\n--\n--seed\n7\n-o\n\n--jobs\n2\n' >build/fuzz-corpus/flags-2.txt; true
+	build/fuzz_scenario -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -close_fd_mask=1 \
 	  -rss_limit_mb=2048 -print_final_stats=1 build/fuzz-corpus
 
 # Regenerates tests/golden/ on purpose: review the diff before committing.
