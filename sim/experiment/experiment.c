@@ -176,7 +176,7 @@ static void human_bytes(char *buf, size_t n, double b)
 }
 
 /* Refuses a plan whose memory estimate exceeds what this machine may use. */
-static int memory_check(const exp_plan *plan, int threads, char *err, size_t errlen)
+static int memory_check(const exp_plan *plan, const char *path, int threads, char *err, size_t errlen)
 {
     double need = exp_plan_memory(plan, threads), have = scn_memory_limit();
     if (need <= have)
@@ -185,12 +185,12 @@ static int memory_check(const exp_plan *plan, int threads, char *err, size_t err
     human_bytes(a, sizeof a, need);
     human_bytes(b, sizeof b, have);
     snprintf(err, errlen,
-             "this run needs at least %s of memory (%d simulation(s) at once, timeseries of bucket_s buckets "
+             "%s: this run needs at least %s of memory (%d simulation(s) at once, timeseries of bucket_s buckets "
              "at least until the last outage or load change ends, latency samples per request); at most %s "
              "(80%% of this machine's memory) can be used; "
              "expected a larger [run] bucket_s, a shorter horizon_s, [run] timeseries = first or none, fewer "
              "clients, or --jobs 1 (see herd check)",
-             a, threads, b);
+             path, a, threads, b);
     return -1;
 }
 
@@ -228,7 +228,7 @@ int exp_check(const scn_config *base, const char *path, const exp_options *opt, 
     else
         fprintf(f, "events: about 1e%.0f to 1e%.0f in all (one attempt per request to every attempt used)\n",
                 floor(log10(fmax(lo, 1))), floor(log10(fmax(hi, 1))));
-    int rc = memory_check(&plan, threads, err, errlen) != 0 ? -2 : 0;
+    int rc = memory_check(&plan, path, threads, err, errlen) != 0 ? -2 : 0;
     if (rc == 0)
         fprintf(f, "ok: the plan is valid and fits in memory\n");
     if ((fflush(f) != 0 || ferror(f)) && rc == 0) {
@@ -244,7 +244,7 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
     exp_plan plan;
     if (exp_plan_build(&plan, base, path, err, errlen) != 0)
         return -2;
-    if (memory_check(&plan, run_threads(&plan, opt->jobs), err, errlen) != 0) {
+    if (memory_check(&plan, path, run_threads(&plan, opt->jobs), err, errlen) != 0) {
         exp_plan_free(&plan);
         return -2;
     }

@@ -306,6 +306,25 @@ int rep_write(const rep_table *t, const char *outdir, const char *manifest, char
         snprintf(err, errlen, "out of memory writing the results");
         return -1;
     }
+    /* the first ancestor of outdir that does not exist yet: removed again
+     * (when empty) if the run fails, so a failure leaves no directory */
+    char created[PATH_MAX] = "";
+    {
+        struct stat st;
+        char probe[PATH_MAX];
+        snprintf(probe, sizeof probe, "%s", outdir);
+        while (stat(probe, &st) != 0 && errno == ENOENT) {
+            snprintf(created, sizeof created, "%s", probe);
+            char *slash = strrchr(probe, '/');
+            while (slash && slash > probe && slash[1] == '\0') {
+                *slash = '\0';
+                slash = strrchr(probe, '/');
+            }
+            if (!slash || slash == probe)
+                break;
+            *slash = '\0';
+        }
+    }
     if (csv_mkdirs(outdir, err, errlen) != 0)
         goto done;
     for (int i = 0; i < F_COUNT; i++)
@@ -330,6 +349,18 @@ int rep_write(const rep_table *t, const char *outdir, const char *manifest, char
 done:
     for (int i = 0; i < F_COUNT; i++)
         csv_abort(&out[i]);
+    if (rc != 0 && *created) { /* remove what this call created, leaf first, if empty */
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%s", outdir);
+        for (;;) {
+            if (rmdir(dir) != 0 || !strcmp(dir, created))
+                break;
+            char *slash = strrchr(dir, '/');
+            if (!slash || slash == dir)
+                break;
+            *slash = '\0';
+        }
+    }
     herd_free(scratch);
     return rc;
 }

@@ -996,6 +996,30 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
         if (c->policy.attempt_timeout_s > 0)
             BAD(l, "[server] kind = occ never loses a reply; remove [retry] attempt_timeout_s");
     }
+    /* A retry loop that can spin at one instant for ever: unlimited
+     * attempts, no sleep (immediate), no network delay, against a server
+     * that can fail at once (an outage, errors, a full queue). */
+    if (c->kind == SPEC_SERVER_QUEUE && c->delay.kind == DIST_CONSTANT && c->delay.a == 0) {
+        hp_strategy run[HP_STRATEGY_COUNT];
+        uint32_t nrun = scn_strategies(c, run);
+        for (uint32_t s = 0; s < nrun; s++) {
+            uint32_t n = c->nlayers ? c->nlayers : c->ntools ? c->ntools : 1;
+            for (uint32_t i = 0; i < n; i++) {
+                hp_policy p = c->nlayers ? scn_layer_policy(c, i, run[s]) : scn_tool_policy(c, c->ntools ? i : SPEC_MAX_TOOLS, run[s]);
+                if (p.strategy != HP_IMMEDIATE || p.max_attempts != 0)
+                    continue;
+                char what[SCN_NAME_MAX + 16];
+                snprintf(what, sizeof what, c->nlayers ? "[layer %s]" : c->ntools ? "[tool %s]" : "[retry]",
+                         c->nlayers ? c->layers[i].name : c->ntools ? c->tools[i].name : "");
+                int l = c->nlayers ? c->layers[i].line : c->ntools ? c->tools[i].line : line_of(ps, "retry", "max_attempts");
+                BAD(l ? l : line_of(ps, "network", "delay_s"),
+                    "%s max_attempts = 0 (unlimited) with strategy immediate and [network] delay_s = 0: a failing "
+                    "request would retry for ever at one instant; expected max_attempts > 0, a network delay > 0 "
+                    "or a strategy that sleeps",
+                    what);
+            }
+        }
+    }
     if (c->start == SPEC_START_SPREAD && !(c->spread_s > 0))
         BAD(line_of(ps, "clients", "start"), "[clients] start = spread needs spread_s > 0");
     if (c->requests_per_client % c->task_steps)
@@ -1040,7 +1064,7 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
     if (need > have)
         BAD(line_of(ps, "clients", "count"),
             "this scenario needs about %.1f GiB of memory per simulation (clients x requests_per_client); "
-            "at most %.1f GiB (80%% of this machine's memory) can be used",
+            "at most %.1f GiB (80%% of this machine's memory) can be used; expected fewer clients or requests",
             need / (1024.0 * 1024 * 1024), have / (1024.0 * 1024 * 1024));
     return 0;
 #undef BAD

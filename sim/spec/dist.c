@@ -121,9 +121,12 @@ const char *dist_parse(const char *text, dist *out)
     for (int i = 0; i < kinds[k].nparams; i++) {
         if (number(&p, &par[i]) != 0)
             return EXPECTED;
-        if (*p != (i + 1 < kinds[k].nparams ? ',' : ')'))
+        if (*p != (i + 1 < kinds[k].nparams ? ',' : ')')) {
+            if (*p != ',' && *p != ')')
+                return EXPECTED; /* not a number: 0x1p-4, 1e, ... */
             return kinds[k].nparams == 1 ? "this distribution takes one parameter: " EXPECTED
                                          : "this distribution takes two parameters: " EXPECTED;
+        }
         p++;
     }
     while (*p == ' ' || *p == '\t')

@@ -9,5 +9,5 @@ out="$T/disk-full"
 rc=$?
 [ "$rc" -eq 1 ] || { echo "exit $rc, want 1: $(cat "$T/disk-full.err")"; exit 1; }
 grep -q "write failed: File too large" "$T/disk-full.err" || { echo "message: $(cat "$T/disk-full.err")"; exit 1; }
-[ -z "$(ls -A "$out")" ] || { echo "left files: $(ls -A "$out")"; exit 1; }
+[ ! -e "$out" ] || { echo "left $out: $(ls -A "$out")"; exit 1; }
 exit 0
