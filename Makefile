@@ -103,6 +103,7 @@ cli-test: herd
 	@sh tests/bad.sh ./herd
 	@sh tests/golden.sh ./herd
 	@sh tests/metamorphic.sh ./herd
+	@sh tests/mutate.sh ./herd 30
 	@echo "== valgrind: one end-to-end run and its plots"
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd run \
 	  scenarios/thundering-herd.ini --quiet --set clients.count=300 --replications 2 --jobs 2 \
