@@ -24,7 +24,7 @@ ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) $(CFLAGS) -MMD -MP
 LDLIBS   := -linih -lgsl -lgslcblas -lm -lpthread
 
 DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev valgrind \
-            clang libclang-rt-14-dev
+            clang libclang-rt-14-dev libopenmpi-dev openmpi-bin
 FUZZ_SECONDS ?= 600
 FUZZ_SRC = tests/fuzz_scenario.c $(SIM_SRC) $(POLICY_SRC) sim/cli/main.c
 
@@ -35,7 +35,7 @@ SIM_SRC    := sim/base/alloc.c \
               sim/model/sample.c sim/model/results.c sim/model/model.c sim/model/client.c \
               sim/model/server.c sim/model/occ.c \
               sim/scenario/scenario.c sim/scenario/keys.c sim/scenario/expand.c sim/scenario/compile.c \
-              sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/plot.c \
+              sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/report/plot.c \
               sim/experiment/plan.c sim/experiment/experiment.c
 CLI_SRC    := sim/cli/main.c
 TESTS      := test_policy test_retry_after test_limit test_equeue test_dist test_scenario test_model
@@ -45,7 +45,7 @@ SIM_OBJ    := $(SIM_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN   := $(TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: all deps run test unit-test cli-test asan-test bench reproduce validate update-golden fuzz install clean readme-keys
+.PHONY: mpi all deps run test unit-test cli-test asan-test bench reproduce validate update-golden fuzz install clean readme-keys
 
 all: herd $(BUILD)/libherdpolicy.a
 
@@ -104,6 +104,8 @@ cli-test: herd
 	@sh tests/golden.sh ./herd
 	@sh tests/metamorphic.sh ./herd
 	@sh tests/mutate.sh ./herd 30
+	@if command -v mpicc >/dev/null; then $(MAKE) --no-print-directory mpi >/dev/null && sh tests/shard.sh ./herd ./herd-mpi; \
+	 else sh tests/shard.sh ./herd; fi
 	@echo "== valgrind: one end-to-end run and its plots"
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd run \
 	  scenarios/thundering-herd.ini --quiet --set clients.count=300 --replications 2 --jobs 2 \
@@ -142,6 +144,15 @@ asan-test:
 	  --set clients.count=500 --replications 2 --jobs 2
 	@echo "asan: end-to-end run clean"
 
+# herd-mpi: the same program with MPI job distribution (herd run --mpi
+# under mpirun), built with Open MPI's mpicc when it is installed; the
+# plain build has no MPI dependency.
+MPI_SRC := $(SIM_SRC) sim/experiment/mpi.c $(POLICY_SRC) $(CLI_SRC)
+mpi: herd-mpi
+herd-mpi: $(MPI_SRC) $(wildcard sim/*/*.h)
+	@command -v mpicc >/dev/null || { echo "make mpi: mpicc not found (apt-get install libopenmpi-dev openmpi-bin)" >&2; exit 1; }
+	mpicc -std=c11 -D_DEFAULT_SOURCE -DHERD_MPI $(WARN) $(CFLAGS) -o $@ $(MPI_SRC) $(LDLIBS)
+
 herd-asan: $(CLI_OBJ) $(BUILD)/libherdsim.a $(BUILD)/libherdpolicy.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -164,7 +175,7 @@ install: all
 	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/herd/plots/
 
 clean:
-	rm -rf build build-asan herd herd-asan
+	rm -rf build build-asan herd herd-asan herd-mpi
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

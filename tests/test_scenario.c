@@ -388,6 +388,54 @@ static void sweeps(void **state)
                  "baseline = exponential is not one of the strategies run", NULL);
 }
 
+/* Shards: every job in exactly one shard, and the loads (cost = clients x
+ * requests x horizon) within one job's cost of each other (LPT). */
+static void shards_partition_and_balance(void **state)
+{
+    (void)state;
+    char err[SCN_ERR_MAX];
+    exp_plan p;
+    long n = expand("[run]\nreplications = 3\nstrategies = exponential, full_jitter\n"
+                    "[sweep]\nkey = clients.count\nvalues = 10, 20, 50, 70, 130\n", &p, err);
+    if (n < 0)
+        fail_msg("%s", err);
+    uint8_t *mine = calloc(p.njobs, 1);
+    int *owner = calloc(p.njobs, sizeof *owner);
+    for (uint32_t shards = 1; shards <= 7; shards++) {
+        for (size_t j = 0; j < p.njobs; j++)
+            owner[j] = 0;
+        double load[8] = {0}, most = 0;
+        for (uint32_t k = 1; k <= shards; k++) {
+            long got = exp_plan_shard(&p, k, shards, mine);
+            assert_true(got >= 0);
+            long count = 0;
+            for (size_t g = 0; g < p.ngroups; g++) {
+                const exp_point *pt = &p.points[p.groups[g].point];
+                double cost = (double)pt->spec.clients * pt->spec.requests_per_client * pt->spec.horizon_s;
+                most = cost > most ? cost : most;
+                for (uint32_t r = 0; r < pt->replications; r++)
+                    if (mine[p.groups[g].first_job + r]) {
+                        owner[p.groups[g].first_job + r]++;
+                        load[k] += cost;
+                        count++;
+                    }
+            }
+            assert_int_equal(count, got);
+        }
+        for (size_t j = 0; j < p.njobs; j++)
+            assert_int_equal(owner[j], 1);
+        double lo = load[1], hi = load[1];
+        for (uint32_t k = 2; k <= shards; k++) {
+            lo = load[k] < lo ? load[k] : lo;
+            hi = load[k] > hi ? load[k] : hi;
+        }
+        assert_true(hi - lo <= most);
+    }
+    free(mine);
+    free(owner);
+    exp_plan_free(&p);
+}
+
 static void reference_lists_every_key(void **state)
 {
     (void)state;
@@ -422,6 +470,7 @@ int main(void)
         cmocka_unit_test(bad_syntax_and_keys),    cmocka_unit_test(bad_values),
         cmocka_unit_test(cross_key_rules),        cmocka_unit_test(bad_files),
         cmocka_unit_test(sweeps),
+        cmocka_unit_test(shards_partition_and_balance),
         cmocka_unit_test(reference_lists_every_key),
     };
     return cmocka_run_group_tests_name("scenario", tests, NULL, teardown);

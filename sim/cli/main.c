@@ -26,11 +26,17 @@
 #include "../base/alloc.h"
 #include "../model/model.h"
 #include "../policy/herdpolicy.h"
+#include "../report/partial.h"
 #include "../report/plot.h"
 #include "../scenario/scenario.h"
 
 #define HERD_VERSION "0.2.0"
 #define MAX_SETS 256
+
+#ifdef HERD_MPI
+#include <mpi.h>
+static int mpi_on, mpi_rank; /* started with --mpi under mpirun; rank 0 speaks */
+#endif
 
 /* Prints "herd: MESSAGE" on stderr as one line: control characters in the
  * message (a value with a newline, say) are escaped as \n, \r, \t or \xHH. */
@@ -54,6 +60,10 @@ static void errorf(const char *fmt, ...)
         }
     }
     out[o] = '\0';
+#ifdef HERD_MPI
+    if (mpi_on && mpi_rank != 0)
+        return; /* every rank fails alike: rank 0 says it once */
+#endif
     fprintf(stderr, "herd: %s\n", out);
 }
 
@@ -64,6 +74,7 @@ static void usage(FILE *f)
             "       herd check SCENARIO [options] validate and print the plan (points, jobs, memory,\n"
             "                                     events) without running anything\n"
             "       herd plot DIR [--quiet]       draw the figures of a results directory (gnuplot)\n"
+            "       herd merge OUT DIR... [--plot] combine the shards of one run (--shard) into OUT\n"
             "       herd keys [--list]            print the scenario key reference (--list: one\n"
             "                                     tab-separated line per key, for scripts)\n"
             "       herd --help | --version\n"
@@ -82,6 +93,10 @@ static void usage(FILE *f)
             "  -q, --quiet             print nothing on success\n"
             "  --stats                 print events/s and peak memory on stderr\n"
             "  --plot                  then draw the figures, as herd plot DIR does\n"
+            "  --shard K/N             run shard K of N of the plan's jobs (balanced by cost) and\n"
+            "                          write DIR/partial.herd; herd merge makes the outputs\n"
+            "  --mpi                   (herd-mpi, under mpirun) hand jobs out to the MPI ranks;\n"
+            "                          rank 0 writes the outputs\n"
             "\n"
             "outputs: DIR/summary.csv (one row per variant, sweep point, strategy and replication),\n"
             "         DIR/manifest.txt (version, command, seed, the expanded plan, the scenario verbatim),\n"
@@ -91,6 +106,24 @@ static void usage(FILE *f)
             "         sensitivity (baseline and two sweeps), variants ([variant] sections),\n"
             "         each as .png and .svg\n"
             "exit status: 0 ok, 1 run failed (I/O, memory), 2 bad flags or scenario\n");
+}
+
+/* "K/N" with 1 <= K <= N <= 4096, digits only: 0, else -1. */
+static int sscanf_shard(const char *v, unsigned *k, unsigned *n, char *tail)
+{
+    (void)tail;
+    char *end;
+    if (*v < '0' || *v > '9')
+        return -1;
+    unsigned long a = strtoul(v, &end, 10);
+    if (*end != '/' || end[1] < '0' || end[1] > '9')
+        return -1;
+    unsigned long b = strtoul(end + 1, &end, 10);
+    if (*end || a < 1 || b < 1 || a > b || b > 4096)
+        return -1;
+    *k = (unsigned)a;
+    *n = (unsigned)b;
+    return 0;
 }
 
 static int need_value(int argc, char **argv, int i)
@@ -112,7 +145,8 @@ static int cmd_run(int argc, char **argv, int check)
     const char *sets[MAX_SETS];
     static char flagbuf[MAX_SETS][SCN_SWEEP_VALUES_MAX + 160];
     const char *flags[MAX_SETS]; /* every override as given, for the manifest */
-    int nsets = 0, nflags = 0, quiet = 0, stats = 0, plot = 0;
+    int nsets = 0, nflags = 0, quiet = 0, stats = 0, plot = 0, mpi = 0;
+    unsigned shard_k = 0, shard_n = 0;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     int jobs = ncpu < 1 ? 1 : ncpu > 8 ? 8 : (int)ncpu;
 
@@ -194,6 +228,17 @@ static int cmd_run(int argc, char **argv, int check)
             stats = 1;
         } else if (!strcmp(a, "--plot")) {
             plot = 1;
+        } else if (!strcmp(a, "--mpi")) {
+            mpi = 1;
+        } else if (!strcmp(a, "--shard")) {
+            if (!need_value(argc, argv, i))
+                return 2;
+            const char *v = argv[++i];
+            char tail;
+            if (sscanf_shard(v, &shard_k, &shard_n, &tail) != 0) {
+                errorf("--shard %s: expected K/N with 1 <= K <= N <= 4096 (e.g. --shard 2/8)", v);
+                return 2;
+            }
         } else if (a[0] == '-' && a[1]) {
             errorf("unknown option '%s' (see herd --help)", a);
             return 2;
@@ -228,7 +273,14 @@ static int cmd_run(int argc, char **argv, int check)
         snprintf(defdir, sizeof defdir, "out/%s", cfg->name);
         outdir = defdir;
     }
+    if (plot && shard_n) {
+        errorf("--plot with --shard: a shard has no figures; plot the merged directory (herd merge OUT DIR... --plot)");
+        free(cfg);
+        herd_free(text);
+        return 2;
+    }
     exp_options opt = {.outdir = outdir, .quiet = quiet, .jobs = jobs, .stats = stats,
+                       .shard_k = shard_k, .shard_n = shard_n, .mpi = mpi,
                        .version = HERD_VERSION, .argc = argc, .argv = argv,
                        .text = text, .textlen = textlen, .sets = flags, .nsets = nflags};
     char rerr[1024];
@@ -242,6 +294,58 @@ static int cmd_run(int argc, char **argv, int check)
     if (plot && !check) {
         char perr[PLOT_ERR_MAX];
         if (plot_render(outdir, quiet, perr, sizeof perr) != 0) {
+            errorf("%s", perr);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* herd merge OUT DIR...: the shards' partial results into OUT. */
+static int cmd_merge(int argc, char **argv)
+{
+    const char *out = NULL;
+    const char *dirs[4096];
+    int ndirs = 0, quiet = 0, plot = 0;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            quiet = 1;
+        } else if (!strcmp(a, "--plot")) {
+            plot = 1;
+        } else if (a[0] == '-' && a[1]) {
+            errorf("unknown option '%s' (see herd --help)", a);
+            return 2;
+        } else if (!out) {
+            if (!*a) {
+                errorf("merge: expected an output directory, got an empty path");
+                return 2;
+            }
+            out = a;
+        } else if (ndirs == (int)(sizeof dirs / sizeof dirs[0])) {
+            errorf("merge: at most 4096 shard directories");
+            return 2;
+        } else {
+            dirs[ndirs++] = a;
+        }
+    }
+    if (!out || !ndirs) {
+        errorf("merge needs an output directory and the shards' directories, e.g. herd merge out/all out/s1 out/s2");
+        return 2;
+    }
+    char err[4096];
+    int rc = rep_merge(out, dirs, ndirs, err, sizeof err);
+    if (rc != 0) {
+        errorf("%s", err);
+        return rc == -2 ? 2 : 1;
+    }
+    if (!quiet && (printf("herd: merged %d shard(s) into %s\n", ndirs, out) < 0 || fflush(stdout) != 0)) {
+        errorf("merge: cannot write to standard output");
+        return 1;
+    }
+    if (plot) {
+        char perr[PLOT_ERR_MAX];
+        if (plot_render(out, quiet, perr, sizeof perr) != 0) {
             errorf("%s", perr);
             return 1;
         }
@@ -279,7 +383,33 @@ static int cmd_plot(int argc, char **argv)
     return 0;
 }
 
+static int herd(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+#ifdef HERD_MPI
+    for (int i = 2; i < argc && argc > 1 && !strcmp(argv[1], "run"); i++)
+        if (!strcmp(argv[i], "--mpi")) {
+            MPI_Init(&argc, &argv);
+            MPI_Comm_rank(MPI_COMM_WORLD, &mpi_rank);
+            mpi_on = 1;
+            break;
+        }
+    int rc = herd(argc, argv);
+    if (mpi_on) {
+        fflush(stdout);
+        if (rc != 0)
+            MPI_Abort(MPI_COMM_WORLD, rc);
+        MPI_Finalize();
+    }
+    return rc;
+#else
+    return herd(argc, argv);
+#endif
+}
+
+/* The command line, once MPI (if any) is up. */
+static int herd(int argc, char **argv)
 {
     /* GSL must never abort the process; every GSL call site checks its
      * result instead. */
@@ -315,6 +445,8 @@ int main(int argc, char **argv)
         return cmd_run(argc, argv, 1);
     if (!strcmp(cmd, "plot"))
         return cmd_plot(argc, argv);
+    if (!strcmp(cmd, "merge"))
+        return cmd_merge(argc, argv);
     if (!strcmp(cmd, "keys")) {
         if (argc > 3 || (argc == 3 && strcmp(argv[2], "--list"))) {
             errorf("keys takes no argument but --list");

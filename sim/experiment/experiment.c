@@ -16,12 +16,15 @@
 #include "../base/alloc.h"
 #include "../engine/sim.h"
 #include "../model/model.h"
+#include "../report/partial.h"
 #include "../report/report.h"
 
 typedef struct pool {
     const exp_plan *plan;
     model_results *results; /* one per job, plan order */
     uint64_t *seeds;
+    const size_t *todo;     /* the jobs this process runs, in order */
+    size_t ntodo;
     atomic_size_t next;
     atomic_int failed;      /* a job failed: 1 out of memory, 2 its timeseries outgrew its budget */
     atomic_size_t failed_job;
@@ -48,14 +51,23 @@ static void run_job(pool *p, size_t j)
     sim_free(&sim);
 }
 
+/* Runs job j of ctx (a pool) on the calling thread: 0, or -1 if it
+ * failed (the pool records why). */
+static int run_one(void *ctx, size_t j)
+{
+    pool *p = ctx;
+    run_job(p, j);
+    return atomic_load(&p->failed) ? -1 : 0;
+}
+
 static void *worker(void *arg)
 {
     pool *p = arg;
     for (;;) {
         size_t i = atomic_fetch_add(&p->next, 1);
-        if (i >= p->plan->njobs || atomic_load(&p->failed))
+        if (i >= p->ntodo || atomic_load(&p->failed))
             return NULL;
-        run_job(p, i);
+        run_job(p, p->todo[i]);
     }
 }
 
@@ -126,10 +138,21 @@ static char *manifest(const exp_plan *plan, const char *path, const exp_options 
     if (!f)
         return NULL;
     fprintf(f, "herd %s\n", opt->version ? opt->version : "");
-    fprintf(f, "command:");
-    for (int i = 0; i < opt->argc; i++) {
+    /* the arguments that define the results; where and how fast they are
+     * computed (-o, --jobs, --quiet, --stats, --plot, --shard, --mpi) is
+     * left out, so a sharded or MPI run has the manifest of a plain one */
+    fprintf(f, "command: herd");
+    for (int i = 1; i < opt->argc; i++) {
+        const char *a = opt->argv[i];
+        if (!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--jobs") || !strcmp(a, "--shard")) {
+            i++;
+            continue;
+        }
+        if (!strcmp(a, "-q") || !strcmp(a, "--quiet") || !strcmp(a, "--stats") || !strcmp(a, "--plot") ||
+            !strcmp(a, "--mpi"))
+            continue;
         fputc(' ', f);
-        shell_word(f, opt->argv[i]);
+        shell_word(f, a);
     }
     fprintf(f, "\nscenario: %s\nseed: %llu\n", path, (unsigned long long)plan->base->seed);
     for (int i = 0; i < opt->nsets; i++)
@@ -249,7 +272,7 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
         return -2;
     }
     exp_plan_budget(&plan, run_threads(&plan, opt->jobs), scn_memory_limit());
-    if (rep_check_outdir(opt->outdir, err, errlen) != 0) { /* an I/O failure, found before any work */
+    if (!opt->mpi && rep_check_outdir(opt->outdir, err, errlen) != 0) { /* an I/O failure, found before any work */
         exp_plan_free(&plan);
         return -1;
     }
@@ -258,32 +281,65 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
     pool pl = {.plan = &plan};
     rep_group *groups = NULL;
     char *man = NULL;
+    uint8_t *mine = NULL;
+    size_t *todo = NULL;
+    int root = 1; /* this process writes the outputs */
     atomic_init(&pl.next, 0);
     atomic_init(&pl.failed, 0);
     atomic_init(&pl.failed_job, 0);
     pl.results = herd_calloc(njobs, sizeof *pl.results);
     pl.seeds = herd_calloc(njobs, sizeof *pl.seeds);
     groups = herd_calloc(plan.ngroups, sizeof *groups);
-    if (!pl.results || !pl.seeds || !groups) {
+    mine = herd_malloc_array(njobs, 1);
+    todo = herd_malloc_array(njobs, sizeof *todo);
+    if (!pl.results || !pl.seeds || !groups || !mine || !todo) {
         snprintf(err, errlen, "out of memory for %zu runs", njobs);
         goto done;
     }
+    if (opt->shard_n) {
+        if (exp_plan_shard(&plan, opt->shard_k, opt->shard_n, mine) < 0) {
+            snprintf(err, errlen, "out of memory dealing %zu jobs to %u shards", njobs, opt->shard_n);
+            goto done;
+        }
+    } else {
+        memset(mine, 1, njobs);
+    }
+    for (size_t j = 0; j < njobs; j++)
+        if (mine[j])
+            todo[pl.ntodo++] = j;
+    pl.todo = todo;
 
     double t0 = wall_seconds();
     /* Simulations on different threads each hold their own state: run no
      * more at once than the memory allows. */
     int nthreads = run_threads(&plan, opt->jobs);
-    pthread_t tid[64];
-    int started = 0;
-    for (int i = 1; i < nthreads; i++) {
-        if (pthread_create(&tid[started], NULL, worker, &pl) != 0)
-            break;
-        started++;
+    if (opt->mpi) {
+#ifdef HERD_MPI
+        int r = exp_mpi_jobs(todo, pl.ntodo, run_one, &pl, pl.results, pl.seeds, &root, err, errlen);
+        if (r != 0 && !atomic_load(&pl.failed))
+            goto done;
+#else
+        (void)run_one;
+        snprintf(err, errlen, "--mpi: this herd was built without MPI; build herd-mpi with make mpi");
+        goto done;
+#endif
+    } else {
+        pthread_t tid[64];
+        int started = 0;
+        for (int i = 1; i < nthreads; i++) {
+            if (pthread_create(&tid[started], NULL, worker, &pl) != 0)
+                break;
+            started++;
+        }
+        worker(&pl);
+        for (int i = 0; i < started; i++)
+            pthread_join(tid[i], NULL);
     }
-    worker(&pl);
-    for (int i = 0; i < started; i++)
-        pthread_join(tid[i], NULL);
     double wall = wall_seconds() - t0;
+    if (!root) { /* an MPI worker: rank 0 reports failures and writes everything */
+        rc = 0;
+        goto done;
+    }
     if (atomic_load(&pl.failed)) {
         size_t j = atomic_load(&pl.failed_job);
         const exp_group *g = &plan.groups[exp_plan_group_of(&plan, j)];
@@ -300,7 +356,6 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
                      j - g->first_job);
         goto done;
     }
-
     for (size_t gi = 0; gi < plan.ngroups; gi++) {
         const exp_group *g = &plan.groups[gi];
         const exp_point *pt = &plan.points[g->point];
@@ -337,9 +392,19 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
         snprintf(err, errlen, "out of memory writing the manifest");
         goto done;
     }
-    if (rep_write(&table, opt->outdir, man, err, errlen) != 0)
+    if (opt->shard_n) {
+        if (rep_partial_write(opt->outdir, &table, man, exp_plan_fingerprint(man), opt->shard_k, opt->shard_n,
+                              pl.results, pl.seeds, mine, njobs, err, errlen) != 0)
+            goto done;
+        if (!opt->quiet && (printf("herd: %s: shard %u/%u: %zu of %zu jobs; wrote %s/partial.herd (combine the "
+                                   "shards with herd merge)\n", base->name, opt->shard_k, opt->shard_n, pl.ntodo,
+                                   njobs, opt->outdir) < 0 || fflush(stdout) != 0)) {
+            snprintf(err, errlen, "cannot write to standard output");
+            goto done;
+        }
+    } else if (rep_write(&table, opt->outdir, man, err, errlen) != 0) {
         goto done;
-    if (!opt->quiet && rep_print_table(stdout, &table, opt->outdir) != 0) {
+    } else if (!opt->quiet && rep_print_table(stdout, &table, opt->outdir) != 0) {
         snprintf(err, errlen, "cannot write the table to standard output");
         goto done;
     }
@@ -363,6 +428,8 @@ done:
     herd_free(pl.results);
     herd_free(pl.seeds);
     herd_free(groups);
+    herd_free(mine);
+    herd_free(todo);
     free(man);
     exp_plan_free(&plan);
     return rc;

@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "../scenario/scenario.h"
+#include "../model/results.h"
 #include "plan.h"
 
 typedef struct exp_options {
@@ -26,6 +27,8 @@ typedef struct exp_options {
     int quiet;          /* no table on stdout */
     int jobs;           /* worker threads, >= 1 */
     int stats;          /* print engine figures (events/s, memory) on stderr */
+    uint32_t shard_k, shard_n; /* run shard k of n only (n = 0: every job) and write partial.herd */
+    int mpi;            /* hand jobs out to MPI ranks (herd-mpi only); rank 0 writes */
     /* for manifest.txt (all optional) */
     const char *version;
     int argc;
@@ -41,6 +44,16 @@ typedef struct exp_options {
  * (memory, I/O: nothing published); -2 when the plan was refused (a bad
  * value at some variant or sweep point: nothing run, nothing created). */
 int exp_run(const scn_config *base, const char *path, const exp_options *opt, char *err, size_t errlen);
+
+#ifdef HERD_MPI
+/* MPI (mpi.c, herd-mpi only): rank 0 hands out todo[0..ntodo) one job at a
+ * time to the other ranks, which run them with run(ctx, j) and send the
+ * results back; rank 0 stores them in results/seeds (one rank alone runs
+ * everything itself).  *root is set on rank 0.  Returns 0, or -1 with err
+ * (a worker's failure is reported through run's context as well). */
+int exp_mpi_jobs(const size_t *todo, size_t ntodo, int (*run)(void *ctx, size_t j), void *ctx,
+                 model_results *results, uint64_t *seeds, int *root, char *err, size_t errlen);
+#endif
 
 /* herd check: builds the plan of base and prints it (exp_describe), with
  * the memory estimate of a run on `opt->jobs` threads and the order of

@@ -236,6 +236,86 @@ void exp_point_events(const exp_point *p, double *lo, double *hi)
     *hi = 5 * requests * attempts;
 }
 
+typedef struct job_cost {
+    double cost;
+    size_t job;
+} job_cost;
+
+static int by_cost_desc(const void *a, const void *b)
+{
+    const job_cost *x = a, *y = b;
+    if (x->cost != y->cost)
+        return x->cost < y->cost ? 1 : -1;
+    return (x->job > y->job) - (x->job < y->job);
+}
+
+long exp_plan_shard(const exp_plan *plan, uint32_t k, uint32_t n, uint8_t *mine)
+{
+    job_cost *jc = herd_malloc_array(plan->njobs ? plan->njobs : 1, sizeof *jc);
+    double *load = herd_calloc(n, sizeof *load);
+    if (!jc || !load) {
+        herd_free(jc);
+        herd_free(load);
+        return -1;
+    }
+    for (size_t g = 0; g < plan->ngroups; g++) {
+        const exp_group *gr = &plan->groups[g];
+        const exp_point *p = &plan->points[gr->point];
+        double cost = (double)p->spec.clients * p->spec.requests_per_client * p->spec.horizon_s;
+        for (uint32_t r = 0; r < p->replications; r++)
+            jc[gr->first_job + r] = (job_cost){.cost = cost, .job = gr->first_job + r};
+    }
+    qsort(jc, plan->njobs, sizeof *jc, by_cost_desc);
+    /* a binary min-heap of shards by (load, index): O(log n) per job */
+    uint32_t *heap = herd_malloc_array(n, sizeof *heap);
+    if (!heap) {
+        herd_free(jc);
+        herd_free(load);
+        return -1;
+    }
+    for (uint32_t s = 0; s < n; s++)
+        heap[s] = s; /* all loads 0: index order is a valid heap */
+#define LESS(a, b) (load[a] < load[b] || (load[a] == load[b] && (a) < (b)))
+    long count = 0;
+    memset(mine, 0, plan->njobs);
+    for (size_t i = 0; i < plan->njobs; i++) {
+        uint32_t best = heap[0];
+        load[best] += jc[i].cost;
+        if (best + 1 == k) {
+            mine[jc[i].job] = 1;
+            count++;
+        }
+        for (uint32_t at = 0;;) { /* sift the root down */
+            uint32_t l = 2 * at + 1, r = l + 1, m = at;
+            if (l < n && LESS(heap[l], heap[m]))
+                m = l;
+            if (r < n && LESS(heap[r], heap[m]))
+                m = r;
+            if (m == at)
+                break;
+            uint32_t t = heap[at];
+            heap[at] = heap[m];
+            heap[m] = t;
+            at = m;
+        }
+    }
+#undef LESS
+    herd_free(heap);
+    herd_free(jc);
+    herd_free(load);
+    return count;
+}
+
+uint64_t exp_plan_fingerprint(const char *manifest)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (const unsigned char *p = (const unsigned char *)manifest; *p; p++) {
+        h ^= *p;
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
 void exp_plan_free(exp_plan *plan)
 {
     if (!plan)

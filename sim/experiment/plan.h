@@ -95,6 +95,19 @@ void exp_plan_budget(exp_plan *plan, int threads, double limit);
  * unlimited).  Four to five events per attempt. */
 void exp_point_events(const exp_point *p, double *lo, double *hi);
 
+/* Marks in mine[0..njobs) the jobs of shard k of n (1 <= k <= n): jobs
+ * are dealt, most expensive first (cost: clients x requests per client x
+ * horizon, ties by index), each to the shard with the least cost so far
+ * (ties to the lowest shard).  Deterministic, and every job is in exactly
+ * one shard.  Returns the number of jobs marked, or -1 on allocation
+ * failure. */
+long exp_plan_shard(const exp_plan *plan, uint32_t k, uint32_t n, uint8_t *mine);
+
+/* A 64-bit fingerprint of the plan's text (its description, scenario
+ * and overrides: the manifest), so shards of different plans are told
+ * apart. */
+uint64_t exp_plan_fingerprint(const char *manifest);
+
 void exp_plan_free(exp_plan *plan);
 
 #endif
