@@ -74,6 +74,15 @@ cp scenarios/thundering-herd.ini "$T/foreign/partial.herd"
 expect_refused foreign "not a herd partial results file" "$T/occ-3-1" "$T/foreign" "$T/occ-3-3"
 expect_refused no-file "cannot open" "$T/occ-3-1" "$T/nowhere" "$T/occ-3-3"
 
+# the README's Slurm recipe, with the array variables set by hand
+for k in 1 2 3 4; do
+    SLURM_ARRAY_TASK_ID=$k SLURM_ARRAY_TASK_COUNT=4 sh -c \
+        '"$0" run scenarios/aws-2015-occ.ini --replications 4 --set "sweep clients.values=10:40:10" --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT -o "$1/shards/$SLURM_ARRAY_TASK_ID" --quiet' \
+        "$HERD" "$T/slurm" || bad "slurm task $k failed"
+done
+"$HERD" merge "$T/slurm/out" "$T"/slurm/shards/* --quiet || bad "slurm merge failed"
+if why=$(same_dirs "$T/occ-3-single" "$T/slurm/out"); then ok; else bad "slurm recipe /= single: $why"; fi
+
 # bad --shard values are refused before anything runs
 for v in 0/3 4/3 3 a/b 1/0 1/5000 -1/2; do
     "$HERD" run scenarios/thundering-herd.ini --shard "$v" -o "$T/bad-shard" --quiet 2>"$T/err"
@@ -91,6 +100,11 @@ if [ -n "$MPI" ] && [ -x "$MPI" ] && command -v mpirun >/dev/null; then
             { bad "mpirun -np $np failed: $(tail -3 "$T/mpi.out")"; continue; }
         if why=$(same_dirs "$T/occ-3-single" "$T/mpi-$np"); then ok; else bad "mpi -np $np /= single: $why"; fi
     done
+    # the README's hostfile recipe, on this host
+    echo "localhost slots=3" >"$T/hosts"
+    mpirun --hostfile "$T/hosts" -np 3 --mca btl self,vader "$MPI" run scenarios/aws-2015-occ.ini --replications 4 \
+        --set 'sweep clients.values=10:40:10' -o "$T/mpi-hostfile" --quiet --mpi >"$T/mpi.out" 2>&1 &&
+        why=$(same_dirs "$T/occ-3-single" "$T/mpi-hostfile") && ok || bad "mpi hostfile: $why $(tail -3 "$T/mpi.out")"
     mpirun --oversubscribe -np 3 --mca btl self,vader "$MPI" run scenarios/thundering-herd.ini --replications 3 \
         --set clients.count=300 --set run.baseline=exponential -o "$T/mpi-herd" --quiet --mpi >"$T/mpi.out" 2>&1 &&
         why=$(same_dirs "$T/herd-2-single" "$T/mpi-herd") && ok || bad "mpi thundering-herd: $why $(tail -3 "$T/mpi.out")"
