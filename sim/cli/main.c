@@ -11,6 +11,7 @@
  * flag or the scenario), reported before any output file is created.
  */
 #define _GNU_SOURCE
+#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -67,6 +68,26 @@ static void errorf(const char *fmt, ...)
     fprintf(stderr, "herd: %s\n", out);
 }
 
+/* The options of herd run and herd check (--opt VALUE or --opt=VALUE). */
+#define RUN_OPTIONS \
+    "  -o, --output DIR        write CSVs into DIR (default out/<scenario name>/)\n" \
+    "  --seed N                master seed (overrides [run] seed)\n" \
+    "  --replications N        replications per strategy (overrides [run] replications)\n" \
+    "  --set SECTION.KEY=VALUE override any scenario key; repeatable\n" \
+    "                          e.g. --set clients.count=500 --set 'outage 1.end_s=20'\n" \
+    "  --sweep SECTION.KEY=FROM:TO:STEP | SECTION.KEY=A,B,C\n" \
+    "                          run once per value (adds a column to every CSV);\n" \
+    "                          repeatable: several sweeps make a grid\n" \
+    "  --jobs N                simulate on N threads (default: CPUs, at most 8);\n" \
+    "                          results do not depend on N\n" \
+    "  -q, --quiet             print nothing on success\n" \
+    "  --stats                 print events/s and peak memory on stderr\n" \
+    "  --plot                  then draw the figures, as herd plot DIR does\n" \
+    "  --shard K/N             run shard K of N of the plan's jobs (balanced by cost) and\n" \
+    "                          write DIR/partial.herd; herd merge makes the outputs\n" \
+    "  --mpi                   (herd-mpi, under mpirun) hand jobs out to the MPI ranks;\n" \
+    "                          rank 0 writes the outputs\n"
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -79,24 +100,8 @@ static void usage(FILE *f)
             "                                     tab-separated line per key, for scripts)\n"
             "       herd --help | --version\n"
             "\n"
-            "run options:\n"
-            "  -o, --output DIR        write CSVs into DIR (default out/<scenario name>/)\n"
-            "  --seed N                master seed (overrides [run] seed)\n"
-            "  --replications N        replications per strategy (overrides [run] replications)\n"
-            "  --set SECTION.KEY=VALUE override any scenario key; repeatable\n"
-            "                          e.g. --set clients.count=500 --set 'outage 1.end_s=20'\n"
-            "  --sweep SECTION.KEY=FROM:TO:STEP | SECTION.KEY=A,B,C\n"
-            "                          run once per value (adds a column to every CSV);\n"
-            "                          repeatable: several sweeps make a grid\n"
-            "  --jobs N                simulate on N threads (default: CPUs, at most 8);\n"
-            "                          results do not depend on N\n"
-            "  -q, --quiet             print nothing on success\n"
-            "  --stats                 print events/s and peak memory on stderr\n"
-            "  --plot                  then draw the figures, as herd plot DIR does\n"
-            "  --shard K/N             run shard K of N of the plan's jobs (balanced by cost) and\n"
-            "                          write DIR/partial.herd; herd merge makes the outputs\n"
-            "  --mpi                   (herd-mpi, under mpirun) hand jobs out to the MPI ranks;\n"
-            "                          rank 0 writes the outputs\n"
+            "run and check options:\n"
+            "%s"
             "\n"
             "outputs: DIR/summary.csv (one row per variant, sweep point, strategy and replication),\n"
             "         DIR/manifest.txt (version, command, seed, the expanded plan, the scenario verbatim),\n"
@@ -105,7 +110,8 @@ static void usage(FILE *f)
             "figures: timeseries, goodput, sweep_<metric> (sweeps), compare (baseline),\n"
             "         sensitivity (baseline and two sweeps), variants ([variant] sections),\n"
             "         each as .png and .svg\n"
-            "exit status: 0 ok, 1 run failed (I/O, memory), 2 bad flags or scenario\n");
+            "exit status: 0 ok, 1 run failed (I/O, memory), 2 bad flags or scenario\n",
+            RUN_OPTIONS);
 }
 
 /* "K/N" with 1 <= K <= N <= 4096, digits only: 0, else -1. */
@@ -126,13 +132,44 @@ static int sscanf_shard(const char *v, unsigned *k, unsigned *n, char *tail)
     return 0;
 }
 
-static int need_value(int argc, char **argv, int i)
+
+/* Prints the help of one subcommand on stdout; exit status 0, or 1 if it
+ * could not be written. */
+static int help_for(const char *cmd)
 {
-    if (i + 1 >= argc) {
-        errorf("%s needs a value (see herd --help)", argv[i]);
-        return 0;
+    if (!strcmp(cmd, "run") || !strcmp(cmd, "check"))
+        printf("usage: herd %s SCENARIO [options]\n%s", cmd,
+               !strcmp(cmd, "run") ? "simulate every variant, sweep point, strategy and replication of a scenario\n\n"
+                                   : "validate a scenario and print its plan, memory and events; run nothing\n\n");
+    if (!strcmp(cmd, "run") || !strcmp(cmd, "check"))
+        fputs(RUN_OPTIONS, stdout);
+    else if (!strcmp(cmd, "plot"))
+        printf("usage: herd plot DIR [--quiet]\ndraw the figures of a results directory (gnuplot), after "
+               "checking every CSV in it\n");
+    else if (!strcmp(cmd, "merge"))
+        printf("usage: herd merge OUT DIR... [--plot] [--quiet]\ncombine the partial results of the shards of "
+               "one run (herd run --shard K/N -o DIR) into OUT, byte for byte the outputs of a single run\n");
+    else if (!strcmp(cmd, "keys"))
+        printf("usage: herd keys [--list]\nprint the scenario key reference (Markdown), or with --list one "
+               "tab-separated line per key\n");
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        errorf("%s --help: cannot write to standard output", cmd);
+        return 1;
     }
-    return 1;
+    return 0;
+}
+
+/* The message for an option getopt_long did not accept (args[optind - 1]
+ * is the culprit, or optopt for a short one). */
+static void bad_option(const char *cmd, char **args, int ind)
+{
+    const char *a = ind > 0 ? args[ind - 1] : "";
+    if (a[0] == '-' && a[1] == '-' && strchr(a, '=') && optopt)
+        errorf("%.*s takes no value, got '%s' (see herd %s --help)", (int)(strchr(a, '=') - a), a, a, cmd);
+    else if (a[0] == '-' && a[1] == '-')
+        errorf("unknown option '%s' (see herd %s --help)", a, cmd);
+    else
+        errorf("unknown option '-%c' (see herd %s --help)", optopt ? optopt : '?', cmd);
 }
 
 /* herd run, or with check, herd check: the same flags, the same
@@ -150,41 +187,61 @@ static int cmd_run(int argc, char **argv, int check)
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     int jobs = ncpu < 1 ? 1 : ncpu > 8 ? 8 : (int)ncpu;
 
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-            if (!need_value(argc, argv, i))
-                return 2;
-            outdir = argv[++i];
+    enum { O_SEED = 256, O_REPS, O_SET, O_SWEEP, O_JOBS, O_STATS, O_PLOT, O_MPI, O_SHARD };
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'},     {"seed", required_argument, NULL, O_SEED},
+        {"replications", required_argument, NULL, O_REPS}, {"set", required_argument, NULL, O_SET},
+        {"sweep", required_argument, NULL, O_SWEEP},  {"jobs", required_argument, NULL, O_JOBS},
+        {"quiet", no_argument, NULL, 'q'},            {"stats", no_argument, NULL, O_STATS},
+        {"plot", no_argument, NULL, O_PLOT},          {"mpi", no_argument, NULL, O_MPI},
+        {"shard", required_argument, NULL, O_SHARD},  {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    /* getopt_long permutes its vector: parse a copy, keep argv as given
+     * for the manifest */
+    static char *args[4096];
+    if (argc > (int)(sizeof args / sizeof args[0])) {
+        errorf("too many arguments (at most %zu)", sizeof args / sizeof args[0]);
+        return 2;
+    }
+    for (int i = 0; i < argc; i++)
+        args[i] = argv[i];
+    int c, idx;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc - 1, args + 1, ":o:qh", longopts, &idx)) != -1) {
+        const char *v = optarg;
+        switch (c) {
+        case 'o':
+            outdir = v;
             if (!*outdir) {
-                errorf("%s: expected a directory, got an empty path", a);
+                errorf("-o: expected a directory, got an empty path");
                 return 2;
             }
             if (strlen(outdir) >= PATH_MAX - 64) {
-                errorf("%s: the output path is longer than %d bytes", a, PATH_MAX - 64);
+                errorf("-o: the output path is longer than %d bytes", PATH_MAX - 64);
                 return 2;
             }
-        } else if (!strcmp(a, "--seed") || !strcmp(a, "--replications")) {
-            if (!need_value(argc, argv, i))
-                return 2;
-            if (nsets == MAX_SETS || strlen(argv[i + 1]) > 40) {
-                errorf("%s: value too long or too many overrides", a);
+            break;
+        case O_SEED:
+        case O_REPS: {
+            const char *name = c == O_SEED ? "seed" : "replications";
+            if (nsets == MAX_SETS || strlen(v) > 40) {
+                errorf("--%s: value too long or too many overrides", name);
                 return 2;
             }
-            snprintf(setbuf[nsets], sizeof setbuf[0], "run.%s=%s", a + 2, argv[i + 1]);
+            snprintf(setbuf[nsets], sizeof setbuf[0], "run.%s=%s", name, v);
             sets[nsets] = setbuf[nsets];
             nsets++;
-            snprintf(flagbuf[nflags], sizeof flagbuf[0], "%s %s", a, argv[i + 1]);
+            snprintf(flagbuf[nflags], sizeof flagbuf[0], "--%s %s", name, v);
             flags[nflags] = flagbuf[nflags];
             nflags++;
-            i++;
-        } else if (!strcmp(a, "--sweep")) {
-            if (!need_value(argc, argv, i))
-                return 2;
-            const char *spec = argv[++i], *eq = strchr(spec, '=');
-            if (!eq || eq == spec || !eq[1] || (size_t)(eq - spec) >= SCN_SWEEP_KEY_MAX ||
+            break;
+        }
+        case O_SWEEP: {
+            const char *eq = strchr(v, '=');
+            if (!eq || eq == v || !eq[1] || (size_t)(eq - v) >= SCN_SWEEP_KEY_MAX ||
                 strlen(eq + 1) >= SCN_SWEEP_VALUES_MAX) {
-                errorf("--sweep %s: expected section.key=FROM:TO:STEP or section.key=A,B,C", spec);
+                errorf("--sweep %s: expected section.key=FROM:TO:STEP or section.key=A,B,C", v);
                 return 2;
             }
             if (nsets + 2 > MAX_SETS) {
@@ -192,60 +249,72 @@ static int cmd_run(int argc, char **argv, int check)
                 return 2;
             }
             nsweep++;
-            snprintf(setbuf[nsets], sizeof setbuf[0], "sweep cli-%d.key=%.*s", nsweep, (int)(eq - spec), spec);
+            snprintf(setbuf[nsets], sizeof setbuf[0], "sweep cli-%d.key=%.*s", nsweep, (int)(eq - v), v);
             sets[nsets] = setbuf[nsets];
             nsets++;
             snprintf(setbuf[nsets], sizeof setbuf[0], "sweep cli-%d.values=%s", nsweep, eq + 1);
             sets[nsets] = setbuf[nsets];
             nsets++;
-            snprintf(flagbuf[nflags], sizeof flagbuf[0], "--sweep %s", spec);
+            snprintf(flagbuf[nflags], sizeof flagbuf[0], "--sweep %s", v);
             flags[nflags] = flagbuf[nflags];
             nflags++;
-        } else if (!strcmp(a, "--set")) {
-            if (!need_value(argc, argv, i))
-                return 2;
+            break;
+        }
+        case O_SET:
             if (nsets == MAX_SETS) {
                 errorf("too many --set (at most %d)", MAX_SETS);
                 return 2;
             }
-            sets[nsets++] = argv[++i];
-            snprintf(flagbuf[nflags], sizeof flagbuf[0], "--set %s", argv[i]);
+            sets[nsets++] = v;
+            snprintf(flagbuf[nflags], sizeof flagbuf[0], "--set %s", v);
             flags[nflags] = flagbuf[nflags];
             nflags++;
-        } else if (!strcmp(a, "--jobs")) {
-            if (!need_value(argc, argv, i))
-                return 2;
+            break;
+        case O_JOBS: {
             char *end;
-            long v = strtol(argv[++i], &end, 10);
-            if (*end || end == argv[i] || v < 1 || v > 64) {
-                errorf("--jobs: expected an integer in [1, 64], got '%s'", argv[i]);
+            long n = strtol(v, &end, 10);
+            if (*end || end == v || n < 1 || n > 64) {
+                errorf("--jobs: expected an integer in [1, 64], got '%s'", v);
                 return 2;
             }
-            jobs = (int)v;
-        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            jobs = (int)n;
+            break;
+        }
+        case 'q':
             quiet = 1;
-        } else if (!strcmp(a, "--stats")) {
+            break;
+        case O_STATS:
             stats = 1;
-        } else if (!strcmp(a, "--plot")) {
+            break;
+        case O_PLOT:
             plot = 1;
-        } else if (!strcmp(a, "--mpi")) {
+            break;
+        case O_MPI:
             mpi = 1;
-        } else if (!strcmp(a, "--shard")) {
-            if (!need_value(argc, argv, i))
-                return 2;
-            const char *v = argv[++i];
+            break;
+        case O_SHARD: {
             char tail;
             if (sscanf_shard(v, &shard_k, &shard_n, &tail) != 0) {
                 errorf("--shard %s: expected K/N with 1 <= K <= N <= 4096 (e.g. --shard 2/8)", v);
                 return 2;
             }
-        } else if (a[0] == '-' && a[1]) {
-            errorf("unknown option '%s' (see herd --help)", a);
+            break;
+        }
+        case 'h':
+            return help_for(argv[1]);
+        case ':':
+            errorf("%s needs a value (see herd %s --help)", args[optind], argv[1]);
             return 2;
-        } else if (!scenario) {
-            scenario = a;
+        default:
+            bad_option(argv[1], args + 1, optind);
+            return 2;
+        }
+    }
+    for (int i = optind + 1; i < argc; i++) {
+        if (!scenario) {
+            scenario = args[i];
         } else {
-            errorf("one scenario per run; got '%s' and '%s'", scenario, a);
+            errorf("one scenario per run; got '%s' and '%s'", scenario, args[i]);
             return 2;
         }
     }
@@ -307,16 +376,28 @@ static int cmd_merge(int argc, char **argv)
     const char *out = NULL;
     const char *dirs[4096];
     int ndirs = 0, quiet = 0, plot = 0;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+    static const struct option longopts[] = {{"quiet", no_argument, NULL, 'q'},
+                                             {"plot", no_argument, NULL, 'p'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc - 1, argv + 1, ":qh", longopts, NULL)) != -1) {
+        if (c == 'q') {
             quiet = 1;
-        } else if (!strcmp(a, "--plot")) {
+        } else if (c == 'p') {
             plot = 1;
-        } else if (a[0] == '-' && a[1]) {
-            errorf("unknown option '%s' (see herd --help)", a);
+        } else if (c == 'h') {
+            return help_for("merge");
+        } else {
+            bad_option("merge", argv + 1, optind);
             return 2;
-        } else if (!out) {
+        }
+    }
+    for (int i = optind + 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!out) {
             if (!*a) {
                 errorf("merge: expected an output directory, got an empty path");
                 return 2;
@@ -356,18 +437,26 @@ static int cmd_merge(int argc, char **argv)
 static int cmd_plot(int argc, char **argv)
 {
     const char *dir = NULL;
-    int quiet = 0;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+    int quiet = 0, c;
+    static const struct option longopts[] = {
+        {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc - 1, argv + 1, ":qh", longopts, NULL)) != -1) {
+        if (c == 'q') {
             quiet = 1;
-        } else if (a[0] == '-' && a[1]) {
-            errorf("unknown option '%s' (see herd --help)", a);
-            return 2;
-        } else if (!dir) {
-            dir = a;
+        } else if (c == 'h') {
+            return help_for("plot");
         } else {
-            errorf("plot takes one directory; got '%s' and '%s'", dir, a);
+            bad_option("plot", argv + 1, optind);
+            return 2;
+        }
+    }
+    for (int i = optind + 1; i < argc; i++) {
+        if (!dir) {
+            dir = argv[i];
+        } else {
+            errorf("plot takes one directory; got '%s' and '%s'", dir, argv[i]);
             return 2;
         }
     }

@@ -148,8 +148,9 @@ static char *manifest(const exp_plan *plan, const char *path, const exp_options 
             i++;
             continue;
         }
-        if (!strcmp(a, "-q") || !strcmp(a, "--quiet") || !strcmp(a, "--stats") || !strcmp(a, "--plot") ||
-            !strcmp(a, "--mpi"))
+        if (!strncmp(a, "--output=", 9) || !strncmp(a, "--jobs=", 7) || !strncmp(a, "--shard=", 8) ||
+            (a[0] == '-' && a[1] == 'o') || !strcmp(a, "-q") || !strcmp(a, "--quiet") || !strcmp(a, "--stats") ||
+            !strcmp(a, "--plot") || !strcmp(a, "--mpi"))
             continue;
         fputc(' ', f);
         shell_word(f, a);
