@@ -51,7 +51,7 @@ const key scn_key_table[] = {
      "Independent replications per strategy; CIs need at least 2."},
     {"run", "strategies", K_STRATEGIES, C(strategies), 0, 0, NULL, "", "the [retry] strategy",
      "Comma-separated strategies run side by side: immediate, constant, exponential, "
-     "full_jitter, equal_jitter, decorrelated_jitter."},
+     "full_jitter, equal_jitter, decorrelated_jitter; or all (the six, in that order)."},
     {"run", "baseline", K_BASELINE, C(baseline), 0, 0, NULL, "", "none",
      "A strategy of `strategies` to compare the others with: writes compare.csv with each "
      "strategy's paired change against it, per replication (common random numbers), in percent."},
@@ -345,6 +345,42 @@ int scn_parse_outcome(const char *s, int *out)
     return 0;
 }
 
+/* Edit distance (insertions, deletions, substitutions) of a and b, for
+ * words up to 63 characters (longer ones: a large number). */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return 1000;
+    size_t d[64][64];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+            d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+    return d[la][lb];
+}
+
+const char *scn_nearest(const char *word, const char *const *cands, size_t n)
+{
+    const char *best = NULL;
+    size_t bd = (size_t)-1;
+    for (size_t i = 0; i < n; i++) {
+        size_t d = edit_distance(word, cands[i]);
+        if (d < bd) {
+            bd = d;
+            best = cands[i];
+        }
+    }
+    size_t len = strlen(word), limit = len / 3 > 2 ? len / 3 : 2;
+    return best && bd <= limit && bd < len ? best : NULL;
+}
+
 int scn_valid_name(const char *s)
 {
     if (!*s || strlen(s) >= SCN_NAME_MAX || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
@@ -424,6 +460,12 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
         hp_strategy list[HP_STRATEGY_COUNT];
         uint32_t cnt = 0;
         const char *p = value;
+        if (!strcmp(value, "all")) { /* every strategy, in the library's order */
+            for (int i = 0; i < HP_STRATEGY_COUNT; i++)
+                c->strategies[i] = (hp_strategy)i;
+            c->nstrategies = HP_STRATEGY_COUNT;
+            return NULL;
+        }
         for (;;) {
             while (*p == ' ' || *p == '\t')
                 p++;
@@ -501,8 +543,19 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
                 if (strlen(metric_table[m].name) == len && !strncmp(metric_table[m].name, p, len))
                     break;
             if (m == metric_count) {
-                snprintf(buf, n, "unknown metric '%.*s'; expected column names of summary.csv (e.g. calls)", (int)len,
-                         p);
+                const char *names[128];
+                size_t nn = 0;
+                for (size_t q = 0; q < metric_count && nn < 128; q++)
+                    names[nn++] = metric_table[q].name;
+                char word[64];
+                snprintf(word, sizeof word, "%.*s", (int)(len < 63 ? len : 63), p);
+                const char *near = scn_nearest(word, names, nn);
+                if (near)
+                    snprintf(buf, n, "unknown metric '%.*s' (did you mean %s?); expected column names of summary.csv",
+                             (int)len, p, near);
+                else
+                    snprintf(buf, n, "unknown metric '%.*s'; expected column names of summary.csv (herd --help lists "
+                                     "the outputs; README: Outputs)", (int)len, p);
                 return buf;
             }
             used += (size_t)snprintf(tmp + used, sizeof tmp - used, "%s%.*s", used ? "," : "", (int)len, p);

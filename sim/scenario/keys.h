@@ -49,6 +49,10 @@ int scn_parse_double(const char *s, double *out);
 int scn_parse_u64(const char *s, uint64_t *out);
 int scn_parse_outcome(const char *s, int *out); /* status 100..599 or connection_* */
 
+/* The candidate nearest to word (edit distance at most a third of its
+ * length, at least 2), for "did you mean" hints; NULL if none is close. */
+const char *scn_nearest(const char *word, const char *const *cands, size_t n);
+
 /* 1 if s is a valid scenario / variant name. */
 int scn_valid_name(const char *s);
 

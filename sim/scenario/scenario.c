@@ -390,7 +390,16 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
             *seen = line > 0 ? line : ps->set_origin ? ps->set_origin : -1;
         return 1;
     }
-    fail(ps, line, "[%s]: unknown key '%s' (see `herd keys` for every key)", section, name, NULL);
+    const char *cands[SCN_MAX_KEYS];
+    size_t nc = 0;
+    for (size_t i = 0; i < scn_key_count; i++)
+        if (!strcmp(scn_key_table[i].section, kind))
+            cands[nc++] = scn_key_table[i].name;
+    const char *near = scn_nearest(name, cands, nc);
+    if (near)
+        fail(ps, line, "[%s]: unknown key '%s' (did you mean %s?); see `herd keys` for every key", section, name, near);
+    else
+        fail(ps, line, "[%s]: unknown key '%s' (see `herd keys` for every key)", section, name, NULL);
     return 0;
 }
 
