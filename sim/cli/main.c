@@ -200,9 +200,10 @@ static int cmd_run(int argc, char **argv)
     }
     if (plot) {
         char perr[PLOT_ERR_MAX];
-        if (plot_render(outdir, quiet, perr, sizeof perr) != 0) {
+        int prc = plot_render(outdir, quiet, perr, sizeof perr);
+        if (prc != 0) {
             fprintf(stderr, "herd: %s\n", perr);
-            return 1;
+            return prc == PLOT_INVALID ? 2 : 1;
         }
     }
     return 0;
@@ -231,9 +232,10 @@ static int cmd_plot(int argc, char **argv)
         return 2;
     }
     char err[PLOT_ERR_MAX];
-    if (plot_render(dir, quiet, err, sizeof err) != 0) {
+    int rc = plot_render(dir, quiet, err, sizeof err);
+    if (rc != 0) {
         fprintf(stderr, "herd: %s\n", err);
-        return 1;
+        return rc == PLOT_INVALID ? 2 : 1;
     }
     return 0;
 }
