@@ -45,7 +45,7 @@ if (format eq "sweep") {
     call here . "/sweep.gp" data "linear" "compare"
     exit
 }
-if (format ne "bars" || ns < 1) { print "compare.gp: no data in " . file; exit status 1 }
+if (format ne "bars" || ns < 1) { print "compare.gp: no figure data in " . ARG1 . "; prepare it with HERD_PLOT_DATA=DATA herd plot RESULTS"; exit status 1 }
 set datafile separator comma
 set datafile columnheaders
 set datafile commentschars "#"

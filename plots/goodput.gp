@@ -32,7 +32,7 @@ stats info using (k = strcol(1), \
     (k eq "tmax" ? tmax = column(2) : 0), (k eq "ymax" ? ymax = column(2) : 0), \
     (k eq "has_trigger" ? has_trigger = int(column(2)) : 0), \
     (k eq "trigger_start" ? ts = column(2) : 0), (k eq "trigger_end" ? te = column(2) : 0), 0) nooutput
-if (np < 1) { print "goodput.gp: no data in " . file; exit status 1 }
+if (np < 1) { print "goodput.gp: no figure data in " . ARG1 . "; prepare it with HERD_PLOT_DATA=DATA herd plot RESULTS"; exit status 1 }
 array names[np]
 i = 0
 stats info using (strcol(1) eq "panel" && i < np ? (i = i + 1, names[i] = strcol(2)) : 0, 0) nooutput

@@ -44,7 +44,7 @@ k1 = ""; k2 = ""; na = 0; nb = 0
 stats info using (k = strcol(1), \
     (k eq "k1" ? k1 = strcol(2) : 0), (k eq "k2" ? k2 = strcol(2) : 0), \
     (k eq "na" ? na = int(column(2)) : 0), (k eq "nb" ? nb = int(column(2)) : 0), 0) nooutput
-if (na < 1 || nb < 1) { print "sensitivity.gp: no data in " . file; exit status 1 }
+if (na < 1 || nb < 1) { print "sensitivity.gp: no figure data in " . ARG1 . "; prepare it with HERD_PLOT_DATA=DATA herd plot RESULTS"; exit status 1 }
 array alab[na]
 array blab[nb]
 i = 0; j = 0

@@ -82,7 +82,7 @@ do for [metric in metrics] {
         (k eq "allpos" ? allpos = int(column(2)) : 0), (k eq "minpos" ? minpos = column(2) : 0), \
         (k eq "xmin" ? xmin = column(2) : 0), (k eq "xmax" ? xmax = column(2) : 0), \
         (k eq "gaplin" ? gaplin = column(2) : 0), (k eq "gaplog" ? gaplog = column(2) : 0), 0) nooutput
-    if (format ne "sweep" || ns < 1 || ng < 1 || nx < 1) { print me . ": no sweep data in " . info; exit status 1 }
+    if (format ne "sweep" || ns < 1 || ng < 1 || nx < 1) { print me . ": no data for " . name . " in " . ARG1 . "; prepare it with HERD_PLOT_DATA=DATA herd plot RESULTS"; exit status 1 }
     array glab[ng]
     array xlab[nx]
     i = 0; j = 0

@@ -35,7 +35,7 @@ stats data . "/timeseries.tsv" using (k = strcol(1), \
     (k eq "bucket" ? bucket = column(2) : 0), (k eq "tmax" ? tmax = column(2) : 0), \
     (k eq "amax" ? amax = column(2) : 0), (k eq "fmax" ? fmax = column(2) : 0), \
     (k eq "label" ? label = strcol(2) : 0), 0) nooutput
-if (ns < 1) { print "timeseries.gp: no data in " . file; exit status 1 }
+if (ns < 1) { print "timeseries.gp: no figure data in " . ARG1 . "; prepare it with HERD_PLOT_DATA=DATA herd plot RESULTS"; exit status 1 }
 set datafile separator comma
 set datafile columnheaders
 set datafile commentschars "#"

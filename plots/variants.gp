@@ -42,7 +42,7 @@ do for [k = 1:nm] {
         exit status 2
     }
 }
-if (ns < 1 || nv < 1) { print "variants.gp: no data in " . data . "/variants.tsv"; exit status 1 }
+if (ns < 1 || nv < 1) { print "variants.gp: no figure data in " . ARG1 . "; prepare it with HERD_PLOT_DATA=DATA herd plot RESULTS"; exit status 1 }
 if (nm == 0) { print "variants.gp: nothing to draw (every metric is zero)"; exit status 0 }
 set datafile separator comma
 set datafile columnheaders
