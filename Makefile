@@ -101,6 +101,7 @@ validate: $(BUILD)/tests/validate
 cli-test: herd
 	@sh tests/cli.sh ./herd
 	@sh tests/plot.sh ./herd
+	@sh tests/hostile-plot.sh ./herd
 	@sh tests/bad.sh ./herd
 	@sh tests/golden.sh ./herd
 	@echo "== valgrind: one end-to-end run and its plots"

@@ -325,16 +325,22 @@ static int label_char(char c)
 }
 
 /* A sweep value: 1-63 of letters, digits, space and . _ + - ( ) , : /
- * (numbers, names, distributions such as normal(0.1, 0.02)). */
+ * (numbers, names, distributions such as normal(0.1, 0.02)); commas only
+ * within balanced parentheses, as a sweep list is split at the others. */
 static int valid_keyval(const char *s)
 {
     size_t n = strlen(s);
+    int depth = 0;
     if (n == 0 || n > LABEL_MAX || s[0] == ' ' || s[n - 1] == ' ')
         return 0;
-    for (; *s; s++)
-        if (!label_char(*s))
+    for (; *s; s++) {
+        if (!label_char(*s) || (*s == ',' && depth == 0))
             return 0;
-    return 1;
+        depth += *s == '(' ? 1 : *s == ')' ? -1 : 0;
+        if (depth < 0)
+            return 0;
+    }
+    return depth == 0;
 }
 
 /* A swept key's column name: section.key, where the section may carry a
@@ -511,7 +517,7 @@ static int check_row(csv_rd *r, const keyset *ks, const colspec *tail, int ntail
         case T_KEYVAL:
             if (!valid_keyval(f))
                 return rd_fail(r, "column %d (%s) is '%s'; expected a sweep value of 1-%d letters, digits, spaces "
-                                  "and . _ + - ( ) , : /",
+                                  "and . _ + - ( ) : / (commas only within parentheses)",
                                i + 1, name, v, LABEL_MAX);
             break;
         case T_STRATEGY: {
