@@ -100,6 +100,7 @@ validate: $(BUILD)/tests/validate
 cli-test: herd
 	@sh tests/cli.sh ./herd
 	@sh tests/plot.sh ./herd
+	@sh tests/hostile-plot.sh ./herd
 	@sh tests/bad.sh ./herd
 	@sh tests/golden.sh ./herd
 	@sh tests/metamorphic.sh ./herd

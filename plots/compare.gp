@@ -1,83 +1,54 @@
 # compare.gp - how much sooner (or later) each strategy finishes than the
 # baseline strategy of the scenario ([run] baseline).
 #
-#   gnuplot -c plots/compare.gp DIR
+#   gnuplot -c plots/compare.gp DATA
 #
-# Reads DIR/compare.csv; writes DIR/compare.png and DIR/compare.svg: the
-# paired change of completion_time_s against the baseline, in percent
-# (negative: finishes sooner), mean and 95% CI over the replications; the
-# baseline itself is left out.  Without sweeps, one bar per strategy; with
-# sweeps, one line per strategy against the first swept key, drawn by
-# sweep.gp (beside this script) exactly like its figures.
+# Writes DATA/compare.png and DATA/compare.svg: the paired change of
+# completion_time_s against the baseline, in percent (negative: finishes
+# sooner), mean and 95% CI over the replications; the baseline itself is
+# left out.  Without sweeps, one bar per strategy; with sweeps, one line per
+# strategy against the first swept key, drawn by sweep.gp (beside this
+# script) exactly like its figures.
+#
+# DATA is a directory of figure data that herd plot prepares from a
+# validated results directory (HERD_PLOT_DATA=DATA herd plot DIR keeps it):
+#   DATA/compare.csv  per strategy but the baseline, a block "pos,mean,ci95"
+#   DATA/compare.tsv  key<TAB>value: format (bars; sweep for a swept run),
+#                     ns, strategies, baseline, reps, noci, lo, hi
+# Both are read as data only.
 
-if (ARGC < 1) { print "usage: gnuplot -c plots/compare.gp DIR"; exit status 2 }
-dir = ARG1
-file = dir . "/compare.csv"
+if (ARGC < 1 || strlen(ARG1) == 0) { print "usage: gnuplot -c plots/compare.gp DATA"; exit status 2 }
+# A path, never a command: "./" in front unless absolute, so that a name
+# starting with '<' or '|' is not read as a pipe.
+data = ARG1[1:1] eq "/" ? ARG1 : "./" . ARG1
+file = data . "/compare.csv"
 metric = "completion_time_s"
 
-# Single-quoted for the shell, so any directory name works.
-sq(s) = (sq_p = strstrt(s, "'")) == 0 ? s : s[1:sq_p - 1] . "'\\''" . sq(s[sq_p + 1:])
-q(s) = "'" . sq(s) . "'"
-# csv(line, f): splits a CSV line into f[1..n] (quoted fields allowed);
-# gq(s): s as a gnuplot string.
-AWKLIB = 'function csv(line, f,    n, i, c, qt, cur) { \
-    if (index(line, "\"") == 0) return split(line, f, ","); \
-    n = 0; cur = ""; qt = 0; \
-    for (i = 1; i <= length(line); i++) { \
-        c = substr(line, i, 1); \
-        if (qt && c == "\"" && substr(line, i + 1, 1) == "\"") { cur = cur c; i++ } \
-        else if (c == "\"") qt = !qt; \
-        else if (c == "," && !qt) { f[++n] = cur; cur = "" } \
-        else cur = cur c } \
-    f[++n] = cur; return n } \
-function gq(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" } '
-awk(vars, prog) = system("awk " . vars . " '" . AWKLIB . prog . "' " . q(file))
-if (system("test -r " . q(file) . " && echo ok") ne "ok") { print "compare.gp: cannot read " . file; exit status 1 }
+# The settings, as data: key<TAB>value lines.
+set datafile separator "\t"
+set datafile nocolumnheaders
+set datafile commentschars ""
+format = ""; ns = 0; strategies = ""; baseline = ""; reps = ""; noci = 0; lo = 0; hi = 0
+stats data . "/compare.tsv" using (k = strcol(1), \
+    (k eq "format" ? format = strcol(2) : 0), \
+    (k eq "ns" ? ns = int(column(2)) : 0), (k eq "strategies" ? strategies = strcol(2) : 0), \
+    (k eq "baseline" ? baseline = strcol(2) : 0), (k eq "reps" ? reps = strcol(2) : 0), \
+    (k eq "noci" ? noci = int(column(2)) : 0), (k eq "lo" ? lo = column(2) : 0), \
+    (k eq "hi" ? hi = column(2) : 0), 0) nooutput
 
-col(name) = int(awk("-v N=" . q(name), \
-                    'NR == 1 { n = csv($0, h); for (i = 1; i <= n; i++) if (h[i] == N) { print i; exit } exit }'))
-c_strat = col("strategy")
-if (c_strat == 0 || col("baseline") == 0) { print "compare.gp: " . file . " is not a herd compare.csv"; exit status 1 }
-
-if (c_strat > 1) {
-    # Swept: sweep.gp draws the lines.
+if (format eq "sweep") {
+    # Swept: sweep.gp draws the lines.  Its path, from this script's (ARG0),
+    # likewise never starts with '<' or '|'.
     here = "."
     do for [i = strlen(ARG0):1:-1] { if (ARG0[i:i] eq "/" && here eq ".") { here = ARG0[1:i - 1] } }
-    call here . "/sweep.gp" dir "linear" "compare"
+    if (here[1:1] ne "/") { here = "./" . here }
+    call here . "/sweep.gp" data "linear" "compare"
     exit
 }
-
-# The first output line is gnuplot assignments (or err); then one block
-# "position mean ci95" per strategy, in file order.
-select = ' \
-    BEGIN { NUM = "^[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?$" } \
-    NR == 1 { n = csv($0, h); \
-              for (i = n; i >= 1; i--) { if (h[i] == "strategy") S = i; if (h[i] == "baseline") B = i; \
-                                         if (h[i] == MEAN) M = i; if (h[i] == CI) C = i; \
-                                         if (h[i] == "replications") RP = i } \
-              if (!M) { bad = 1; exit } next } \
-    { csv($0, f); if (NR == 2) { base = f[B]; reps = RP ? f[RP] : "" } \
-      if (f[S] == f[B] || f[M] !~ NUM) next; \
-      y = f[M] + 0; e = f[C] ~ NUM ? f[C] + 0 : 0; if (f[C] !~ NUM) noci = 1; if (e < 0) e = -e; \
-      if (!ns) { lo = y - e; hi = y + e } \
-      if (y - e < lo) lo = y - e; if (y + e > hi) hi = y + e; \
-      strats = strats (ns++ ? " " : "") f[S]; \
-      L[ns] = sprintf("%d %.17g %.17g", ns, y, e) } \
-    END { \
-      if (bad) { print "err = " gq(FILENAME ": no column " MEAN); exit } \
-      if (!ns) { print "err = " gq("no strategy besides the baseline in " FILENAME); exit } \
-      printf "ns = %d; strategies = %s; baseline = %s; reps = %s; noci = %d; lo = %.17g; hi = %.17g\n", \
-             ns, gq(strats), gq(base), gq(reps), noci, lo, hi; \
-      for (i = 1; i <= ns; i++) printf "%s\n\n\n", L[i] }'
-out = awk("-v MEAN=" . metric . "_change_pct_mean -v CI=" . metric . "_change_pct_ci95", select)
-nl = strstrt(out, "\n")
-err = ""; ns = 0
-eval (nl > 0 ? out[1:nl - 1] : out)
-if (err ne "") { print "compare.gp: " . err; exit status 1 }
-if (ns == 0) { print "compare.gp: cannot read " . file; exit status 1 }
-set print $D
-print out[nl + 1:]
-set print
+if (format ne "bars" || ns < 1) { print "compare.gp: no figure data in " . ARG1 . "; prepare it with HERD_PLOT_DATA=DATA herd plot RESULTS"; exit status 1 }
+set datafile separator comma
+set datafile columnheaders
+set datafile commentschars "#"
 
 # One colour per strategy, the same as in sweep.gp.
 scolor(s) = s eq "immediate" ? "#7f7f7f" : s eq "constant" ? "#e69f00" : s eq "exponential" ? "#d55e00" : \
@@ -99,7 +70,7 @@ do for [fmt in "png svg"] {
     } else {
         set terminal svg noenhanced size width, 520 font ",10"
     }
-    set output dir . "/compare." . fmt
+    set output data . "/compare." . fmt
     set title sprintf("%s change vs %s, paired per replication\n%s (below 0: lower than %s)", \
                       metric, baseline, ci, baseline)
     set ylabel "change in " . metric . " vs " . baseline . " (%)"
@@ -113,7 +84,9 @@ do for [fmt in "png svg"] {
     set style fill solid 0.75 border -1
     set bars small
     unset key
-    plot for [i = 1:ns] $D index (i - 1) using 1:2:3 with boxerrorbars lc rgb scolor(word(strategies, i)), \
-         $D using 1:($2 >= 0 ? $2 + $3 + lpad : $2 - $3 - lpad):(sprintf("%+.1f%%", $2)) with labels
+    plot for [i = 1:ns] file index (i - 1) using "pos":"mean":"ci95" with boxerrorbars lc rgb scolor(word(strategies, i)), \
+         file using "pos":(column("mean") >= 0 ? column("mean") + column("ci95") + lpad \
+                                              : column("mean") - column("ci95") - lpad):(sprintf("%+.1f%%", column("mean"))) \
+         with labels
     unset output
 }

@@ -2,41 +2,64 @@
 # strategy's completion-time reduction against the baseline over a 2-D
 # sweep, with the points where the 62/65 claim holds marked.
 #
-#   gnuplot -c plots/sensitivity.gp DIR [STRATEGY ...]
+#   gnuplot -c plots/sensitivity.gp DATA [STRATEGY ...]
 #
-# Reads DIR/compare.csv of a run with two sweeps (rows of the map: the first
-# swept key; columns: the second) and `[run] baseline`; draws one panel per
-# strategy (default: full_jitter and decorrelated_jitter).  A dot marks a
-# point where full jitter is within 62 +/- 3 %, decorrelated jitter within
-# 65 +/- 3 % and decorrelated ahead (the 62/65 claim, see scenarios/NOTES-62-65.md).
-# Writes DIR/sensitivity.png and DIR/sensitivity.svg.
+# For a run with two sweeps (rows of the map: the first swept key; columns:
+# the second) and [run] baseline; one panel per strategy (default:
+# full_jitter and decorrelated_jitter).  A dot marks a point where full
+# jitter is within 62 +/- 3 %, decorrelated jitter within 65 +/- 3 % and
+# decorrelated ahead (the 62/65 claim, see scenarios/NOTES-62-65.md).
+#
+# DATA is a directory of figure data that herd plot prepares from a
+# validated results directory (HERD_PLOT_DATA=DATA herd plot DIR keeps it):
+#   DATA/sensitivity.csv  per point "col,row,ok" (the grid indices, the
+#                         claim holds), then a column per strategy: its
+#                         reduction in percent
+#   DATA/sensitivity.tsv  key<TAB>value: k1, k2, na, nb, then one alab line
+#                         per row and one blab line per column
+# Both are read as data only.  Writes DATA/sensitivity.png and .svg.
 
-if (ARGC < 1) { print "usage: gnuplot -c plots/sensitivity.gp DIR [STRATEGY ...]"; exit status 2 }
-dir = ARG1
-file = dir . "/compare.csv"
+if (ARGC < 1 || strlen(ARG1) == 0) { print "usage: gnuplot -c plots/sensitivity.gp DATA [STRATEGY ...]"; exit status 2 }
+# A path, never a command: "./" in front unless absolute, so that a name
+# starting with '<' or '|' is not read as a pipe.
+data = ARG1[1:1] eq "/" ? ARG1 : "./" . ARG1
+file = data . "/sensitivity.csv"
+info = data . "/sensitivity.tsv"
 strategies = "full_jitter decorrelated_jitter"
 if (ARGC >= 2) { strategies = ARG2; if (ARGC >= 3) { strategies = strategies . " " . ARG3 } }
+known = " immediate constant exponential full_jitter equal_jitter decorrelated_jitter "
 n = words(strategies)
-q(s) = "'" . s . "'"
-if (system("test -r " . q(file) . " && echo ok") ne "ok") { print "sensitivity.gp: cannot read " . file; exit status 1 }
+do for [i = 1:n] {
+    if (strstrt(known, " " . word(strategies, i) . " ") == 0) {
+        print "sensitivity.gp: unknown strategy '" . word(strategies, i) . "'; expected one of" . known
+        exit status 2
+    }
+}
 
-# Grid: index each distinct value of the two swept keys in file order;
-# per point the reduction of every strategy and whether the claim holds.
-tmp = system("mktemp /tmp/herd-sensitivity.XXXXXX")
-head = system("awk -F, -v OUT=" . q(tmp) . " -v STRATS=" . q(strategies) . " '" . \
-  'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; if (!("strategy" in c) || c["strategy"] != 3 || !("completion_time_s_change_pct_mean" in c)) { print "err = \"needs compare.csv with two sweep columns\""; bad = 1; exit } k1 = $1; k2 = $2; next } \
-   { a = $1; b = $2; if (!(a in ia)) { ia[a] = na++; la[na] = a } if (!(b in ib)) { ib[b] = nb++; lb[nb] = b } \
-     r[a "|" b "|" $3] = -$c["completion_time_s_change_pct_mean"]; keyA[a "|" b] = a; keyB[a "|" b] = b } \
-   END { if (bad) exit; ns = split(STRATS, S, " "); \
-     for (k in keyA) { a = keyA[k]; b = keyB[k]; f = r[k "|full_jitter"]; d = r[k "|decorrelated_jitter"]; \
-        ok = (f >= 59 && f <= 65 && d >= 62 && d <= 68 && d > f); \
-        line = ib[b] " " ia[a] " " ok; for (s = 1; s <= ns; s++) line = line " " ((k "|" S[s]) in r ? r[k "|" S[s]] : "NaN"); print line > OUT } \
-     yt = ""; for (i = 1; i <= na; i++) yt = yt (i > 1 ? ", " : "") "\"" la[i] "\" " (i - 1); \
-     step = int((nb + 9) / 10); xt = ""; for (j = 1; j <= nb; j += step) xt = xt (j > 1 ? ", " : "") "\"" lb[j] "\" " (j - 1); \
-     printf "k1 = \"%s\"; k2 = \"%s\"; na = %d; nb = %d; set ytics (%s); set xtics (%s)\n", k1, k2, na, nb, yt, xt }' . "' " . q(file))
-err = ""
-eval head
-if (err ne "") { system("rm -f " . q(tmp)); print "sensitivity.gp: " . file . ": " . err; exit status 1 }
+# The settings, as data: key<TAB>value lines.
+set datafile separator "\t"
+set datafile nocolumnheaders
+set datafile commentschars ""
+k1 = ""; k2 = ""; na = 0; nb = 0
+stats info using (k = strcol(1), \
+    (k eq "k1" ? k1 = strcol(2) : 0), (k eq "k2" ? k2 = strcol(2) : 0), \
+    (k eq "na" ? na = int(column(2)) : 0), (k eq "nb" ? nb = int(column(2)) : 0), 0) nooutput
+if (na < 1 || nb < 1) { print "sensitivity.gp: no figure data in " . ARG1 . "; prepare it with HERD_PLOT_DATA=DATA herd plot RESULTS"; exit status 1 }
+array alab[na]
+array blab[nb]
+i = 0; j = 0
+stats info using (strcol(1) eq "alab" && i < na ? (i = i + 1, alab[i] = strcol(2)) : 0, \
+                  strcol(1) eq "blab" && j < nb ? (j = j + 1, blab[j] = strcol(2)) : 0, 0) nooutput
+set datafile separator comma
+set datafile columnheaders
+set datafile commentschars "#"
+
+# Every row label; at most about ten column labels.
+set ytics (alab[1] 0)
+do for [i = 2:na] { set ytics add (alab[i] i - 1) }
+step = int((nb + 9) / 10)
+set xtics (blab[1] 0)
+do for [j = 1 + step:nb:step] { set xtics add (blab[j] j - 1) }
 
 do for [fmt in "png svg"] {
     if (fmt eq "png") {
@@ -44,7 +67,7 @@ do for [fmt in "png svg"] {
     } else {
         set terminal svg noenhanced size 560 * n, 520 font ",9"
     }
-    set output dir . "/sensitivity." . fmt
+    set output data . "/sensitivity." . fmt
     set multiplot layout 1, n title "Completion-time reduction against the baseline (%); dots: the 62/65 claim holds"
     set xrange [-0.5:nb - 0.5]
     set yrange [-0.5:na - 0.5]
@@ -54,11 +77,11 @@ do for [fmt in "png svg"] {
     set palette defined (0 "#f7fbff", 40 "#6baed6", 62 "#fdae61", 65 "#d7191c", 80 "#67000d")
     set cblabel "reduction (%)"
     do for [i = 1:n] {
-        set title word(strategies, i)
-        plot tmp using 1:2:(0.5):(0.5):(column(3 + i)) with boxxy fs solid 1.0 noborder fc palette notitle, \
-             tmp using 1:($3 > 0 ? $2 : 1/0) with points pt 7 ps 0.6 lc rgb "black" notitle
+        s = word(strategies, i)
+        set title s
+        plot file using "col":"row":(0.5):(0.5):(column(s)) with boxxy fs solid 1.0 noborder fc palette notitle, \
+             file using "col":(column("ok") > 0 ? column("row") : 1/0) with points pt 7 ps 0.6 lc rgb "black" notitle
     }
     unset multiplot
     unset output
 }
-system("rm -f " . q(tmp))

@@ -1,119 +1,47 @@
 # sweep.gp - how each strategy's results move along a sweep: one figure per
 # metric, x = the first swept key, one line per strategy, 95% CI error bars.
 #
-#   gnuplot -c plots/sweep.gp DIR [SCALE]
+#   gnuplot -c plots/sweep.gp DATA [SCALE]
 #
-# Reads DIR/aggregate.csv of a swept run (--sweep or [sweep]: the columns
-# before `strategy`, one per swept key) and writes DIR/sweep_M.png and
-# DIR/sweep_M.svg for M in completion_time_s, calls, peak_arrivals_per_s,
-# p99_latency_s and failures.  Points are M_mean, bars +/- M_ci95 (none with
-# a single replication), strategies nudged apart along x so that equal
-# values stay visible.  x: the first sweep column's values in numeric order,
-# on a log axis when that spreads them better (0.1, 0.2, 0.5, 1, 2, 5);
-# non-numeric values, such as distributions, evenly in file order.  A second
-# sweep column gives one panel per value, all with the same axes; further
-# sweep columns are held at the first row's values, named in the title.
-# SCALE of the y axis: auto (default: log when every mean is positive and
-# they span two decades or more), log or linear.
+# Figures sweep_M.png and sweep_M.svg for M in completion_time_s, calls,
+# peak_arrivals_per_s, p99_latency_s and failures (aggregate.csv of a swept
+# run).  Points are M_mean, bars +/- M_ci95 (none with a single
+# replication), strategies nudged apart along x so that equal values stay
+# visible.  x: the first sweep column's values in numeric order, on a log
+# axis when that spreads them better (0.1, 0.2, 0.5, 1, 2, 5); non-numeric
+# values, such as distributions, evenly in file order.  A second sweep
+# column gives one panel per value, all with the same axes; further sweep
+# columns are held at the first row's values, named in the title.  SCALE of
+# the y axis: auto (default: log when every mean is positive and they span
+# two decades or more), log or linear.
 #
-#   gnuplot -c plots/sweep.gp DIR linear compare
+#   gnuplot -c plots/sweep.gp DATA linear compare
 #
-# is how compare.gp draws a swept DIR: compare.csv's
-# completion_time_s_change_pct (the baseline strategy left out) into
-# DIR/compare.png and DIR/compare.svg.
+# is how a swept compare.csv is drawn: completion_time_s_change_pct (the
+# baseline strategy left out) into DATA/compare.png and DATA/compare.svg.
+#
+# DATA is a directory of figure data that herd plot prepares from a
+# validated results directory (HERD_PLOT_DATA=DATA herd plot DIR keeps it):
+#   DATA/NAME.csv  per (panel, strategy), panels outermost, a block
+#                  "x,mean,ci95" in x order (x: the value, or its position
+#                  when the values are not numbers)
+#   DATA/NAME.tsv  key<TAB>value: ns, strategies, ng, nx, xnum, noci, xkey,
+#                  gkey, fixed, reps, baseline, lo, hi, ymin, ymax, allpos,
+#                  minpos, xmin, xmax, gaplin, gaplog, then one glab line
+#                  per panel and one xlab line per x value
+# with NAME sweep_M, or compare.  Both are read as data only.
 
-if (ARGC < 1) { print "usage: gnuplot -c plots/sweep.gp DIR [auto|log|linear]"; exit status 2 }
-dir = ARG1
+if (ARGC < 1 || strlen(ARG1) == 0) { print "usage: gnuplot -c plots/sweep.gp DATA [auto|log|linear]"; exit status 2 }
+# A path, never a command: "./" in front unless absolute, so that a name
+# starting with '<' or '|' is not read as a pipe.
+data = ARG1[1:1] eq "/" ? ARG1 : "./" . ARG1
 scale = ARGC >= 2 ? ARG2 : "auto"
 compare = ARGC >= 3 && ARG3 eq "compare"
 if (scale ne "auto" && scale ne "log" && scale ne "linear") {
     print "sweep.gp: SCALE is auto, log or linear, not '" . scale . "'"; exit status 2
 }
-file = dir . (compare ? "/compare.csv" : "/aggregate.csv")
 me = compare ? "compare.gp" : "sweep.gp"
 metrics = compare ? "completion_time_s" : "completion_time_s calls peak_arrivals_per_s p99_latency_s failures"
-
-# Single-quoted for the shell, so any directory name works.
-sq(s) = (sq_p = strstrt(s, "'")) == 0 ? s : s[1:sq_p - 1] . "'\\''" . sq(s[sq_p + 1:])
-q(s) = "'" . sq(s) . "'"
-# csv(line, f): splits a CSV line into f[1..n] (quoted fields allowed, as a
-# sweep value like `normal(0.1, 0.02)` is quoted); gq(s): s as a gnuplot string.
-AWKLIB = 'function csv(line, f,    n, i, c, qt, cur) { \
-    if (index(line, "\"") == 0) return split(line, f, ","); \
-    n = 0; cur = ""; qt = 0; \
-    for (i = 1; i <= length(line); i++) { \
-        c = substr(line, i, 1); \
-        if (qt && c == "\"" && substr(line, i + 1, 1) == "\"") { cur = cur c; i++ } \
-        else if (c == "\"") qt = !qt; \
-        else if (c == "," && !qt) { f[++n] = cur; cur = "" } \
-        else cur = cur c } \
-    f[++n] = cur; return n } \
-function gq(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" } '
-awk(vars, prog) = system("awk " . vars . " '" . AWKLIB . prog . "' " . q(file))
-if (system("test -r " . q(file) . " && echo ok") ne "ok") { print me . ": cannot read " . file; exit status 1 }
-
-# One pass per metric.  Columns are found by header name.  The first output
-# line is gnuplot assignments (or err); then one block "x mean ci95" per
-# (panel, strategy), panels outermost, x in order (an empty block is one
-# NaN line, so block numbers stay (panel - 1) * ns + strategy - 1).
-select = ' \
-    BEGIN { NUM = "^[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?$" } \
-    NR == 1 { n = csv($0, h); \
-              for (i = n; i >= 1; i--) { if (h[i] == "strategy") S = i; if (h[i] == MEAN) M = i; \
-                                         if (h[i] == CI) C = i; if (h[i] == "baseline") B = i; \
-                                         if (h[i] == "replications") RP = i } \
-              if (!S || !M) { bad = 1; exit } \
-              nsw = S - 1; if (nsw < 1) exit; next } \
-    { csv($0, f); \
-      if (NR == 2) { for (i = 3; i <= nsw; i++) { fix[i] = f[i]; fixed = fixed (i > 3 ? ", " : "") h[i] " = " f[i] } \
-                     reps = RP ? f[RP] : ""; base = B ? f[B] : "" } \
-      for (i = 3; i <= nsw; i++) if (f[i] != fix[i]) next; \
-      if (SKIPB && f[S] == f[B]) next; \
-      s = f[S]; x = f[1]; g = nsw >= 2 ? f[2] : ""; \
-      if (!(s in si)) { si[s] = ++ns; strats = strats (ns > 1 ? " " : "") s } \
-      if (!(g in gi)) { gi[g] = ++ng; gn[ng] = g } \
-      if (!(x in xi)) { xi[x] = ++nx; xn[nx] = x; if (x !~ NUM) nonnum = 1 } \
-      y = f[M]; e = C ? f[C] : ""; \
-      if (y !~ NUM) next; \
-      if (e !~ NUM) { e = 0; noci = 1 } \
-      y += 0; e += 0; if (e < 0) e = -e; \
-      k = gi[g] SUBSEP si[s] SUBSEP xi[x]; Y[k] = y; E[k] = e; \
-      if (!ny++) { lo = y - e; hi = y + e; ymin = y; ymax = y; allpos = 1 } \
-      if (y - e < lo) lo = y - e; if (y + e > hi) hi = y + e; \
-      if (y < ymin) ymin = y; if (y > ymax) ymax = y; \
-      if (y <= 0) allpos = 0; \
-      b = y - e > 0 ? y - e : y; if (y > 0 && (minpos == "" || b < minpos)) minpos = b } \
-    END { \
-      if (bad) { print "err = " gq(FILENAME ": no column " (S ? MEAN : "strategy")); exit } \
-      if (nsw < 1) { print "err = " gq(FILENAME " has no sweep columns (run herd with --sweep or a [sweep] section)"); exit } \
-      if (ny == 0) { print "err = " gq("no values of " MEAN " in " FILENAME); exit } \
-      for (i = 1; i <= nx; i++) ord[i] = i; \
-      if (!nonnum) for (i = 2; i <= nx; i++) { \
-          v = ord[i]; for (j = i - 1; j >= 1 && xn[ord[j]] + 0 > xn[v] + 0; j--) ord[j + 1] = ord[j]; ord[j + 1] = v } \
-      gaplin = gaplog = 1; \
-      if (!nonnum && nx > 1) { \
-          a = xn[ord[1]] + 0; z = xn[ord[nx]] + 0; \
-          for (i = 2; i <= nx; i++) { \
-              u = xn[ord[i - 1]] + 0; v = xn[ord[i]] + 0; \
-              if (z > a && (v - u) / (z - a) < gaplin) gaplin = (v - u) / (z - a); \
-              if (a > 0 && z > a && log(v / u) / log(z / a) < gaplog) gaplog = log(v / u) / log(z / a) } \
-          if (a <= 0) gaplog = 0 } \
-      printf "ns = %d; strategies = %s; ng = %d; nx = %d; xnum = %d; noci = %d; ", ns, gq(strats), ng, nx, !nonnum, noci; \
-      printf "xkey = %s; gkey = %s; fixed = %s; reps = %s; baseline = %s; ", gq(h[1]), gq(nsw >= 2 ? h[2] : ""), \
-             gq(fixed), gq(reps), gq(base); \
-      printf "lo = %.17g; hi = %.17g; ymin = %.17g; ymax = %.17g; allpos = %d; minpos = %.17g; ", \
-             lo, hi, ymin, ymax, allpos, minpos + 0; \
-      printf "xmin = %.17g; xmax = %.17g; gaplin = %.17g; gaplog = %.17g; array glab[%d]; array xlab[%d]", \
-             nonnum ? 1 : xn[ord[1]], nonnum ? nx : xn[ord[nx]], gaplin, gaplog, ng, nx; \
-      for (i = 1; i <= ng; i++) printf "; glab[%d] = %s", i, gq(gn[i]); \
-      for (i = 1; i <= nx; i++) printf "; xlab[%d] = %s", i, gq(xn[ord[i]]); \
-      printf "\n"; \
-      for (g = 1; g <= ng; g++) for (s = 1; s <= ns; s++) { \
-          m = 0; \
-          for (i = 1; i <= nx; i++) { k = g SUBSEP s SUBSEP ord[i]; \
-              if (k in Y) { printf "%s %.17g %.17g\n", nonnum ? i : xn[ord[i]], Y[k], E[k]; m++ } } \
-          if (!m) print "NaN NaN 0"; \
-          printf "\n\n" } }'
 
 # One colour and point type per strategy, the same in every figure.
 scolor(s) = s eq "immediate" ? "#7f7f7f" : s eq "constant" ? "#e69f00" : s eq "exponential" ? "#d55e00" : \
@@ -129,17 +57,37 @@ describe(m) = compare ? "change vs " . baseline . " (%)" : \
               m eq "failures" ? "failures (requests)" : m
 
 do for [metric in metrics] {
-    mean_col = compare ? metric . "_change_pct_mean" : metric . "_mean"
-    ci_col = compare ? metric . "_change_pct_ci95" : metric . "_ci95"
-    out = awk("-v MEAN=" . q(mean_col) . " -v CI=" . q(ci_col) . " -v SKIPB=" . (compare ? "1" : "0"), select)
-    nl = strstrt(out, "\n")
-    err = ""; ns = 0
-    eval (nl > 0 ? out[1:nl - 1] : out)
-    if (err ne "") { print me . ": " . err; exit status 1 }
-    if (ns == 0) { print me . ": cannot read " . file; exit status 1 }
-    set print $D
-    print out[nl + 1:]
-    set print
+    name = compare ? "compare" : "sweep_" . metric
+    file = data . "/" . name . ".csv"
+    info = data . "/" . name . ".tsv"
+
+    # The settings, as data: key<TAB>value lines.
+    reset
+    set datafile separator "\t"
+    set datafile nocolumnheaders
+    set datafile commentschars ""
+    ns = 0; strategies = ""; ng = 0; nx = 0; xnum = 1; noci = 0; xkey = ""; gkey = ""; fixed = ""; reps = ""
+    baseline = ""; lo = 0; hi = 0; ymin = 0; ymax = 0; allpos = 0; minpos = 0; xmin = 0; xmax = 0
+    gaplin = 1; gaplog = 1; format = ""
+    stats info using (k = strcol(1), \
+        (k eq "format" ? format = strcol(2) : 0), \
+        (k eq "ns" ? ns = int(column(2)) : 0), (k eq "strategies" ? strategies = strcol(2) : 0), \
+        (k eq "ng" ? ng = int(column(2)) : 0), (k eq "nx" ? nx = int(column(2)) : 0), \
+        (k eq "xnum" ? xnum = int(column(2)) : 0), (k eq "noci" ? noci = int(column(2)) : 0), \
+        (k eq "xkey" ? xkey = strcol(2) : 0), (k eq "gkey" ? gkey = strcol(2) : 0), \
+        (k eq "fixed" ? fixed = strcol(2) : 0), (k eq "reps" ? reps = strcol(2) : 0), \
+        (k eq "baseline" ? baseline = strcol(2) : 0), \
+        (k eq "lo" ? lo = column(2) : 0), (k eq "hi" ? hi = column(2) : 0), \
+        (k eq "ymin" ? ymin = column(2) : 0), (k eq "ymax" ? ymax = column(2) : 0), \
+        (k eq "allpos" ? allpos = int(column(2)) : 0), (k eq "minpos" ? minpos = column(2) : 0), \
+        (k eq "xmin" ? xmin = column(2) : 0), (k eq "xmax" ? xmax = column(2) : 0), \
+        (k eq "gaplin" ? gaplin = column(2) : 0), (k eq "gaplog" ? gaplog = column(2) : 0), 0) nooutput
+    if (format ne "sweep" || ns < 1 || ng < 1 || nx < 1) { print me . ": no data for " . name . " in " . ARG1 . "; prepare it with HERD_PLOT_DATA=DATA herd plot RESULTS"; exit status 1 }
+    array glab[ng]
+    array xlab[nx]
+    i = 0; j = 0
+    stats info using (strcol(1) eq "glab" && i < ng ? (i = i + 1, glab[i] = strcol(2)) : 0, \
+                      strcol(1) eq "xlab" && j < nx ? (j = j + 1, xlab[j] = strcol(2)) : 0, 0) nooutput
 
     # y axis: log for data spanning decades (auto), else linear from 0.
     # (SCALE log drops the values <= 0, as the title then says.)
@@ -179,7 +127,6 @@ do for [metric in metrics] {
     rows = int((ng + cols - 1) / cols)
     width = ng == 1 ? 980 : 360 * cols + 230
     height = ng == 1 ? 560 : 290 * rows + (xnum ? 125 : 165)
-    name = compare ? "compare" : "sweep_" . metric
 
     do for [fmt in "png svg"] {
         if (fmt eq "png") {
@@ -187,8 +134,11 @@ do for [metric in metrics] {
         } else {
             set terminal svg noenhanced size width, height font ",10"
         }
-        set output dir . "/" . name . "." . fmt
+        set output data . "/" . name . "." . fmt
         reset
+        set datafile separator comma
+        set datafile columnheaders
+        set datafile commentschars "#"
         set grid
         if (!logy && lo < 0) { set xzeroaxis lt -1 lw 1 }
         set bars small
@@ -216,7 +166,7 @@ do for [metric in metrics] {
             set key outside right top vertical Left reverse
             set xlabel xkey
             set ylabel describe(metric)
-            plot for [s = 1:ns] $D index (s - 1) using (xd($1, s)):2:3 with yerrorlines \
+            plot for [s = 1:ns] file index (s - 1) using (xd(column("x"), s)):"mean":"ci95" with yerrorlines \
                  lw 1.5 ps 1 pt spt(word(strategies, s)) lc rgb scolor(word(strategies, s)) title word(strategies, s)
         } else {
             right = 1 - 220.0 / width
@@ -228,7 +178,7 @@ do for [metric in metrics] {
                 else { unset key }
                 if ((g - 1) % cols == 0) { set ylabel describe(metric) } else { unset ylabel }
                 if (g > ng - cols) { set xlabel xkey } else { unset xlabel }
-                plot for [s = 1:ns] $D index ((g - 1) * ns + s - 1) using (xd($1, s)):2:3 with yerrorlines \
+                plot for [s = 1:ns] file index ((g - 1) * ns + s - 1) using (xd(column("x"), s)):"mean":"ci95" with yerrorlines \
                      lw 1.5 ps 1 pt spt(word(strategies, s)) lc rgb scolor(word(strategies, s)) title word(strategies, s)
             }
             unset multiplot

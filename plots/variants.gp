@@ -2,41 +2,51 @@
 # zero everywhere, one panel of bars (one group per variant, one bar per
 # strategy) with 95% CI error bars.
 #
-#   gnuplot -c plots/variants.gp DIR [METRIC ...]
+#   gnuplot -c plots/variants.gp DATA [METRIC ...]
 #
-# Reads DIR/aggregate.csv of a run with [variant NAME] sections (its first
-# column is `variant`); without METRICs it draws those of duplicate_effects,
-# lost_operations, unknown_outcomes, status_429, gave_up_budget,
-# gave_up_attempts, non_retryable_failures, failures, max_latency_s and
-# wasted_work_s that are not all zero.  Writes DIR/variants.png and .svg.
+# For a run with [variant NAME] sections (aggregate.csv's first column is
+# variant; with sweeps, the first sweep point).  Without METRICs it draws
+# those of duplicate_effects, lost_operations, unknown_outcomes, status_429,
+# gave_up_budget, gave_up_attempts, non_retryable_failures, failures,
+# max_latency_s and wasted_work_s that are not all zero; METRICs (up to
+# three) pick among these.
+#
+# DATA is a directory of figure data that herd plot prepares from a
+# validated results directory (HERD_PLOT_DATA=DATA herd plot DIR keeps it):
+#   DATA/variants-M.csv  for each metric M above, a row per variant: its
+#                        name, then S_mean,S_ci95 per strategy S
+#   DATA/variants.tsv    key<TAB>value: ns, strategies, metrics (those not
+#                        all zero), nv, label (the sweep point, if any)
+# Both are read as data only.  Writes DATA/variants.png and .svg.
 
-if (ARGC < 1) { print "usage: gnuplot -c plots/variants.gp DIR [METRIC ...]"; exit status 2 }
-dir = ARG1
-file = dir . "/aggregate.csv"
-q(s) = "'" . s . "'"
-cands = "duplicate_effects lost_operations unknown_outcomes status_429 gave_up_budget gave_up_attempts non_retryable_failures failures max_latency_s wasted_work_s"
-if (ARGC >= 2) { cands = ARG2; if (ARGC >= 3) { cands = cands . " " . ARG3 }; if (ARGC >= 4) { cands = cands . " " . ARG4 } }
-if (system("head -1 " . q(file) . " 2>/dev/null | cut -d, -f1") ne "variant") { print "variants.gp: " . file . " has no variant column"; exit status 1 }
+if (ARGC < 1 || strlen(ARG1) == 0) { print "usage: gnuplot -c plots/variants.gp DATA [METRIC ...]"; exit status 2 }
+# A path, never a command: "./" in front unless absolute, so that a name
+# starting with '<' or '|' is not read as a pipe.
+data = ARG1[1:1] eq "/" ? ARG1 : "./" . ARG1
+cands = " duplicate_effects lost_operations unknown_outcomes status_429 gave_up_budget gave_up_attempts non_retryable_failures failures max_latency_s wasted_work_s "
 
-# metrics present and not all zero; strategies and variants in file order
-info = system("awk -F, -v C=" . q(cands) . " '" . \
-  'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; n = split(C, M, " "); next } \
-   { if (!($2 in sv)) { sv[$2] = 1; strats = strats (ns++ ? " " : "") $2 } if (!($1 in vv)) { vv[$1] = 1; nv++ } \
-     for (k = 1; k <= n; k++) if ((M[k] "_mean") in c && $c[M[k] "_mean"] + 0 != 0) nz[M[k]] = 1 } \
-   END { for (k = 1; k <= n; k++) if (M[k] in nz) ms = ms (nm++ ? " " : "") M[k]; \
-         printf "strats = \"%s\"; metrics = \"%s\"; nv = %d\n", strats, ms, nv }' . "' " . q(file))
-eval info
-ns = words(strats); nm = words(metrics)
+# The settings, as data: key<TAB>value lines.
+set datafile separator "\t"
+set datafile nocolumnheaders
+set datafile commentschars ""
+ns = 0; strats = ""; metrics = ""; nv = 0; label = ""
+stats data . "/variants.tsv" using (k = strcol(1), \
+    (k eq "ns" ? ns = int(column(2)) : 0), (k eq "strategies" ? strats = strcol(2) : 0), \
+    (k eq "metrics" ? metrics = strcol(2) : 0), (k eq "nv" ? nv = int(column(2)) : 0), \
+    (k eq "label" ? label = strcol(2) : 0), 0) nooutput
+if (ARGC >= 2) { metrics = ARG2; if (ARGC >= 3) { metrics = metrics . " " . ARG3 }; if (ARGC >= 4) { metrics = metrics . " " . ARG4 } }
+nm = words(metrics)
+do for [k = 1:nm] {
+    if (strstrt(cands, " " . word(metrics, k) . " ") == 0) {
+        print "variants.gp: no data for metric '" . word(metrics, k) . "'; expected one of" . cands
+        exit status 2
+    }
+}
+if (ns < 1 || nv < 1) { print "variants.gp: no figure data in " . ARG1 . "; prepare it with HERD_PLOT_DATA=DATA herd plot RESULTS"; exit status 1 }
 if (nm == 0) { print "variants.gp: nothing to draw (every metric is zero)"; exit status 0 }
-
-tmp = system("mktemp /tmp/herd-variants.XXXXXX")
-# one block per metric: variant, then mean and ci for each strategy
-system("awk -F, -v S=" . q(strats) . " -v MS=" . q(metrics) . " '" . \
-  'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; ns = split(S, st, " "); nm = split(MS, M, " "); next } \
-   { if (!($1 in seen)) { seen[$1] = 1; V[++nv] = $1 } for (k = 1; k <= nm; k++) { m[$1 "|" $2 "|" M[k]] = $c[M[k] "_mean"]; h[$1 "|" $2 "|" M[k]] = $c[M[k] "_ci95"] } } \
-   END { for (k = 1; k <= nm; k++) { for (i = 1; i <= nv; i++) { line = V[i]; \
-           for (j = 1; j <= ns; j++) { key = V[i] "|" st[j] "|" M[k]; hv = h[key]; if (hv == "nan" || hv == "") hv = 0; line = line " " (key in m ? m[key] : "NaN") " " hv } \
-           print line } print ""; print "" } }' . "' " . q(file) . " > " . q(tmp))
+set datafile separator comma
+set datafile columnheaders
+set datafile commentschars "#"
 
 cols = nm > 2 ? 2 : nm
 rows = int((nm + cols - 1) / cols)
@@ -46,8 +56,9 @@ do for [fmt in "png svg"] {
     } else {
         set terminal svg noenhanced size 560 * cols, 330 * rows + 40 font ",9"
     }
-    set output dir . "/variants." . fmt
-    set multiplot layout rows, cols title "Variants side by side: mean and 95% CI over replications"
+    set output data . "/variants." . fmt
+    set multiplot layout rows, cols title "Variants side by side: mean and 95% CI over replications" . \
+        (label eq "" ? "" : " (" . label . ")")
     set style data histogram
     set style histogram errorbars gap 1 lw 1
     set style fill solid 0.8 border -1
@@ -59,9 +70,9 @@ do for [fmt in "png svg"] {
     set offsets 0, 0, graph 0.18, 0
     do for [k = 1:nm] {
         set title word(metrics, k)
-        plot for [j = 1:ns] tmp index (k - 1) using (column(2 * j)):(column(2 * j + 1)):xtic(1) title word(strats, j)
+        plot for [j = 1:ns] data . "/variants-" . word(metrics, k) . ".csv" \
+             using (column(2 * j)):(column(2 * j + 1)):xtic(1) title word(strats, j)
     }
     unset multiplot
     unset output
 }
-system("rm -f " . q(tmp))

@@ -1,8 +1,10 @@
 #!/bin/sh
 # End-to-end tests of the figures: herd plot and herd run --plot on tiny
 # runs (plain, swept on two keys, with a baseline), the PNG and SVG files
-# they must write, the scripts run by hand, where herd finds the scripts, and
-# the errors (gnuplot missing, not a results directory, bad arguments).
+# they must write, the scripts run by hand on the data herd plot prepares
+# (HERD_PLOT_DATA), where herd finds the scripts, and the errors (gnuplot
+# missing or failing, a figure that cannot be written, not a results
+# directory, bad arguments).  Hostile input: tests/hostile-plot.sh.
 #
 #   sh tests/plot.sh ./herd      (from the repository root; needs gnuplot)
 set -u
@@ -68,20 +70,32 @@ figures "$T/base" timeseries compare
 grep -q "^wrote $T/base/summary.csv" "$T/base.out" && grep -q "^wrote $T/base/timeseries.png, .*goodput.svg$" "$T/base.out" \
     && ok || bad "run --plot output: $(cat "$T/base.out")"
 
-# --- the scripts by hand ----------------------------------------------------
+# --- the scripts by hand, on the data herd plot prepares ------------------
+# HERD_PLOT_DATA keeps each figure's data; the scripts read only that.
 mkdir "$T/hand" && cp "$T/swept/"*.csv "$T/hand/"
-gnuplot -c plots/sweep.gp "$T/hand" >"$T/hand.out" 2>&1 && ok || bad "gnuplot -c plots/sweep.gp: $(cat "$T/hand.out")"
+HERD_PLOT_DATA="$T/data" "$HERD" plot "$T/hand" --quiet >"$T/hand.out" 2>&1 && ok || bad "HERD_PLOT_DATA: $(cat "$T/hand.out")"
+[ -s "$T/data/timeseries.csv" ] && [ -s "$T/data/sweep_calls.tsv" ] && [ -s "$T/data/compare.tsv" ] \
+    && [ -s "$T/data/sensitivity.csv" ] && ok || bad "HERD_PLOT_DATA did not keep the data: $(ls "$T/data")"
+ls -a "$T/hand" | grep -q '^\.herd-plot' && bad "herd plot left its private directory" || ok
+gnuplot -c plots/sweep.gp "$T/data" >"$T/hand.out" 2>&1 && ok || bad "gnuplot -c plots/sweep.gp: $(cat "$T/hand.out")"
 # shellcheck disable=SC2086
-figures "$T/hand" $SWEEP_FIGS
-gnuplot -c plots/sweep.gp "$T/hand" linear >"$T/hand.out" 2>&1 && ok || bad "sweep.gp linear: $(cat "$T/hand.out")"
-gnuplot -c plots/compare.gp "$T/hand" >"$T/hand.out" 2>&1 && ok || bad "gnuplot -c plots/compare.gp: $(cat "$T/hand.out")"
-figures "$T/hand" compare
-gnuplot -c plots/timeseries.gp "$T/hand" 60,100 >"$T/hand.out" 2>&1 && ok || bad "timeseries.gp POINT: $(cat "$T/hand.out")"
-grep -q 'server.workers = 60, server.queue = 100' "$T/hand/timeseries.svg" && ok || bad "timeseries.gp POINT not in the title"
-gnuplot -c plots/timeseries.gp "$T/hand" 61 >"$T/hand.out" 2>&1 && bad "timeseries.gp accepted a missing point" || ok
-grep -q 'no sweep point "61"' "$T/hand.out" && ok || bad "timeseries.gp missing point message: $(cat "$T/hand.out")"
-gnuplot -c plots/sweep.gp "$T/plain" >"$T/hand.out" 2>&1 && bad "sweep.gp accepted an unswept directory" || ok
-grep -q 'has no sweep columns' "$T/hand.out" && ok || bad "sweep.gp unswept message: $(cat "$T/hand.out")"
+figures "$T/data" $SWEEP_FIGS
+cmp -s "$T/data/sweep_calls.svg" "$T/hand/sweep_calls.svg" && ok || bad "sweep.gp by hand draws another figure"
+gnuplot -c plots/sweep.gp "$T/data" linear >"$T/hand.out" 2>&1 && ok || bad "sweep.gp linear: $(cat "$T/hand.out")"
+gnuplot -c plots/sweep.gp "$T/data" sideways >"$T/hand.out" 2>&1 && bad "sweep.gp accepted SCALE sideways" || ok
+grep -q "SCALE is auto, log or linear, not 'sideways'" "$T/hand.out" && ok || bad "sweep.gp SCALE message: $(cat "$T/hand.out")"
+gnuplot -c plots/compare.gp "$T/data" >"$T/hand.out" 2>&1 && ok || bad "gnuplot -c plots/compare.gp: $(cat "$T/hand.out")"
+figures "$T/data" compare
+gnuplot -c plots/timeseries.gp "$T/data" >"$T/hand.out" 2>&1 && ok || bad "timeseries.gp: $(cat "$T/hand.out")"
+grep -q 'server.workers = 20, server.queue = 10' "$T/data/timeseries.svg" && ok || bad "timeseries.gp: no point in the title"
+gnuplot -c plots/sensitivity.gp "$T/data" exponential full_jitter >"$T/hand.out" 2>&1 && ok \
+    || bad "sensitivity.gp STRATEGY: $(cat "$T/hand.out")"
+grep -q '>exponential<' "$T/data/sensitivity.svg" && ok || bad "sensitivity.gp STRATEGY not drawn"
+gnuplot -c plots/sensitivity.gp "$T/data" bogus >"$T/hand.out" 2>&1 && bad "sensitivity.gp accepted a bogus strategy" || ok
+grep -q "unknown strategy 'bogus'" "$T/hand.out" && ok || bad "sensitivity.gp bogus message: $(cat "$T/hand.out")"
+# a script on a results directory (not prepared data) says what to do
+gnuplot -c plots/sweep.gp "$T/plain" >"$T/hand.out" 2>&1 && bad "sweep.gp drew unprepared data" || ok
+grep -q 'prepare it with HERD_PLOT_DATA=DATA herd plot RESULTS' "$T/hand.out" && ok || bad "sweep.gp unprepared message: $(cat "$T/hand.out")"
 
 # --- where the scripts are found --------------------------------------------
 mkdir -p "$T/prefix/bin" "$T/prefix/share/herd/plots" "$T/alt"
@@ -107,6 +121,31 @@ expect_fail plotnoarg 2 "plot needs a results directory" "$HERD" plot
 expect_fail plottwo 2 "plot takes one directory" "$HERD" plot "$T/plain" "$T/swept"
 expect_fail plotopt 2 "unknown option '--frob'" "$HERD" plot "$T/plain" --frob
 "$HERD" --help | grep -q 'herd plot DIR' && ok || bad "--help does not mention herd plot"
+
+
+# --- failures while drawing: exit 1, no figure half-written, nothing left --
+mkdir "$T/fail"
+# shellcheck disable=SC2086
+"$HERD" run scenarios/thundering-herd.ini -o "$T/fail/out" --quiet $SMALL && ok || bad "run for the failure tests"
+printf '#!/bin/sh\nexit 3\n' >"$T/fail/gnuplot" && chmod +x "$T/fail/gnuplot"
+expect_fail gnuplotfails 1 "failed (exit status 3)" env PATH="$T/fail:$PATH" "$HERD" plot "$T/fail/out"
+printf '#!/bin/sh\nexit 0\n' >"$T/fail/gnuplot"
+expect_fail gnuplotsilent 1 "timeseries.gp did not write timeseries.png" env PATH="$T/fail:$PATH" "$HERD" plot "$T/fail/out"
+# the arguments gnuplot gets: the script, the private directory (absolute
+# or ./-relative), nothing else
+printf '#!/bin/sh\nfor a in "$@"; do printf "%%s\\n" "$a"; done >>"%s"\nexit 3\n' "$T/fail/args" >"$T/fail/gnuplot"
+(cd "$T/fail" && env PATH="$T/fail:$PATH" "$HERD" plot out >/dev/null 2>&1)
+[ "$(sed -n 1p "$T/fail/args")" = -c ] && sed -n 3p "$T/fail/args" | grep -q '^\./out/\.herd-plot\.......$' \
+    && [ "$(wc -l <"$T/fail/args")" -eq 3 ] && ok || bad "gnuplot's arguments: $(cat "$T/fail/args")"
+ls "$T/fail/out" | grep -q '\.png\|\.svg' && bad "figures written by a failed plot: $(ls "$T/fail/out")" || ok
+ls -a "$T/fail/out" | grep -q '^\.herd-plot' && bad "a failed plot left its private directory" || ok
+# a figure that cannot be written (here a directory in its place)
+mkdir "$T/fail/out/timeseries.png"
+expect_fail figwrite 1 "$T/fail/out/timeseries.png: cannot write the figure" "$HERD" plot "$T/fail/out"
+ls -a "$T/fail/out" | grep -q '^\.herd-plot' && bad "a write error left the private directory" || ok
+# figures are replaced whole: a second plot rewrites them
+"$HERD" plot "$T/plain" --quiet && cp "$T/plain/timeseries.svg" "$T/ts1.svg" && "$HERD" plot "$T/plain" --quiet \
+    && cmp -s "$T/plain/timeseries.svg" "$T/ts1.svg" && ok || bad "replotting changed the figures"
 
 echo "plot: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

@@ -362,9 +362,10 @@ static int cmd_run(int argc, char **argv, int check)
     }
     if (plot && !check) {
         char perr[PLOT_ERR_MAX];
-        if (plot_render(outdir, quiet, perr, sizeof perr) != 0) {
+        int prc = plot_render(outdir, quiet, perr, sizeof perr);
+        if (prc != 0) {
             errorf("%s", perr);
-            return 1;
+            return prc == PLOT_INVALID ? 2 : 1;
         }
     }
     return 0;
@@ -426,9 +427,10 @@ static int cmd_merge(int argc, char **argv)
     }
     if (plot) {
         char perr[PLOT_ERR_MAX];
-        if (plot_render(out, quiet, perr, sizeof perr) != 0) {
+        int prc = plot_render(out, quiet, perr, sizeof perr);
+        if (prc != 0) {
             errorf("%s", perr);
-            return 1;
+            return prc == PLOT_INVALID ? 2 : 1;
         }
     }
     return 0;
@@ -465,9 +467,10 @@ static int cmd_plot(int argc, char **argv)
         return 2;
     }
     char err[PLOT_ERR_MAX];
-    if (plot_render(dir, quiet, err, sizeof err) != 0) {
+    int rc = plot_render(dir, quiet, err, sizeof err);
+    if (rc != 0) {
         errorf("%s", err);
-        return 1;
+        return rc == PLOT_INVALID ? 2 : 1;
     }
     return 0;
 }

@@ -1,11 +1,29 @@
 /*
  * plot.h - the figures of a results directory, drawn by gnuplot.
  *
- * The drawing lives in the gnuplot scripts of plots/ (timeseries.gp,
- * sweep.gp, compare.gp), which also run by hand (gnuplot -c plots/X.gp DIR).
- * This module decides which scripts apply to a directory, runs
- * `gnuplot -c SCRIPT DIR` for each as a child process (posix_spawnp, never a
- * shell), and checks that every figure it expects was written.
+ * A results directory is untrusted input (it may come from a shared
+ * archive): before any gnuplot runs, every CSV herd wrote there
+ * (summary.csv, aggregate.csv, timeseries.csv, compare.csv, tools.csv) is
+ * read and validated in full: header, row lengths, column types, strategy
+ * names, the character set of variant names and sweep values, no NUL or
+ * control bytes, a size bound.  A malformed file is refused with
+ * "FILE:LINE: what is wrong; expected ..." and nothing is drawn.
+ *
+ * From the validated rows this module computes each figure's data (the
+ * series, the lists of strategies, variants and sweep points, the axis
+ * ranges) and writes it into a private directory (mkdtemp,
+ * DIR/.herd-plot.XXXXXX): NAME.csv holds numbers (comma-separated, a header
+ * naming the columns), NAME.tsv holds the labels and settings ("key<TAB>
+ * value" lines).  The gnuplot scripts of plots/ read those files as data
+ * only and draw; they run as `gnuplot -c SCRIPT WORKDIR [OPTION ...]`
+ * (posix_spawnp, never a shell), write their figures into WORKDIR, and the
+ * figures are renamed into DIR once every script succeeded; the private
+ * directory is then removed.  No path or value is ever part of a command
+ * string: they reach gnuplot only as arguments and data.
+ *
+ * With HERD_PLOT_DATA=PATH in the environment, the figures' data is also
+ * written into PATH (created if needed), so that a script can be run by
+ * hand on it: gnuplot -c plots/sweep.gp PATH log.
  *
  * The scripts are looked for in $HERD_PLOTS if set, else beside the running
  * executable (<exe dir>/plots, the source tree), else in
@@ -19,13 +37,19 @@
 /* Room for any message of this module, gnuplot's first lines included. */
 #define PLOT_ERR_MAX 2048
 
+/* plot_render's result for a malformed results directory (exit status 2). */
+#define PLOT_INVALID (-2)
+
 /* Draws the figures of the results directory dir (PNG and SVG beside its
- * CSVs): timeseries.* when timeseries.csv has data, sweep_<metric>.* when
- * the CSVs have sweep columns, compare.* when compare.csv exists.  Prints
- * the files written on one line of stdout.  Returns 0, or -1 with a message
- * in err: dir has no aggregate.csv, the scripts or gnuplot cannot be found,
- * gnuplot failed (its first lines of output are quoted), or a figure is
- * missing or empty.  Figures written before a failure are left in place. */
+ * CSVs): timeseries.* and goodput.* when timeseries.csv has data,
+ * sweep_<metric>.* when the CSVs have sweep columns, compare.* when
+ * compare.csv exists, sensitivity.* with a baseline and two sweeps,
+ * variants.* with [variant] sections.  Prints the files written on one line
+ * of stdout.  Returns 0; PLOT_INVALID with "FILE:LINE: ..." in err when a
+ * CSV is malformed (nothing is drawn); or -1 with a message in err: dir has
+ * no aggregate.csv, the scripts or gnuplot cannot be found, gnuplot failed
+ * (its first lines of output are quoted), a figure is missing or cannot be
+ * written.  A figure file is replaced whole or not at all. */
 int plot_dir(const char *dir, char *err, size_t errlen);
 
 /* plot_dir, printing nothing on success when quiet is nonzero. */
