@@ -69,8 +69,9 @@ for name in "x'; touch PWNED1; echo '" 'x"; touch PWNED2; echo "' 'x$(touch PWNE
     -*)
         (cd "$W" && "$HERD" plot "$name") >"$T/out" 2>&1
         rc=$?
-        [ "$rc" -eq 2 ] && grep -q "unknown option '$name'" "$T/out" && ok || bad "name $i: plot $name: exit $rc: $(cat "$T/out")"
+        [ "$rc" -eq 2 ] && grep -q "unknown option '-d'.*needs ./ or --" "$T/out" && ok || bad "name $i: plot $name: exit $rc: $(cat "$T/out")"
         (cd "$W" && "$HERD" plot "./$name" --quiet) >"$T/out" 2>&1 && ok || bad "name $i: plot ./$name: $(cat "$T/out")"
+        (cd "$W" && "$HERD" plot --quiet -- "$name") >"$T/out" 2>&1 && ok || bad "name $i: plot -- $name: $(cat "$T/out")"
         ;;
     *)
         (cd "$W" && "$HERD" plot "$name" --quiet) >"$T/out" 2>&1 && ok || bad "name $i: plot: $(cat "$T/out")"

@@ -169,7 +169,8 @@ static void bad_option(const char *cmd, char **args, int ind)
     else if (a[0] == '-' && a[1] == '-')
         errorf("unknown option '%s' (see herd %s --help)", a, cmd);
     else
-        errorf("unknown option '-%c' (see herd %s --help)", optopt ? optopt : '?', cmd);
+        errorf("unknown option '-%c' (see herd %s --help; a path that starts with '-' needs ./ or --)",
+               optopt ? optopt : '?', cmd);
 }
 
 /* herd run, or with check, herd check: the same flags, the same
@@ -352,7 +353,7 @@ static int cmd_run(int argc, char **argv, int check)
                        .shard_k = shard_k, .shard_n = shard_n, .mpi = mpi,
                        .version = HERD_VERSION, .argc = argc, .argv = argv,
                        .text = text, .textlen = textlen, .sets = flags, .nsets = nflags};
-    char rerr[1024];
+    char rerr[SCN_ERR_MAX + 512];
     int rc = check ? exp_check(cfg, shown, &opt, stdout, rerr, sizeof rerr) : exp_run(cfg, shown, &opt, rerr, sizeof rerr);
     free(cfg);
     herd_free(text);

@@ -543,7 +543,7 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
                 if (strlen(metric_table[m].name) == len && !strncmp(metric_table[m].name, p, len))
                     break;
             if (m == metric_count) {
-                const char *names[128];
+                const char *names[128] = {0};
                 size_t nn = 0;
                 for (size_t q = 0; q < metric_count && nn < 128; q++)
                     names[nn++] = metric_table[q].name;
@@ -553,9 +553,12 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
                 if (near)
                     snprintf(buf, n, "unknown metric '%.*s' (did you mean %s?); expected column names of summary.csv",
                              (int)len, p, near);
-                else
-                    snprintf(buf, n, "unknown metric '%.*s'; expected column names of summary.csv (herd --help lists "
-                                     "the outputs; README: Outputs)", (int)len, p);
+                else {
+                    size_t u = (size_t)snprintf(buf, n, "unknown metric '%.*s'; expected column names of summary.csv:",
+                                                (int)len, p);
+                    for (size_t q = 0; q < nn && u < n; q++)
+                        u += (size_t)snprintf(buf + u, n - u, "%s %s", q ? "," : "", names[q]);
+                }
                 return buf;
             }
             used += (size_t)snprintf(tmp + used, sizeof tmp - used, "%s%.*s", used ? "," : "", (int)len, p);

@@ -21,7 +21,7 @@
 #include "../policy/herdpolicy.h"
 
 #define SCN_NAME_MAX 64
-#define SCN_ERR_MAX 512
+#define SCN_ERR_MAX 2048
 
 
 typedef struct scn_outage {
