@@ -194,6 +194,17 @@ END {
 head -1 "$T/aws/summary.csv" | grep -q '^clients.count,strategy,replication,' && ok || bad "sweep column in summary.csv"
 [ -s "$T/aws/compare.csv" ] && grep -q '^100,full_jitter,exponential,30,' "$T/aws/compare.csv" && ok || bad "compare.csv"
 
+# --- variants paired against a baseline variant (compare_variants.csv) -------
+printf '[run]\nbaseline_variant = plain\nreplications = 4\nstrategies = exponential, full_jitter\n[clients]\ncount = 200\n[outage 1]\nstart_s = 0\nend_s = 5\n[variant plain]\n[variant quota]\nlimits.limiter = aws_quota\n' >"$T/bv.ini"
+"$HERD" run "$T/bv.ini" -o "$T/bv" --quiet --sweep server.workers=50,100 && ok || bad "baseline_variant run"
+# the baseline's own rows are 0 +/- 0; the quota variant's retries are paired and lower
+awk -F, 'NR > 1 && $1 == "plain" { if ($6 != 0 || $7 != 0) bad = 1; n++ }
+         NR > 1 && $1 == "quota" { m++ }
+         END { exit !(n == 4 && m == 4 && !bad) }' "$T/bv/compare_variants.csv" && ok || bad "compare_variants.csv rows"
+head -1 "$T/bv/compare_variants.csv" | grep -q '^variant,server.workers,strategy,baseline_variant,replications,completion_time_s_change_pct_mean,' \
+    && ok || bad "compare_variants.csv header"
+expect_fail bvbad 2 "baseline_variant = nobody is not a [variant]" run "$T/bv.ini" -o "$T/bvbad" --set run.baseline_variant=nobody
+
 # --- a 2-D sweep with a baseline gets the sensitivity map --------------------
 "$HERD" run "$T/small.ini" -o "$T/sens" --quiet --replications 2 --set run.baseline=exponential \
     --sweep server.workers=5,10 --sweep 'outage 1.end_s=1,2,3' --set run.timeseries=none --plot >/dev/null \

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../base/alloc.h"
 #include "../engine/sim.h"
@@ -26,6 +27,8 @@ typedef struct pool {
     const size_t *todo;     /* the jobs this process runs, in order */
     size_t ntodo;
     atomic_size_t next;
+    atomic_size_t done;     /* jobs finished, for the progress line */
+    atomic_int finished;    /* every worker has returned */
     atomic_int failed;      /* a job failed: 1 out of memory, 2 its timeseries outgrew its budget */
     atomic_size_t failed_job;
 } pool;
@@ -68,7 +71,34 @@ static void *worker(void *arg)
         if (i >= p->ntodo || atomic_load(&p->failed))
             return NULL;
         run_job(p, p->todo[i]);
+        atomic_fetch_add(&p->done, 1);
     }
+}
+
+static double wall_seconds(void);
+
+/* The progress line: jobs done of all, elapsed time and an estimate of
+ * what is left, redrawn on stderr (a terminal) twice a second until the
+ * workers finish, then erased. */
+static void *progress(void *arg)
+{
+    pool *p = arg;
+    double t0 = wall_seconds();
+    struct timespec half = {0, 500000000L};
+    nanosleep(&half, NULL);
+    while (!atomic_load(&p->finished)) {
+        size_t d = atomic_load(&p->done);
+        double el = wall_seconds() - t0 + 0.5;
+        char eta[32] = "?";
+        if (d > 0)
+            snprintf(eta, sizeof eta, "%.0f s", el * (double)(p->ntodo - d) / (double)d);
+        fprintf(stderr, "\rherd: %zu/%zu jobs, %.0f s elapsed, about %s left   ", d, p->ntodo, el, eta);
+        fflush(stderr);
+        nanosleep(&half, NULL);
+    }
+    fprintf(stderr, "\r%*s\r", 72, "");
+    fflush(stderr);
+    return NULL;
 }
 
 static double wall_seconds(void)
@@ -325,8 +355,12 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
         goto done;
 #endif
     } else {
-        pthread_t tid[64];
+        pthread_t tid[64], shower;
         int started = 0;
+        atomic_init(&pl.done, 0);
+        atomic_init(&pl.finished, 0);
+        /* a progress line only for a person watching: stderr a terminal */
+        int show = !opt->quiet && isatty(STDERR_FILENO) && pthread_create(&shower, NULL, progress, &pl) == 0;
         for (int i = 1; i < nthreads; i++) {
             if (pthread_create(&tid[started], NULL, worker, &pl) != 0)
                 break;
@@ -335,6 +369,9 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
         worker(&pl);
         for (int i = 0; i < started; i++)
             pthread_join(tid[i], NULL);
+        atomic_store(&pl.finished, 1);
+        if (show)
+            pthread_join(shower, NULL);
     }
     double wall = wall_seconds() - t0;
     if (!root) { /* an MPI worker: rank 0 reports failures and writes everything */
@@ -370,6 +407,17 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
         r->seeds = &pl.seeds[g->first_job];
         r->bucket_s = pt->spec.bucket_s;
         r->baseline = pt->baseline >= 0 ? (long)(pt->first_group + (size_t)pt->baseline) : -1;
+        r->vbaseline = -1;
+        if (base->baseline_variant[0] && base->nvariants) {
+            size_t per = plan.npoints / base->nvariants;
+            uint32_t vb = 0;
+            while (vb < base->nvariants && strcmp(base->variants[vb].name, base->baseline_variant))
+                vb++;
+            const exp_point *bp = &plan.points[vb * per + g->point % per];
+            for (uint32_t q = 0; q < bp->nstrategies; q++)
+                if (bp->strategies[q] == g->strategy)
+                    r->vbaseline = (long)(bp->first_group + q);
+        }
         r->ntools = pt->spec.ntools;
         for (uint32_t t = 0; t < pt->spec.ntools; t++)
             r->tools[t] = plan.names[pt->tool_name[t]];

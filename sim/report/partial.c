@@ -176,6 +176,7 @@ static void put_table(rep_buf *b, const rep_table *t)
         put_u32(b, r->nreps);
         put_f64(b, r->bucket_s);
         put_u64(b, (uint64_t)(int64_t)r->baseline);
+        put_u64(b, (uint64_t)(int64_t)r->vbaseline);
         put_u32(b, r->ntools);
         for (uint32_t k = 0; k < r->ntools; k++)
             put_str(b, r->tools[k]);
@@ -308,9 +309,11 @@ static int partial_read(const char *path, partial *p, char *err, size_t errlen)
         r->nreps = get_u32(&c);
         r->bucket_s = get_f64(&c);
         r->baseline = (long)(int64_t)get_u64(&c);
+        r->vbaseline = (long)(int64_t)get_u64(&c);
         r->ntools = get_u32(&c);
         if ((unsigned)r->strategy >= HP_STRATEGY_COUNT || r->nreps == 0 || r->ntools > SPEC_MAX_TOOLS ||
-            r->baseline < -1 || r->baseline >= (long)ngroups || !(r->bucket_s > 0))
+            r->baseline < -1 || r->baseline >= (long)ngroups || r->vbaseline < -1 ||
+            r->vbaseline >= (long)ngroups || !(r->bucket_s > 0))
             c.bad = 1;
         for (uint32_t k = 0; k < r->ntools && !c.bad; k++)
             r->tools[k] = get_str(&c, p);

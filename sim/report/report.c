@@ -155,27 +155,32 @@ static const char *const compared[] = {"completion_time_s", "calls",         "re
                                        "successes",         "failures",      "peak_inflight",
                                        "peak_arrivals_per_s", "mean_latency_s", "p99_latency_s"};
 
-static void write_compare(csv_out *o, const rep_table *t, double *scratch)
+/* compare.csv (by_variant 0: against the baseline strategy) or
+ * compare_variants.csv (1: against the baseline variant's group at the
+ * same point and strategy); groups without a partner, or whose partner ran
+ * another number of replications, have no row. */
+static void write_compare(csv_out *o, const rep_table *t, double *scratch, int by_variant)
 {
     key_header(o, t);
-    csv_str(o, "baseline", 0);
+    csv_str(o, by_variant ? "baseline_variant" : "baseline", 0);
     csv_str(o, "replications", 0);
     for (size_t k = 0; k < sizeof compared / sizeof compared[0]; k++)
         header_pair(o, compared[k], "_change_pct");
     csv_end(o);
     for (size_t g = 0; g < t->ngroups; g++) {
         const rep_group *grp = &t->groups[g];
-        if (grp->baseline < 0)
+        long b = by_variant ? grp->vbaseline : grp->baseline;
+        if (b < 0 || t->groups[b].nreps != grp->nreps)
             continue;
-        const rep_group *base = &t->groups[grp->baseline];
+        const rep_group *base = &t->groups[b];
         key_row(o, t, grp);
-        csv_str(o, hp_strategy_name(base->strategy), 0);
+        csv_str(o, by_variant ? base->variant : hp_strategy_name(base->strategy), 0);
         csv_u64(o, grp->nreps, 0);
         for (size_t k = 0; k < sizeof compared / sizeof compared[0]; k++) {
             for (uint32_t r = 0; r < grp->nreps; r++) {
                 double x = metric_by_name(&grp->runs[r].m, compared[k]);
-                double b = metric_by_name(&base->runs[r].m, compared[k]);
-                scratch[r] = b != 0 ? 100.0 * (x - b) / b : NAN;
+                double y = metric_by_name(&base->runs[r].m, compared[k]);
+                scratch[r] = y != 0 ? 100.0 * (x - y) / y : NAN;
             }
             cells_pair(o, scratch, grp->nreps);
         }
@@ -225,12 +230,20 @@ static void write_tools(csv_out *o, const rep_table *t, double *scratch)
     }
 }
 
-enum { F_SUMMARY, F_AGGREGATE, F_TIMESERIES, F_COMPARE, F_TOOLS, F_MANIFEST, F_COUNT };
+enum { F_SUMMARY, F_AGGREGATE, F_TIMESERIES, F_COMPARE, F_TOOLS, F_VCOMPARE, F_MANIFEST, F_COUNT };
 
 static bool any_compare(const rep_table *t)
 {
     for (size_t g = 0; g < t->ngroups; g++)
         if (t->groups[g].baseline >= 0)
+            return true;
+    return false;
+}
+
+static bool any_vcompare(const rep_table *t)
+{
+    for (size_t g = 0; g < t->ngroups; g++)
+        if (t->groups[g].vbaseline >= 0)
             return true;
     return false;
 }
@@ -293,9 +306,10 @@ int rep_write(const rep_table *t, const char *outdir, const char *manifest, char
 {
     csv_out out[F_COUNT];
     memset(out, 0, sizeof out);
-    static const char *const names[F_COUNT] = {"summary.csv", "aggregate.csv", "timeseries.csv",
-                                               "compare.csv", "tools.csv",     "manifest.txt"};
-    bool want[F_COUNT] = {true, true, true, any_compare(t), any_tools(t), manifest != NULL};
+    static const char *const names[F_COUNT] = {"summary.csv", "aggregate.csv",         "timeseries.csv",
+                                               "compare.csv", "tools.csv",             "compare_variants.csv",
+                                               "manifest.txt"};
+    bool want[F_COUNT] = {true, true, true, any_compare(t), any_tools(t), any_vcompare(t), manifest != NULL};
     int rc = -1;
     uint32_t maxreps = 1;
     for (size_t g = 0; g < t->ngroups; g++)
@@ -334,7 +348,9 @@ int rep_write(const rep_table *t, const char *outdir, const char *manifest, char
     write_aggregate(&out[F_AGGREGATE], t, scratch);
     write_timeseries(&out[F_TIMESERIES], t);
     if (want[F_COMPARE])
-        write_compare(&out[F_COMPARE], t, scratch);
+        write_compare(&out[F_COMPARE], t, scratch, 0);
+    if (want[F_VCOMPARE])
+        write_compare(&out[F_VCOMPARE], t, scratch, 1);
     if (want[F_TOOLS])
         write_tools(&out[F_TOOLS], t, scratch);
     if (want[F_MANIFEST])
@@ -439,6 +455,8 @@ int rep_print_table(FILE *f, const rep_table *t, const char *outdir)
         fprintf(f, ", %s/compare.csv", outdir);
     if (any_tools(t))
         fprintf(f, ", %s/tools.csv", outdir);
+    if (any_vcompare(t))
+        fprintf(f, ", %s/compare_variants.csv", outdir);
     fprintf(f, ", %s/manifest.txt\n", outdir);
     herd_free(scratch);
     return fflush(f) != 0 || ferror(f) ? -1 : 0;

@@ -1,7 +1,7 @@
 /*
  * report.h - results into files and tables: summary.csv, aggregate.csv,
- * timeseries.csv, compare.csv, tools.csv, manifest.txt and the comparison
- * table `herd run` prints.
+ * timeseries.csv, compare.csv, compare_variants.csv, tools.csv,
+ * manifest.txt and the comparison table `herd run` prints.
  *
  * The report reads plain data only: a table of groups (the replications
  * of one variant, sweep point and strategy) with their labels and the
@@ -34,6 +34,8 @@ typedef struct rep_group {
     const uint64_t *seeds;              /* nreps seeds */
     double bucket_s;                    /* its timeseries bucket width */
     long baseline;                      /* the group it is compared with, -1: none */
+    long vbaseline;                     /* the baseline variant's group at the same point and
+                                         * strategy (compare_variants.csv), -1: none */
     uint32_t ntools;
     const char *tools[SPEC_MAX_TOOLS];  /* tool names ([tool] sections) */
 } rep_group;

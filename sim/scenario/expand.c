@@ -55,6 +55,8 @@ const char *scn_fixed_key(const char *canonical)
         return "[run] name names the output folder of the whole run";
     if (!strcmp(canonical, "run.columns"))
         return "[run] columns chooses the printed table's columns for the whole run";
+    if (!strcmp(canonical, "run.baseline_variant"))
+        return "[run] baseline_variant pairs the variants of the whole run";
     return NULL;
 }
 

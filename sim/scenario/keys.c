@@ -55,6 +55,9 @@ const key scn_key_table[] = {
     {"run", "baseline", K_BASELINE, C(baseline), 0, 0, NULL, "", "none",
      "A strategy of `strategies` to compare the others with: writes compare.csv with each "
      "strategy's paired change against it, per replication (common random numbers), in percent."},
+    {"run", "baseline_variant", K_NAME, C(baseline_variant), 0, 0, NULL, "", "none",
+     "A [variant] to compare the others with: writes compare_variants.csv with each variant's paired "
+     "change against it, at the same sweep point, strategy and replication, in percent."},
     {"run", "columns", K_COLUMNS, C(columns), 0, 0, NULL, "",
      "completion_time_s, calls, refused, peak_arrivals_per_s, p99_latency_s, failures",
      "Metrics (columns of summary.csv) shown in the table `herd run` prints."},

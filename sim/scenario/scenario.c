@@ -987,6 +987,14 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
             c->tools[0].name);
     if (c->keys == SPEC_KEYS_CONTENT_HASH && c->kind == SPEC_SERVER_OCC)
         BAD(line_of(ps, "idempotency", "keys"), "[idempotency] keys: the occ server has no key store");
+    if (c->baseline_variant[0]) {
+        uint32_t v = 0;
+        while (v < c->nvariants && strcmp(c->variants[v].name, c->baseline_variant))
+            v++;
+        if (v == c->nvariants)
+            BAD(line_of(ps, "run", "baseline_variant"), "[run] baseline_variant = %s is not a [variant] of the scenario",
+                c->baseline_variant);
+    }
     if (c->baseline >= 0) {
         hp_strategy s[HP_STRATEGY_COUNT];
         uint32_t n = scn_strategies(c, s), i;

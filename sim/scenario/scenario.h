@@ -99,6 +99,7 @@ typedef struct scn_config {
     double recovery_window_s;   /* goodput must stay >= 90% of offered this long */
     scn_ts_mode timeseries;     /* which replications go to timeseries.csv */
     int baseline;               /* strategy compared against in compare.csv, -1: none */
+    char baseline_variant[SCN_NAME_MAX]; /* variant compared against in compare_variants.csv, "": none */
     char columns[512];          /* metrics in the printed table, comma-separated */
 
     /* [clients] */

@@ -122,7 +122,7 @@ mode == "gen" {
     } else if (ty == "outcome") { V1 = "503"; V2 = "connection_refused" }
     else if (ty == "classes") { V1 = "server"; V2 = "timeout" }
     else { ok = 0; why = "type " ty " not generated" }
-    if (full == "run.name" || full == "run.columns") { ok = 0; why = "not a simulation input" }
+    if (full == "run.name" || full == "run.columns" || full == "run.baseline_variant") { ok = 0; why = "not a simulation input" }
     if (!ok) { printf "#skip\t%s\t%s\n", full, why == "" ? "no two values" : why; next }
     printf "%s\t%s\t%s\t%s\n", full, base, V1, V2
     if (full ~ /^server\.error_rate_/) error_rate = 1
