@@ -284,6 +284,11 @@ static void check_grid(double base, double cap)
                 case HP_EXPONENTIAL: ok = v == c; break;
                 case HP_FULL_JITTER: ok = v >= 0 && v < c; break;
                 case HP_EQUAL_JITTER: ok = v >= c / 2 && v < c; break;
+                case HP_RANDOM: /* exponential with mean base, capped: -base ln(1 - u) */
+                    ok = v >= 0 && v <= cap &&
+                         (v == cap || fabs(v - fmin(cap, -base * log1p(-fmin(fmax(isnan(u) ? 0 : u, 0), 0x1.fffffffffffffp-1)))) <=
+                                          1e-12 * fmax(1, v));
+                    break;
                 default: ok = v >= base && v <= fmin(cap, 3 * base); break;
                 }
                 if (!ok || !isfinite(v) || v > cap || (i < GRID && v < last))
@@ -1256,13 +1261,47 @@ TEST(test_policy_check_new_fields)
     }
 }
 
+/* HP_RANDOM: exact inversion for each delay kind, independent of n, capped,
+ * finite at u -> 1; the policy check refuses bad parameters. */
+TEST(test_random_strategy)
+{
+    hp_policy p = policy(HP_RANDOM, 1, 100);
+    p.delay_kind = HP_DELAY_EXPONENTIAL;
+    p.delay_a = 2;
+    assert_close(hp_backoff(&p, NULL, 0, 0.0), 0, 0);
+    assert_close(hp_backoff(&p, NULL, 7, 0.5), 2 * log(2.0), 1e-15);
+    assert_close(hp_backoff(&p, NULL, 0, 1 - 1e-9), -2 * log1p(-(1 - 1e-9)), 1e-9);
+    assert_true(hp_backoff(&p, NULL, 0, 1.0) <= 100 && isfinite(hp_backoff(&p, NULL, 0, 1.0)));
+    p.cap_s = 1;
+    assert_close(hp_backoff(&p, NULL, 0, 0.9), 1, 0); /* capped */
+    p.cap_s = 100;
+    p.delay_a = 0; /* mean defaults to base */
+    assert_close(hp_backoff(&p, NULL, 0, 0.5), log(2.0), 1e-15);
+    p.delay_kind = HP_DELAY_UNIFORM;
+    p.delay_a = 2;
+    p.delay_b = 6;
+    assert_close(hp_backoff(&p, NULL, 3, 0.25), 3, 1e-15);
+    assert_true(hp_backoff(&p, NULL, 3, 0x1.fffffffffffffp-1) < 6);
+    p.delay_kind = HP_DELAY_CONSTANT;
+    assert_close(hp_backoff(&p, NULL, 9, 0.7), 2, 0);
+    assert_null(hp_policy_check(&p));
+    p.delay_kind = HP_DELAY_UNIFORM;
+    p.delay_b = 1;
+    assert_string_equal(hp_policy_check(&p), "a uniform delay needs delay_b >= delay_a");
+    p.delay_b = NAN;
+    assert_string_equal(hp_policy_check(&p), "delay_a and delay_b must be finite and >= 0");
+    p.delay_b = 3;
+    p.delay_kind = (hp_delay_kind)7;
+    assert_string_equal(hp_policy_check(&p), "delay_kind is out of range");
+}
+
 /* ------------------------------------------------- names, checks, defaults */
 
 TEST(test_names)
 {
     static const char *const strat[HP_STRATEGY_COUNT] = {
         "immediate",   "constant",     "exponential",
-        "full_jitter", "equal_jitter", "decorrelated_jitter"};
+        "full_jitter", "equal_jitter", "decorrelated_jitter", "random"};
     static const char *const cls[HP_CLASS_COUNT] = {
         "ok",   "rate_limited", "server",  "not_implemented", "bad_request",
         "auth", "not_found",    "timeout", "connection",      "unknown",
@@ -1400,6 +1439,7 @@ int main(void)
         cmocka_unit_test(test_decide_unlimited),
         cmocka_unit_test(test_counters_saturate),
         cmocka_unit_test(test_names),
+        cmocka_unit_test(test_random_strategy),
         cmocka_unit_test(test_policy_check),
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_state_start),

@@ -29,7 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_blas.h>
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_linalg.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_sort.h>
@@ -243,6 +245,320 @@ static void attempts_chi_square(int quick, int family)
     sim_free(&sim);
 }
 
+/* ---- retrial queues ------------------------------------------------
+
+   A retrial queue (Falin and Templeton, Retrial Queues, Chapman & Hall
+   1997, ISBN 978-0-412-78550-1; Artalejo and Gomez-Corral, Retrial
+   Queueing Systems, Springer 2008, doi:10.1007/978-3-540-78725-9) has no
+   waiting room: a customer who finds every server busy joins the "orbit"
+   and tries again after an exponential time with rate theta, for as long
+   as it takes (the classical policy: each orbiting customer retries on its
+   own).  In herd: workers = c, queue = 0 (a full server answers 503 at
+   once), zero network delay, strategy random with delay_s =
+   exponential(1/theta), unlimited attempts. */
+
+/* Stationary distribution of the M/M/c retrial queue, truncated at orbit
+ * size N: pi[n * (c + 1) + j] = P(j busy, n in orbit).  A level-dependent
+ * QBD (levels n, phases j) solved by linear level reduction:
+ * pi_{n+1} = pi_n R_n with R_n = -A0(n) (A1(n+1) + R_{n+1} A2(n+2))^-1,
+ * from the top level down.  Returns the tail mass at level N. */
+static double retrial_mmc(int c, double lambda, double mu, double theta, int N, double *pi)
+{
+    int m = c + 1;
+    gsl_matrix *R = gsl_matrix_calloc((size_t)N * m, (size_t)m); /* R_n in rows n*m.. */
+    gsl_matrix *A1 = gsl_matrix_alloc(m, m), *A0 = gsl_matrix_alloc(m, m), *A2 = gsl_matrix_alloc(m, m);
+    gsl_matrix *M = gsl_matrix_alloc(m, m), *inv = gsl_matrix_alloc(m, m), *T = gsl_matrix_alloc(m, m);
+    gsl_permutation *perm = gsl_permutation_alloc(m);
+    /* blocks at level n: A0 up (blocked arrival), A1 local, A2 down (a retrial that finds a free server) */
+#define BLOCKS(n)                                                                                             \
+    do {                                                                                                      \
+        gsl_matrix_set_zero(A0);                                                                              \
+        gsl_matrix_set_zero(A1);                                                                              \
+        gsl_matrix_set_zero(A2);                                                                              \
+        for (int j = 0; j <= c; j++) {                                                                        \
+            double out = 0;                                                                                   \
+            if (j < c) {                                                                                      \
+                gsl_matrix_set(A1, j, j + 1, lambda);                                                         \
+                out += lambda;                                                                                \
+                if ((n) > 0) {                                                                                \
+                    gsl_matrix_set(A2, j, j + 1, (n) * theta);                                                \
+                    out += (n) * theta;                                                                       \
+                }                                                                                             \
+            } else if ((n) < N - 1) {                                                                         \
+                gsl_matrix_set(A0, j, j, lambda);                                                             \
+                out += lambda;                                                                                \
+            }                                                                                                 \
+            if (j > 0) {                                                                                      \
+                gsl_matrix_set(A1, j, j - 1, j * mu);                                                         \
+                out += j * mu;                                                                                \
+            }                                                                                                 \
+            gsl_matrix_set(A1, j, j, -out);                                                                   \
+        }                                                                                                     \
+    } while (0)
+    /* R_{N-2} = -A0(N-2) A1(N-1)^-1, then downwards */
+    for (int n = N - 2; n >= 0; n--) {
+        BLOCKS(n + 1);
+        gsl_matrix_memcpy(M, A1); /* A1(n+1) */
+        if (n + 1 < N - 1) {      /* + R_{n+1} A2(n+2) */
+            gsl_matrix_view Rn1 = gsl_matrix_submatrix(R, (size_t)(n + 1) * m, 0, m, m);
+            BLOCKS(n + 2);
+            gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, &Rn1.matrix, A2, 0.0, T);
+            BLOCKS(n + 1);
+            gsl_matrix_memcpy(M, A1);
+            gsl_matrix_add(M, T);
+        }
+        int sg;
+        gsl_linalg_LU_decomp(M, perm, &sg);
+        gsl_linalg_LU_invert(M, perm, inv);
+        BLOCKS(n);
+        gsl_matrix_view Rn = gsl_matrix_submatrix(R, (size_t)n * m, 0, m, m);
+        gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, -1.0, A0, inv, 0.0, &Rn.matrix);
+    }
+    /* level 0: pi_0 (A1(0) + R_0 A2(1)) = 0, sum = 1: replace one equation by the normalisation */
+    BLOCKS(1);
+    gsl_matrix_view R0 = gsl_matrix_submatrix(R, 0, 0, m, m);
+    gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, &R0.matrix, A2, 0.0, T);
+    BLOCKS(0);
+    gsl_matrix_memcpy(M, A1);
+    gsl_matrix_add(M, T);
+    gsl_matrix *Mt = gsl_matrix_alloc(m, m);
+    gsl_matrix_transpose_memcpy(Mt, M);
+    for (int j = 0; j < m; j++)
+        gsl_matrix_set(Mt, 0, j, 1.0); /* the first equation: the level-0 mass is 1 (rescaled below) */
+    gsl_vector *rhs = gsl_vector_calloc(m), *x0 = gsl_vector_alloc(m);
+    gsl_vector_set(rhs, 0, 1.0);
+    int sg;
+    gsl_linalg_LU_decomp(Mt, perm, &sg);
+    gsl_linalg_LU_solve(Mt, perm, rhs, x0);
+    for (int j = 0; j < m; j++)
+        pi[j] = gsl_vector_get(x0, j);
+    for (int n = 0; n + 1 < N; n++) {
+        for (int j = 0; j < m; j++) {
+            double v = 0;
+            for (int i = 0; i < m; i++)
+                v += pi[n * m + i] * gsl_matrix_get(R, (size_t)n * m + i, j);
+            pi[(n + 1) * m + j] = v;
+        }
+    }
+    double total = 0, tail = 0;
+    for (int k = 0; k < N * m; k++)
+        total += pi[k];
+    for (int k = 0; k < N * m; k++)
+        pi[k] /= total;
+    for (int j = 0; j < m; j++)
+        tail += pi[(N - 1) * m + j];
+#undef BLOCKS
+    gsl_matrix_free(R);
+    gsl_matrix_free(A0);
+    gsl_matrix_free(A1);
+    gsl_matrix_free(A2);
+    gsl_matrix_free(M);
+    gsl_matrix_free(Mt);
+    gsl_matrix_free(inv);
+    gsl_matrix_free(T);
+    gsl_permutation_free(perm);
+    gsl_vector_free(rhs);
+    gsl_vector_free(x0);
+    return tail;
+}
+
+/* The solver against the closed forms of the M/M/1 retrial queue (c = 1):
+ * P(server busy) = rho, mean orbit rho (rho + lambda/theta) / (1 - rho). */
+static void retrial_solver_selftest(void)
+{
+    const double lambda = 0.6, mu = 1, theta = 0.8;
+    const int N = 400;
+    double *pi = malloc(sizeof *pi * N * 2);
+    double tail = retrial_mmc(1, lambda, mu, theta, N, pi);
+    double busy = 0, orbit = 0;
+    for (int n = 0; n < N; n++) {
+        busy += pi[n * 2 + 1];
+        orbit += n * (pi[n * 2] + pi[n * 2 + 1]);
+    }
+    double rho = lambda / mu, want = rho * (rho + lambda / theta) / (1 - rho);
+    int ok = tail < 1e-12 && fabs(busy - rho) < 1e-9 && fabs(orbit - want) < 1e-8;
+    rows++;
+    failures += !ok;
+    printf("  solver self-test (M/M/1 retrial by QBD, N = %d): P(busy) %.12f (%.12f), orbit %.10f (%.10f): %s\n", N,
+           busy, rho, orbit, want, ok ? "pass" : "FAIL");
+    free(pi);
+}
+
+static void retrial_config(scn_config *c, int servers, double lambda, double theta, int n, double warmup)
+{
+    scn_defaults(c);
+    set(c, "run.seed=%d", 1997);
+    set(c, "run.horizon_s=1e9");
+    set(c, "run.warmup_s=%g", warmup);
+    set(c, "run.bucket_s=1e6");
+    set(c, "clients.count=%d", n);
+    set(c, "clients.start=poisson");
+    set(c, "clients.rate_per_s=%.17g", lambda);
+    set(c, "network.delay_s=0");
+    set(c, "server.workers=%d", servers);
+    set(c, "server.queue=0");
+    set(c, "server.service_time_s=exponential(1)");
+    set(c, "retry.strategy=random");
+    set(c, "retry.delay_s=exponential(%.17g)", 1 / theta);
+    set(c, "retry.base_s=1");
+    set(c, "retry.cap_s=1e9");
+    set(c, "retry.max_attempts=0");
+}
+
+static void retrials(int quick, int family, const char *delay_override)
+{
+    typedef struct { int c; double rho, lt; } rcase; /* lt = lambda / theta */
+    static const rcase all[] = {{1, 0.5, 0.5}, {1, 0.7, 2}, {1, 0.9, 1}, {4, 0.7, 1}, {4, 0.85, 2}};
+    printf("\nretrial queues (classical policy, exponential retrial times)%s\n", delay_override ? delay_override : "");
+    if (!delay_override)
+        retrial_solver_selftest();
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        const rcase *q = &all[i];
+        if (quick && q->rho > 0.8)
+            continue;
+        double mu = 1, lambda = q->rho * q->c * mu, theta = lambda / q->lt;
+        int n = quick ? 40000 : q->rho > 0.8 ? 600000 : 300000, reps = quick ? 8 : 20;
+        double warmup = quick ? 2000 : 20000;
+        scn_config c;
+        retrial_config(&c, q->c, lambda, theta, n, warmup);
+        if (delay_override) { /* the same mean, uniform: the formulas assume exponential */
+            set(&c, "retry.delay_s=uniform(0, %.17g)", 2 / theta);
+        }
+        double U[32], W[32], R[32], B[32];
+        for (int r = 0; r < reps; r++) {
+            sim_t sim;
+            model md;
+            run(&c, HP_RANDOM, (uint32_t)r, &sim, &md);
+            U[r] = md.m.utilization;
+            W[r] = md.m.mean_latency_s;
+            R[r] = (double)md.m.retries / (double)(md.m.successes ? md.m.successes : 1);
+            B[r] = (double)md.m.rejected / (double)(md.m.calls ? md.m.calls : 1);
+            release(&md);
+            sim_free(&sim);
+        }
+        /* theory: the M/M/c solution (closed form for c = 1, the QBD otherwise) */
+        const int N = 3000;
+        double *pi = malloc(sizeof *pi * (size_t)N * (q->c + 1));
+        double tail = retrial_mmc(q->c, lambda, mu, theta, N, pi);
+        double busy = 0, orbit = 0, blocked_attempts = 0;
+        for (int k = 0; k < N; k++)
+            for (int j = 0; j <= q->c; j++) {
+                double p = pi[k * (q->c + 1) + j];
+                busy += j * p;
+                orbit += k * p;
+                if (j == q->c)
+                    blocked_attempts += p * (lambda + k * theta);
+            }
+        free(pi);
+        if (tail > 1e-9) {
+            fprintf(stderr, "validate: retrial solver truncated too early (tail %g)\n", tail);
+            exit(1);
+        }
+        double attempts = lambda + theta * orbit; /* attempt rate: arrivals + retrials */
+        double w = orbit / lambda + 1 / mu;        /* Little */
+        char name[32];
+        snprintf(name, sizeof name, "M/M/%d/%d", q->c, q->c);
+        printf("  %s, rho %.2f, lambda/theta %.1f: mean orbit %.4f\n", name, q->rho, q->lt, orbit);
+        row(name, q->rho, "utilisation", busy / q->c, U, reps, family);
+        row(name, q->rho, "mean response", w, W, reps, family);
+        row(name, q->rho, "retries/request", theta * orbit / lambda, R, reps, family);
+        row(name, q->rho, "P(attempt blk)", blocked_attempts / attempts, B, reps, family);
+    }
+}
+
+/* A finite source: N clients each think for Exp(alpha), then make a
+ * request to c servers with no waiting room, retrying from the orbit after
+ * Exp(theta).  Its exact Markov chain (states: j busy, n in orbit; N - j - n
+ * thinking) is small: solved directly (LU), and compared with herd's
+ * closed population (requests_per_client requests each, think_time_s
+ * between them). */
+static void retrial_finite(int quick, int family)
+{
+    /* every client stays busy until the horizon (R is never reached), so
+     * the measured window [warmup, horizon] sees all N clients, none
+     * finished: a population that thins out at the end would bias it */
+    const int N = 6, c = 2, R = 1000000, reps = quick ? 8 : 20;
+    const double alpha = 0.25, mu = 1, theta = 0.5, warmup = quick ? 500 : 5000;
+    const double horizon = warmup + (quick ? 20000 : 200000);
+    int idx[16][16], ns = 0;
+    for (int j = 0; j <= c; j++)
+        for (int n = 0; j + n <= N; n++)
+            idx[j][n] = ns++;
+    gsl_matrix *Qt = gsl_matrix_calloc(ns, ns); /* transposed generator */
+#define RATE(fj, fn, tj, tn, r)                                                                               \
+    do {                                                                                                      \
+        gsl_matrix_set(Qt, idx[tj][tn], idx[fj][fn], gsl_matrix_get(Qt, idx[tj][tn], idx[fj][fn]) + (r));     \
+        gsl_matrix_set(Qt, idx[fj][fn], idx[fj][fn], gsl_matrix_get(Qt, idx[fj][fn], idx[fj][fn]) - (r));     \
+    } while (0)
+    for (int j = 0; j <= c; j++)
+        for (int n = 0; j + n <= N; n++) {
+            int t = N - j - n;
+            if (t > 0) {
+                if (j < c)
+                    RATE(j, n, j + 1, n, t * alpha);
+                else
+                    RATE(j, n, j, n + 1, t * alpha);
+            }
+            if (n > 0 && j < c)
+                RATE(j, n, j + 1, n - 1, n * theta);
+            if (j > 0)
+                RATE(j, n, j - 1, n, j * mu);
+        }
+#undef RATE
+    for (int k = 0; k < ns; k++)
+        gsl_matrix_set(Qt, 0, k, 1.0); /* normalisation replaces one balance equation */
+    gsl_vector *rhs = gsl_vector_calloc(ns), *pi = gsl_vector_alloc(ns);
+    gsl_vector_set(rhs, 0, 1.0);
+    gsl_permutation *perm = gsl_permutation_alloc(ns);
+    int sg;
+    gsl_linalg_LU_decomp(Qt, perm, &sg);
+    gsl_linalg_LU_solve(Qt, perm, rhs, pi);
+    double busy = 0, orbit = 0, thinking = 0;
+    for (int j = 0; j <= c; j++)
+        for (int n = 0; j + n <= N; n++) {
+            double p = gsl_vector_get(pi, idx[j][n]);
+            busy += j * p;
+            orbit += n * p;
+            thinking += (N - j - n) * p;
+        }
+    gsl_matrix_free(Qt);
+    gsl_vector_free(rhs);
+    gsl_vector_free(pi);
+    gsl_permutation_free(perm);
+    double tput = alpha * thinking;
+    scn_config cfg;
+    scn_defaults(&cfg);
+    set(&cfg, "run.seed=%d", 2008);
+    set(&cfg, "run.horizon_s=%g", horizon);
+    set(&cfg, "run.warmup_s=%g", warmup);
+    set(&cfg, "run.bucket_s=1e6");
+    set(&cfg, "clients.count=%d", N);
+    set(&cfg, "clients.requests_per_client=%d", R);
+    set(&cfg, "clients.think_time_s=exponential(%.17g)", 1 / alpha);
+    set(&cfg, "network.delay_s=0");
+    set(&cfg, "server.workers=%d", c);
+    set(&cfg, "server.queue=0");
+    set(&cfg, "server.service_time_s=exponential(%.17g)", 1 / mu);
+    set(&cfg, "retry.strategy=random");
+    set(&cfg, "retry.delay_s=exponential(%.17g)", 1 / theta);
+    set(&cfg, "retry.cap_s=1e9");
+    set(&cfg, "retry.max_attempts=0");
+    double U[32], W[32];
+    for (int r = 0; r < reps; r++) {
+        sim_t sim;
+        model md;
+        run(&cfg, HP_RANDOM, (uint32_t)r, &sim, &md);
+        U[r] = md.m.utilization;
+        W[r] = md.m.mean_latency_s;
+        release(&md);
+        sim_free(&sim);
+    }
+    printf("  finite source: %d clients, think Exp(%g), %d servers, theta %g: %d states, mean orbit %.4f\n", N,
+           alpha, c, theta, ns, orbit);
+    row("finite", busy / c, "utilisation", busy / c, U, reps, family);
+    row("finite", busy / c, "mean response", orbit / tput + 1 / mu, W, reps, family);
+}
+
 /* Every attempt answered 503 at once, two attempts, 1 ms hops: the first
  * sleep is latency - 4 ms.  KS against its distribution. */
 static double cdf_u(double x, double lo, double hi)
@@ -266,6 +582,7 @@ static void backoff_ks(int quick, int family)
         set(&c, "retry.base_s=%g", base);
         set(&c, "retry.cap_s=%g", cap);
         set(&c, "retry.max_attempts=2");
+        set(&c, "retry.strategy=%s", hp_strategy_name((hp_strategy)s));
         sim_t sim;
         model md;
         run(&c, (hp_strategy)s, 0, &sim, &md);
@@ -280,6 +597,7 @@ static void backoff_ks(int quick, int family)
         case HP_EQUAL_JITTER: lo = base / 2; hi = base; break;
         case HP_DECORRELATED_JITTER: lo = base; hi = 3 * base; break;
         case HP_IMMEDIATE: lo = hi = 0; break;
+        case HP_RANDOM: lo = 0; hi = -1; break; /* exponential with mean base (cap 10 = 20 means) */
         default: lo = hi = base; break; /* constant, exponential: exactly base */
         }
         int ok;
@@ -290,14 +608,17 @@ static void backoff_ks(int quick, int family)
         } else {
             double D = 0;
             for (size_t i = 0; i < m; i++) {
-                double F = cdf_u(x[i], lo, hi);
+                double F = hi < 0 ? -expm1(-x[i] / base) : cdf_u(x[i], lo, hi);
                 double a = fabs(F - (double)i / m), b = fabs((double)(i + 1) / m - F);
                 D = fmax(D, fmax(a, b));
             }
             /* asymptotic critical value at level alpha: sqrt(-ln(alpha/2)/2) / sqrt(n) */
             double alpha = 0.05 / family, crit = sqrt(-log(alpha / 2) / 2) / sqrt((double)m);
             ok = D <= crit;
-            snprintf(what, sizeof what, "U(%g, %g): D = %.5f, critical %.5f", lo, hi, D, crit);
+            if (hi < 0)
+                snprintf(what, sizeof what, "Exp(mean %g): D = %.5f, critical %.5f", base, D, crit);
+            else
+                snprintf(what, sizeof what, "U(%g, %g): D = %.5f, critical %.5f", lo, hi, D, crit);
         }
         rows++;
         failures += !ok;
@@ -311,8 +632,12 @@ int main(int argc, char **argv)
 {
     gsl_set_error_handler_off();
     int quick = argc > 1 && !strcmp(argv[1], "--quick");
+    if (argc > 1 && strcmp(argv[1], "--quick") && strcmp(argv[1], "--uniform-retrials")) {
+        fprintf(stderr, "usage: validate [--quick] [--uniform-retrials]\n");
+        return 2;
+    }
     /* rows in the whole table: the family for the Bonferroni level */
-    int family = quick ? 6 * 4 + 1 + HP_STRATEGY_COUNT : 9 * 4 + 1 + HP_STRATEGY_COUNT;
+    int family = quick ? 6 * 4 + 1 + HP_STRATEGY_COUNT + 1 + 3 * 4 + 2 : 9 * 4 + 1 + HP_STRATEGY_COUNT + 1 + 5 * 4 + 2;
     printf("herd validation%s: family-wise level 95%% over %d checks (each at %.4f%%)\n\n", quick ? " (quick)" : "",
            family, 100 * (1 - 0.05 / family));
     printf("%-8s %5s  %-16s %12s %12s  %-14s %-10s %s\n", "model", "load", "quantity", "theory", "simulated",
@@ -320,6 +645,14 @@ int main(int argc, char **argv)
     queues(quick, family);
     attempts_chi_square(quick, family);
     backoff_ks(quick, family);
+    retrials(quick, family, NULL);
+    retrial_finite(quick, family);
+    if (argc > 1 && !strcmp(argv[argc - 1], "--uniform-retrials")) { /* what the formulas miss */
+        int before = failures;
+        retrials(quick, family, ": the same rows with uniform(0, 2/theta) retrial times (same mean)");
+        printf("  uniform retrial times: %d of the rows above fail\n", failures - before);
+        failures = before;
+    }
     printf("\nvalidate: %d passed, %d failed\n", rows - failures, failures);
     return failures ? 1 : 0;
 }

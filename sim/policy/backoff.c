@@ -46,6 +46,7 @@
 static const char *const strategy_names[HP_STRATEGY_COUNT] = {
     "immediate",   "constant",     "exponential",
     "full_jitter", "equal_jitter", "decorrelated_jitter",
+    "random",
 };
 
 static const char *const reason_names[HP_REASON_COUNT] = {
@@ -286,6 +287,12 @@ const char *hp_policy_check(const hp_policy *p)
         return "strategy is out of range";
     if ((unsigned)p->unknown > HP_UNKNOWN_FAIL)
         return "unknown policy is out of range";
+    if ((unsigned)p->delay_kind > HP_DELAY_CONSTANT)
+        return "delay_kind is out of range";
+    if (!isfinite(p->delay_a) || !isfinite(p->delay_b) || p->delay_a < 0.0 || p->delay_b < 0.0)
+        return "delay_a and delay_b must be finite and >= 0";
+    if (p->delay_kind == HP_DELAY_UNIFORM && p->delay_b < p->delay_a)
+        return "a uniform delay needs delay_b >= delay_a";
     if ((msg = check_duration(p->attempt_timeout_s, "attempt_timeout_s is NaN",
                               "attempt_timeout_s is infinite",
                               "attempt_timeout_s is negative")) != NULL)
@@ -347,6 +354,24 @@ double hp_ceiling(const hp_policy *p, uint32_t n)
     return ceiling_of(base, cap, n);
 }
 
+/* One draw of HP_RANDOM's distribution by inversion of u in [0, 1):
+ * finite and >= 0 for every policy (bad parameters resolve as documented
+ * in hp_policy_check). */
+static double random_delay(const hp_policy *p, double base, double u)
+{
+    double a = isfinite(p->delay_a) && p->delay_a > 0.0 ? p->delay_a : 0.0;
+    double b = isfinite(p->delay_b) && p->delay_b > a ? p->delay_b : a;
+    switch (p->delay_kind) {
+    case HP_DELAY_UNIFORM:
+        return below(a + u * (b - a), b);
+    case HP_DELAY_CONSTANT:
+        return a;
+    case HP_DELAY_EXPONENTIAL:
+    default:
+        return -(a > 0.0 ? a : base) * log1p(-u); /* u < 1: finite */
+    }
+}
+
 double hp_backoff(const hp_policy *p, hp_state *st, uint32_t n, double u)
 {
     double base, cap, c, half, s;
@@ -372,6 +397,9 @@ double hp_backoff(const hp_policy *p, hp_state *st, uint32_t n, double u)
         if (st != NULL)
             st->prev_sleep_s = s;
         return s;
+    case HP_RANDOM:
+        s = random_delay(p, base, u);
+        return s < cap ? s : cap;
     case HP_STRATEGY_COUNT:
     default:
         return cap;

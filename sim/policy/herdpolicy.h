@@ -25,6 +25,10 @@
  *   HP_EQUAL_JITTER         sleep = ceiling_n/2 + u * ceiling_n/2     in [ceiling_n/2, ceiling_n)
  *   HP_DECORRELATED_JITTER  sleep = min(cap, base + u * (3*prev - base)), prev starts at base
  *                                                                      in [base, min(cap, 3*prev)]
+ *   HP_RANDOM               sleep = min(cap, a draw of the policy's delay distribution,
+ *                           by inversion of u): exponential(mean) -mean*ln(1-u), the
+ *                           memoryless retrial time of queueing theory; uniform(lo, hi);
+ *                           constant(v).  Independent of n.
  */
 #ifndef HERDPOLICY_H
 #define HERDPOLICY_H
@@ -45,12 +49,13 @@ typedef enum hp_strategy {
     HP_FULL_JITTER,
     HP_EQUAL_JITTER,
     HP_DECORRELATED_JITTER,
+    HP_RANDOM,
     HP_STRATEGY_COUNT
 } hp_strategy;
 
 /* Canonical names: "immediate", "constant", "exponential", "full_jitter",
- * "equal_jitter", "decorrelated_jitter".  Returns NULL for an out-of-range
- * value. */
+ * "equal_jitter", "decorrelated_jitter", "random".  Returns NULL for an
+ * out-of-range value. */
 const char *hp_strategy_name(hp_strategy s);
 
 /* Parses a canonical name (exact, case-sensitive).  Returns 0 and sets *out,
@@ -105,6 +110,13 @@ typedef enum hp_timeout_policy {
     HP_TIMEOUT_NEVER              /* never: every timeout ends as an unknown outcome */
 } hp_timeout_policy;
 
+/* The delay distribution of HP_RANDOM. */
+typedef enum hp_delay_kind {
+    HP_DELAY_EXPONENTIAL = 0, /* default: mean delay_a (0: base_s) */
+    HP_DELAY_UNIFORM,         /* on [delay_a, delay_b) */
+    HP_DELAY_CONSTANT         /* delay_a */
+} hp_delay_kind;
+
 typedef struct hp_policy {
     hp_strategy strategy;      /* default HP_IMMEDIATE (0) */
     double base_s;             /* > 0; 0 means default 0.1 s */
@@ -128,6 +140,8 @@ typedef struct hp_policy {
     uint32_t retry_only;       /* 0: every retryable class; else a mask of (1u << hp_class):
                                 * only those classes are retried (it never adds a class
                                 * hp_classify's table refuses) */
+    hp_delay_kind delay_kind;  /* HP_RANDOM: the distribution of the sleep */
+    double delay_a, delay_b;   /* its parameters (see hp_delay_kind), seconds */
 } hp_policy;
 
 #define HP_DEFAULT_BASE_S 0.1

@@ -51,7 +51,7 @@ const key scn_key_table[] = {
      "Independent replications per strategy; CIs need at least 2."},
     {"run", "strategies", K_STRATEGIES, C(strategies), 0, 0, NULL, "", "the [retry] strategy",
      "Comma-separated strategies run side by side: immediate, constant, exponential, "
-     "full_jitter, equal_jitter, decorrelated_jitter; or all (the six, in that order)."},
+     "full_jitter, equal_jitter, decorrelated_jitter, random; or all (every one, in that order)."},
     {"run", "baseline", K_BASELINE, C(baseline), 0, 0, NULL, "", "none",
      "A strategy of `strategies` to compare the others with: writes compare.csv with each "
      "strategy's paired change against it, per replication (common random numbers), in percent."},
@@ -245,6 +245,10 @@ const key scn_key_table[] = {
      "Errors the classification does not know: retry them, or fail (allow-list)."},
     {"retry", "idempotent", K_NBOOL, C(policy.non_idempotent), 0, 0, bool_names, "", "true",
      "Whether the operation is idempotent (see retry_on_timeout)."},
+    {"retry", "delay_s", K_DELAY, C(policy), 0, 0, NULL, "s", "exponential(base_s)",
+     "strategy = random: the sleep before every retry is a fresh draw of this distribution "
+     "(exponential(MEAN), uniform(LO, HI) or constant(V); capped at cap_s), independent of the attempt "
+     "number: the memoryless retrial times of queueing theory with exponential."},
 
     {"tool", "weight", K_DOUBLE, T(weight), 0, 1e9, NULL, "", "1",
      "[tool NAME] sections, any number (at most 8): the relative probability that a logical "
@@ -452,7 +456,7 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
         hp_strategy s;
         if (hp_strategy_parse(value, &s) != 0) {
             snprintf(buf, n, "unknown strategy '%s'; expected one of immediate, constant, exponential, "
-                             "full_jitter, equal_jitter, decorrelated_jitter", value);
+                             "full_jitter, equal_jitter, decorrelated_jitter, random", value);
             return buf;
         }
         memcpy(field, &s, sizeof s);
@@ -483,7 +487,7 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
             hp_strategy s;
             if (hp_strategy_parse(name, &s) != 0) {
                 snprintf(buf, n, "unknown strategy '%s'; expected immediate, constant, exponential, "
-                                 "full_jitter, equal_jitter or decorrelated_jitter", name);
+                                 "full_jitter, equal_jitter, decorrelated_jitter or random", name);
                 return buf;
             }
             for (uint32_t i = 0; i < cnt; i++)
@@ -642,6 +646,22 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
         memcpy(field, &b, sizeof b);
         return NULL;
     }
+    case K_DELAY: {
+        dist d;
+        const char *m = dist_parse(value, &d);
+        if (m || (d.kind != DIST_EXPONENTIAL && d.kind != DIST_UNIFORM && d.kind != DIST_CONSTANT)) {
+            snprintf(buf, n, "expected exponential(MEAN), uniform(LO, HI) or constant(V) (the retry library draws the "
+                             "delay from one uniform number), got '%s'", value);
+            return buf;
+        }
+        hp_policy *pol = (hp_policy *)(void *)field;
+        pol->delay_kind = d.kind == DIST_EXPONENTIAL ? HP_DELAY_EXPONENTIAL
+                          : d.kind == DIST_UNIFORM   ? HP_DELAY_UNIFORM
+                                                     : HP_DELAY_CONSTANT;
+        pol->delay_a = d.a;
+        pol->delay_b = d.kind == DIST_UNIFORM ? d.b : 0;
+        return NULL;
+    }
     case K_OUTCOME:
         if (scn_parse_outcome(value, (int *)(void *)field) != 0) {
             snprintf(buf, n, "expected an HTTP status 100..599, connection_refused or connection_reset, got '%s'",
@@ -710,6 +730,9 @@ void scn_print_reference(FILE *f)
         case K_CLASSES:
             snprintf(type, sizeof type, "list of classes");
             break;
+        case K_DELAY:
+            snprintf(type, sizeof type, "exponential, uniform or constant");
+            break;
         }
         fprintf(f, "| `%s` | %s | %s | %s | %s |\n", k->name, type, *k->unit ? k->unit : "-", k->def, k->doc);
         if (!strcmp(k->section, "server") && !strcmp(k->name, "service_time_s"))
@@ -738,7 +761,7 @@ void scn_print_key_list(FILE *f)
         [K_DOUBLE] = "double", [K_U32] = "integer", [K_U64] = "integer", [K_DIST] = "distribution",
         [K_STRATEGY] = "strategy", [K_STRATEGIES] = "strategies", [K_ENUM] = "enum", [K_NAME] = "name",
         [K_OUTCOME] = "outcome", [K_BASELINE] = "baseline", [K_BOOL] = "bool", [K_NBOOL] = "bool",
-        [K_PRESET] = "preset", [K_COLUMNS] = "columns", [K_CLASSES] = "classes"};
+        [K_PRESET] = "preset", [K_COLUMNS] = "columns", [K_CLASSES] = "classes", [K_DELAY] = "distribution"};
     for (size_t i = 0; i < scn_key_count; i++) {
         const key *k = &scn_key_table[i];
         fprintf(f, "%s\t%s\t%s\t", k->section, k->name, tname[k->type]);

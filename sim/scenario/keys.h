@@ -17,7 +17,8 @@ typedef enum ktype {
     K_NBOOL, /* true / false into a bool, negated */
     K_PRESET, /* a side-effect preset: [retry] applies it, [tool] records it */
     K_COLUMNS, /* a list of metric names */
-    K_CLASSES  /* a list of failure classes, into a bit mask */
+    K_CLASSES, /* a list of failure classes, into a bit mask */
+    K_DELAY    /* constant / uniform / exponential, into an hp_policy's delay_* fields */
 } ktype;
 
 typedef struct key {
