@@ -180,8 +180,14 @@ clean:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
-# Rewrites the key reference in README.md from the key table (herd keys).
+# Rewrites the key reference and the column table in README.md from the
+# key table (herd keys) and the metric table (herd columns).
 readme-keys: herd
+	@./herd columns >build/columns.md
+	@awk 'BEGIN { skip = 0 } \
+	  /<!-- columns:begin -->/ { print; while ((getline l < "build/columns.md") > 0) print l; skip = 1; next } \
+	  /<!-- columns:end -->/ { skip = 0 } !skip { print }' README.md >build/README.md.new
+	@mv build/README.md.new README.md
 	@./herd keys >build/keys.md
 	@awk 'BEGIN { skip = 0 } \
 	  /<!-- keys:begin -->/ { print; while ((getline l < "build/keys.md") > 0) print l; skip = 1; next } \

@@ -153,6 +153,9 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 sed -n '/<!-- keys:begin -->/,/<!-- keys:end -->/p' "$ROOT/README.md" | sed '1d;$d' >"$T/readme-keys"
 "$HERD" keys >"$T/keys"
 cmp -s "$T/readme-keys" "$T/keys" && ok || bad "README key reference differs from herd keys (run make readme-keys)"
+sed -n '/<!-- columns:begin -->/,/<!-- columns:end -->/p' "$ROOT/README.md" | sed '1d;$d' >"$T/readme-columns"
+"$HERD" columns >"$T/columns" && cmp -s "$T/readme-columns" "$T/columns" && ok || bad "README column table differs from herd columns (run make readme-keys)"
+! "$HERD" columns | grep -q undocumented && ok || bad "a summary.csv column has no meaning in herd columns"
 awk '/^```c$/ { on = 1; next } /^```$/ { on = 0 } on' "$ROOT/README.md" >"$T/example.c"
 if ${CC:-cc} -std=c11 -Wall -Wextra -Werror -I"$ROOT/sim/policy" "$T/example.c" "$ROOT/build/libherdpolicy.a" -lm \
     -o "$T/example" 2>"$T/cc.err" && "$T/example" >"$T/example.out"; then

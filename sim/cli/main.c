@@ -29,6 +29,7 @@
 #include "../policy/herdpolicy.h"
 #include "../report/partial.h"
 #include "../report/plot.h"
+#include "../report/report.h"
 #include "../scenario/scenario.h"
 
 #define HERD_VERSION "0.2.0"
@@ -96,6 +97,7 @@ static void usage(FILE *f)
             "                                     events) without running anything\n"
             "       herd plot DIR [--quiet]       draw the figures of a results directory (gnuplot)\n"
             "       herd merge OUT DIR... [--plot] combine the shards of one run (--shard) into OUT\n"
+            "       herd columns                  print the columns of summary.csv and their meaning\n"
             "       herd keys [--list]            print the scenario key reference (--list: one\n"
             "                                     tab-separated line per key, for scripts)\n"
             "       herd --help | --version\n"
@@ -149,6 +151,8 @@ static int help_for(const char *cmd)
     else if (!strcmp(cmd, "merge"))
         printf("usage: herd merge OUT DIR... [--plot] [--quiet]\ncombine the partial results of the shards of "
                "one run (herd run --shard K/N -o DIR) into OUT, byte for byte the outputs of a single run\n");
+    else if (!strcmp(cmd, "columns"))
+        printf("usage: herd columns\nprint the columns of summary.csv and what each means (Markdown)\n");
     else if (!strcmp(cmd, "keys"))
         printf("usage: herd keys [--list]\nprint the scenario key reference (Markdown), or with --list one "
                "tab-separated line per key\n");
@@ -540,6 +544,19 @@ static int herd(int argc, char **argv)
         return cmd_plot(argc, argv);
     if (!strcmp(cmd, "merge"))
         return cmd_merge(argc, argv);
+    if (!strcmp(cmd, "columns")) {
+        if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")))
+            return help_for("columns");
+        if (argc > 2) {
+            errorf("columns takes no argument (see herd columns --help)");
+            return 2;
+        }
+        if (rep_print_columns(stdout) != 0) {
+            errorf("columns: cannot write to standard output");
+            return 1;
+        }
+        return 0;
+    }
     if (!strcmp(cmd, "keys")) {
         if (argc > 3 || (argc == 3 && strcmp(argv[2], "--list"))) {
             errorf("keys takes no argument but --list");

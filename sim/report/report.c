@@ -381,6 +381,90 @@ done:
     return rc;
 }
 
+/* What each column of summary.csv means (aggregate.csv has NAME_mean and
+ * NAME_ci95 for each); a test checks that every metric has a line. */
+static const struct {
+    const char *name, *doc;
+} metric_docs[] = {
+    {"clients", "number of clients"},
+    {"completion_time_s", "when the last logical request finished (s; the horizon if any is unfinished)"},
+    {"calls", "attempts that reached the server (including those answered with an error at once)"},
+    {"refused", "attempts refused at connect: they never reached the server"},
+    {"successes", "logical requests that succeeded"},
+    {"failures", "logical requests the policy gave up on"},
+    {"unfinished", "logical requests still open at the horizon"},
+    {"retries", "retries scheduled"},
+    {"timeouts", "attempts that hit the per-attempt timeout"},
+    {"late_replies", "replies that arrived after their attempt had timed out (wasted work, never a success)"},
+    {"rejected", "attempts answered 503 because workers and queue were full"},
+    {"outage_errors", "attempts answered (or swallowed) by an outage"},
+    {"background_errors", "attempts answered by the background error mix (error_rate_NNN)"},
+    {"gave_up_attempts", "logical failures: attempts exhausted"},
+    {"non_retryable_failures", "logical failures: a class that is never retried"},
+    {"non_retryable_replies", "replies of a class never retried (400, 401, 402, 403, 404, 422, 501) seen by clients"},
+    {"unknown_outcomes", "logical failures: a timeout of a non-idempotent call that may not be retried (the outcome is unknown)"},
+    {"gave_up_budget", "logical failures: the total budget ran out"},
+    {"effects", "side effects executed (non-read operations)"},
+    {"duplicate_effects", "executions beyond the first of one logical operation"},
+    {"lost_operations", "operations the client saw succeed that never executed (suppressed by a colliding key)"},
+    {"status_429", "attempts answered 429 by the rate limiter"},
+    {"retries_after_honoured", "retries that slept a server's Retry-After"},
+    {"replies_lost", "served attempts whose reply was lost"},
+    {"wasted_work_s", "server time (s) of attempts whose reply was lost or came late"},
+    {"amplification", "calls per finished logical request"},
+    {"tasks", "tasks of task_steps requests finished"},
+    {"task_successes", "tasks whose every step succeeded"},
+    {"task_success_rate", "task_successes / tasks"},
+    {"mean_task_latency_s", "mean duration (s) of the successful tasks"},
+    {"repeats", "llm layers' repeats of calls that had succeeded"},
+    {"intercepted", "repeated writes answered by the intent de-duplication window"},
+    {"offered_per_s", "logical requests started per second, after warm-up until the last start"},
+    {"goodput_per_s", "logical requests that succeeded per second, same window"},
+    {"recovery_time_s", "after trigger_end_s, the time (s) until goodput holds at or above 90% of the offered load for recovery_window_s (censored at the last start if never)"},
+    {"recovered", "1 if goodput recovered within the run, else 0"},
+    {"trigger_start_s", "start (s) of the trigger (the last outage, or the spike); nan if none"},
+    {"trigger_end_s", "end (s) of the trigger; nan if none"},
+    {"retries_denied", "retries the retry limiter refused (the request failed)"},
+    {"breaker_rejected", "attempts the open circuit breaker failed locally"},
+    {"throttled", "attempts adaptive throttling rejected locally"},
+    {"hedges", "hedged copies sent (their late replies are wasted)"},
+    {"peak_inflight", "most attempts in service + queued at the server at any time"},
+    {"peak_arrivals_per_s", "the busiest timeseries bucket's arrivals divided by bucket_s"},
+    {"mean_latency_s", "mean logical request latency (s), first attempt to final outcome"},
+    {"p50_latency_s", "median logical request latency (s)"},
+    {"p99_latency_s", "99th percentile of logical request latency (s)"},
+    {"max_latency_s", "longest logical request latency (s)"},
+    {"served", "attempts that entered service (after warm-up)"},
+    {"mean_wait_s", "their mean time (s) in the server's queue"},
+    {"p_wait", "fraction of them that had to queue"},
+    {"utilization", "busy worker time / (workers x measured time)"},
+    {"events", "events the engine dispatched"}
+};
+
+const char *rep_metric_doc(const char *name)
+{
+    for (size_t i = 0; i < sizeof metric_docs / sizeof metric_docs[0]; i++)
+        if (!strcmp(metric_docs[i].name, name))
+            return metric_docs[i].doc;
+    return NULL;
+}
+
+int rep_print_columns(FILE *f)
+{
+    fprintf(f, "| column | meaning |\n|---|---|\n");
+    fprintf(f, "| `variant` | the variant (with `[variant]` sections) |\n");
+    fprintf(f, "| `section.key` | one column per swept key: the point's value (with sweeps) |\n");
+    fprintf(f, "| `strategy` | immediate, constant, exponential, full_jitter, equal_jitter, decorrelated_jitter, "
+               "random |\n");
+    fprintf(f, "| `replication`, `seed` | replication index and the 64-bit seed derived from (master seed, "
+               "replication) |\n");
+    for (size_t k = 0; k < metric_count; k++) {
+        const char *d = rep_metric_doc(metric_table[k].name);
+        fprintf(f, "| `%s` | %s |\n", metric_table[k].name, d ? d : "(undocumented)");
+    }
+    return fflush(f) != 0 || ferror(f) ? -1 : 0;
+}
+
 /* Short human number: integers up to 1e9 in full, else `digits`
  * significant digits. */
 static void fmt_num(char *buf, size_t n, double v, int digits)

@@ -63,6 +63,12 @@ int rep_write(const rep_table *t, const char *outdir, const char *manifest, char
  * and the files written.  Returns 0, or -1 if f reported a write error. */
 int rep_print_table(FILE *f, const rep_table *t, const char *outdir);
 
+/* The meaning of summary.csv's column `name` (NULL if undocumented), and
+ * the Markdown table of every column (herd columns).  rep_print_columns
+ * returns 0, or -1 on a write error. */
+const char *rep_metric_doc(const char *name);
+int rep_print_columns(FILE *f);
+
 /* 0 if outdir exists as a directory or could be created (its first
  * existing ancestor is a writable directory); else -1 with err. Creates
  * nothing. */
