@@ -197,6 +197,14 @@ END {
 head -1 "$T/aws/summary.csv" | grep -q '^clients.count,strategy,replication,' && ok || bad "sweep column in summary.csv"
 [ -s "$T/aws/compare.csv" ] && grep -q '^100,full_jitter,exponential,30,' "$T/aws/compare.csv" && ok || bad "compare.csv"
 
+# --- the live view: frames on stdout, then the same outputs as without it ----
+"$HERD" run "$T/small.ini" -o "$T/live" --quiet --replications 2 --live=100000 >"$T/live.out" 2>&1 && ok || bad "--live run: $(tail -3 "$T/live.out")"
+grep -aq "herd live: " "$T/live.out" && grep -aq "live view done at t = " "$T/live.out" && grep -aq "^.*full_jitter *|" "$T/live.out" \
+    && ok || bad "--live printed no frames"
+"$HERD" run "$T/small.ini" -o "$T/nolive" --quiet --replications 2 && cmp -s "$T/live/summary.csv" "$T/nolive/summary.csv" \
+    && cmp -s "$T/live/timeseries.csv" "$T/nolive/timeseries.csv" && ok || bad "--live changed the outputs"
+expect_fail livebad 2 "--live=0: expected a speed" run "$T/small.ini" -o "$T/livebad" --live=0
+
 # --- variants paired against a baseline variant (compare_variants.csv) -------
 printf '[run]\nbaseline_variant = plain\nreplications = 4\nstrategies = exponential, full_jitter\n[clients]\ncount = 200\n[outage 1]\nstart_s = 0\nend_s = 5\n[variant plain]\n[variant quota]\nlimits.limiter = aws_quota\n' >"$T/bv.ini"
 "$HERD" run "$T/bv.ini" -o "$T/bv" --quiet --sweep server.workers=50,100 && ok || bad "baseline_variant run"

@@ -87,7 +87,9 @@ static void errorf(const char *fmt, ...)
     "  --shard K/N             run shard K of N of the plan's jobs (balanced by cost) and\n" \
     "                          write DIR/partial.herd; herd merge makes the outputs\n" \
     "  --mpi                   (herd-mpi, under mpirun) hand jobs out to the MPI ranks;\n" \
-    "                          rank 0 writes the outputs\n"
+    "                          rank 0 writes the outputs\n" \
+    "  --live[=SPEED]          first watch replication 0 of every strategy as text, simulated\n" \
+    "                          time paced at SPEED x wall time (default 1), then run the plan\n"
 
 static void usage(FILE *f)
 {
@@ -192,7 +194,8 @@ static int cmd_run(int argc, char **argv, int check)
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     int jobs = ncpu < 1 ? 1 : ncpu > 8 ? 8 : (int)ncpu;
 
-    enum { O_SEED = 256, O_REPS, O_SET, O_SWEEP, O_JOBS, O_STATS, O_PLOT, O_MPI, O_SHARD };
+    enum { O_SEED = 256, O_REPS, O_SET, O_SWEEP, O_JOBS, O_STATS, O_PLOT, O_MPI, O_SHARD, O_LIVE };
+    double live = 0;
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},     {"seed", required_argument, NULL, O_SEED},
         {"replications", required_argument, NULL, O_REPS}, {"set", required_argument, NULL, O_SET},
@@ -200,6 +203,7 @@ static int cmd_run(int argc, char **argv, int check)
         {"quiet", no_argument, NULL, 'q'},            {"stats", no_argument, NULL, O_STATS},
         {"plot", no_argument, NULL, O_PLOT},          {"mpi", no_argument, NULL, O_MPI},
         {"shard", required_argument, NULL, O_SHARD},  {"help", no_argument, NULL, 'h'},
+        {"live", optional_argument, NULL, O_LIVE},
         {NULL, 0, NULL, 0}};
     /* getopt_long permutes its vector: parse a copy, keep argv as given
      * for the manifest */
@@ -305,6 +309,18 @@ static int cmd_run(int argc, char **argv, int check)
             }
             break;
         }
+        case O_LIVE: {
+            live = 1;
+            if (v) {
+                char *end;
+                live = strtod(v, &end);
+                if (end == v || *end || !(live > 0) || live > 1e6) {
+                    errorf("--live=%s: expected a speed in (0, 1e6] simulated seconds per second (e.g. --live=5)", v);
+                    return 2;
+                }
+            }
+            break;
+        }
         case 'h':
             return help_for(argv[1]);
         case ':':
@@ -354,7 +370,7 @@ static int cmd_run(int argc, char **argv, int check)
         return 2;
     }
     exp_options opt = {.outdir = outdir, .quiet = quiet, .jobs = jobs, .stats = stats,
-                       .shard_k = shard_k, .shard_n = shard_n, .mpi = mpi,
+                       .shard_k = shard_k, .shard_n = shard_n, .mpi = mpi, .live = check ? 0 : live,
                        .version = HERD_VERSION, .argc = argc, .argv = argv,
                        .text = text, .textlen = textlen, .sets = flags, .nsets = nflags};
     char rerr[SCN_ERR_MAX + 512];

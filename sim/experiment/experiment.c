@@ -303,6 +303,10 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
         return -2;
     }
     exp_plan_budget(&plan, run_threads(&plan, opt->jobs), scn_memory_limit());
+    if (opt->live > 0 && exp_live(&plan, base->name, opt->live, stdout, err, errlen) != 0) {
+        exp_plan_free(&plan);
+        return -1;
+    }
     if (!opt->mpi && rep_check_outdir(opt->outdir, err, errlen) != 0) { /* an I/O failure, found before any work */
         exp_plan_free(&plan);
         return -1;

@@ -29,6 +29,7 @@ typedef struct exp_options {
     int stats;          /* print engine figures (events/s, memory) on stderr */
     uint32_t shard_k, shard_n; /* run shard k of n only (n = 0: every job) and write partial.herd */
     int mpi;            /* hand jobs out to MPI ranks (herd-mpi only); rank 0 writes */
+    double live;        /* > 0: first show the live view at this speed (simulated s per wall s) */
     /* for manifest.txt (all optional) */
     const char *version;
     int argc;
@@ -54,6 +55,12 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
 int exp_mpi_jobs(const size_t *todo, size_t ntodo, int (*run)(void *ctx, size_t j), void *ctx,
                  model_results *results, uint64_t *seeds, int *root, char *err, size_t errlen);
 #endif
+
+/* herd run --live: replication 0 of the first point, every strategy side
+ * by side, drawn on f as text redrawn in place (ANSI) while it runs,
+ * simulated time paced at `speed` simulated seconds per wall second.
+ * Returns 0, or -1 with err. */
+int exp_live(const exp_plan *plan, const char *name, double speed, FILE *f, char *err, size_t errlen);
 
 /* herd check: builds the plan of base and prints it (exp_describe), with
  * the memory estimate of a run on `opt->jobs` threads and the order of
