@@ -1037,6 +1037,13 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
             }
         }
     }
+    if (c->horizon_s / c->bucket_s > 1e8) {
+        int l = line_of(ps, "run", "bucket_s");
+        BAD(l ? l : line_of(ps, "run", "horizon_s"),
+            "[run] bucket_s = %g s over horizon_s = %g s makes %.3g timeseries buckets; expected at most 1e8 (a "
+            "larger bucket_s or a shorter horizon_s)",
+            c->bucket_s, c->horizon_s, c->horizon_s / c->bucket_s);
+    }
     if (c->start == SPEC_START_SPREAD && !(c->spread_s > 0))
         BAD(line_of(ps, "clients", "start"), "[clients] start = spread needs spread_s > 0");
     if (c->requests_per_client % c->task_steps)
