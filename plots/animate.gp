@@ -74,12 +74,12 @@ fN = sprintf(",%g", fs); fS = sprintf(",%g", sfs); fT = sprintf(",%g", tfs)
 set terminal gif animate delay 20 loop 0 optimize noenhanced size W, H font fN
 set output data . "/load.gif"
 set xrange [0:tmax]
-set yrange [0:ymax * 1.08]
+set yrange [0:ymax * 1.25]
 set grid ytics lt 1 lw 1 lc rgb "#d8d8d8"
 set border lw blw
-set ytics nomirror nice(ymax * 1.08 / 4)
+set ytics nomirror nice(ymax * 1.25 / 4)
 set xtics nomirror
-set key top right font fS samplen 1.5 spacing 1.1 opaque box lc rgb "#ffffff"
+set key top right horizontal font fS samplen 1.5 spacing 1.1 width 1
 do for [w = 1:nwin] {
     set object w rect from ws[w], graph 0 to we[w], graph 1 fc rgb "#F7D9C4" fs solid 1.0 noborder behind
 }

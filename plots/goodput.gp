@@ -84,14 +84,13 @@ do for [fmt in (dumb ? "txt" : "png svg")] {
     set multiplot layout rows, cols title title font fT margins lft, rgt, bot, top spacing spx, spy
     set label 99 subtitle at screen 0.5, screen 1 - (dumb ? 2.0 : 1.5 * tfs + 0.9 * sfs + 4) / H center font fS
     set xrange [0:tmax + bw]
-    set yrange [0:ymax / bw * 1.1]
+    set yrange [0:ymax / bw * 1.25]
     set grid ytics lt 1 lw 1 lc rgb "#d8d8d8"
     if (dumb) { unset grid }
     set border lw blw
-    set ytics nomirror nice(ymax / bw * 1.1 / 4)
+    set ytics nomirror nice(ymax / bw * 1.25 / 4)
     set xtics nomirror
-    set key top right font fS samplen 1.5 spacing 1.1 opaque box lc rgb "#ffffff"
-    if (dumb) { set key noopaque nobox }
+    set key top right horizontal font fS samplen 1.5 spacing 1.1 width 1
     do for [i = 1:np] {
         if (i > np - cols) { set xlabel "time (s)"; set format x "%g" } else { unset xlabel; set format x "" }
         if ((i - 1) % cols == 0) { set ylabel "requests/s" } else { unset ylabel }

@@ -98,7 +98,7 @@ do for [fmt in (dumb ? "txt" : "png svg")] {
     set output data . "/sensitivity." . fmt
     set multiplot layout rows, cols title title font fT margins lft, rgt, bot, top spacing spx, spy
     set label 98 subtitle at screen 0.5, screen 1 - (dumb ? 2.0 : 1.5 * tfs + 0.9 * sfs + 4) / H center font fS
-    set label 99 keys at screen 1 - (dumb ? 1.0 : 0.6 * cw) / W, screen (dumb ? 0.5 : 0.6 * sfs) / H right font fS textcolor rgb "#606060"
+    set label 99 keys at screen 1 - (dumb ? 1.0 : 0.6 * cw) / W, screen (dumb ? 0.5 : 0.8 * sfs) / H right font fS textcolor rgb "#606060"
     set border lw blw
     set tics out nomirror scale 0.5
     set xrange [-0.5:nb - 0.5]

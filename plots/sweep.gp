@@ -184,7 +184,7 @@ do for [metric in metrics] {
         set border lw blw
         set multiplot layout rows, cols title title font fT margins lft, rgt, bot, top spacing spx, spy
         set label 98 subtitle at screen 0.5, screen 1 - (dumb ? 2.0 : 1.5 * tfs + 0.9 * sfs + 4) / H center font fS
-        set label 99 keys at screen 1 - (dumb ? 1.0 : 0.6 * cw) / W, screen (dumb ? 0.5 : 0.6 * sfs) / H right font fS textcolor rgb "#606060"
+        set label 99 keys at screen 1 - (dumb ? 1.0 : 0.6 * cw) / W, screen (dumb ? 0.5 : 0.8 * sfs) / H right font fS textcolor rgb "#606060"
         if (!heat) {
             set grid lt 1 lw 1 lc rgb "#d8d8d8"
             if (dumb) { unset grid }

@@ -95,14 +95,13 @@ do for [fmt in (dumb ? "txt" : "png svg")] {
     set multiplot layout rows, cols title title font fT margins lft, rgt, bot, top spacing spx, spy
     set label 99 subtitle at screen 0.5, screen 1 - (dumb ? 2.0 : 1.5 * tfs + 0.9 * sfs + 4) / H center font fS
     set xrange [0:tmax]
-    set yrange [0:ymax * 1.08]
+    set yrange [0:ymax * 1.25]
     set grid ytics lt 1 lw 1 lc rgb "#d8d8d8"
     if (dumb) { unset grid }
     set border lw blw
-    set ytics nomirror nice(ymax * 1.08 / 4)
+    set ytics nomirror nice(ymax * 1.25 / 4)
     set xtics nomirror
-    set key top right font fS samplen 1.5 spacing 1.1 opaque box lc rgb "#ffffff"
-    if (dumb) { set key noopaque nobox }
+    set key top right horizontal font fS samplen 1.5 spacing 1.1 width 1
     do for [w = 1:nwin] {
         set object w rect from ws[w], graph 0 to we[w], graph 1 fc rgb "#F7D9C4" fs solid 1.0 noborder behind
         if (dumb) { set arrow w from ws[w], graph 0.05 to ws[w], graph 0.9 nohead dt 2; set arrow 50 + w from we[w], graph 0.05 to we[w], graph 0.9 nohead dt 2 }

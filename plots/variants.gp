@@ -62,7 +62,7 @@ ch = dumb ? 1 : 1.6 * fs
 cw = dumb ? 1 : 0.62 * fs
 vlen = 0
 do for [i = 1:nv] { vlen = strlen(vlab[i]) > vlen ? strlen(vlab[i]) : vlen }
-xt = rot ? 0.5 * vlen * 0.7 * sfs + ch : ch    # room for the variant names
+xt = rot ? 0.5 * vlen * 0.72 * sfs + 1.6 * ch : ch    # room for the variant names
 slen = 0
 do for [i = 1:ns] { slen = strlen(sname[i]) > slen ? strlen(sname[i]) : slen }
 keyh = ns > 1 ? (dumb ? 2.0 : 1.6 * sfs + 6) : 0
