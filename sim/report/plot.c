@@ -6,18 +6,26 @@
  *
  *   1. load: every CSV of the directory is read once, line by line, and
  *      validated (csv_rd, check_header, check_row); what the figures need
- *      is kept (aggregate.csv and compare.csv rows with a few metrics, the
- *      replication-0 series of timeseries.csv at the first sweep point).
+ *      is kept (aggregate.csv and compare.csv rows with the metrics the
+ *      figures draw, the series of timeseries.csv of the selected
+ *      replication at the selected sweep point).  manifest.txt, if any, is
+ *      read for the scenario's name, [run] columns, outages and spike
+ *      (load_manifest: names of a restricted set, metric names, numbers).
+ *      The selection (--variant, --point, --replication, --metric) is
+ *      checked against the rows as they are read.
  *   2. prepare: each figure's data is computed from those rows (the work
  *      awk pipelines in the scripts used to do) and written into a private
  *      directory as NAME.csv (numbers, a header per block) and NAME.tsv
- *      (labels and settings, "key<TAB>value").  Labels come only from
- *      validated fields: strategy names, variant names, sweep keys and
- *      values, all of a restricted character set without quotes, tabs,
- *      '#', '@', '<', '|' or '\'.
+ *      (labels and settings, "key<TAB>value"; layout, titles, windows to
+ *      shade), with style.tsv (terminal, text sizes, line widths).  Labels
+ *      come only from validated fields: strategy names, variant names,
+ *      sweep keys and values, metric names, the scenario's name, all of a
+ *      restricted character set without quotes, tabs, '#', '@', '<', '|'
+ *      or '\'.
  *   3. draw: `gnuplot -c SCRIPT WORKDIR [OPTION ...]` per script; the
  *      figures land in WORKDIR and are renamed into the results directory
- *      when every script succeeded.  The WORKDIR path given to gnuplot
+ *      when every script succeeded (with the dumb terminal, printed on
+ *      stdout instead).  The WORKDIR path given to gnuplot
  *      starts with '/' or "./", so gnuplot never reads it as a pipe
  *      ("<cmd", "|cmd").
  *
@@ -1722,9 +1730,10 @@ typedef struct layout {
     int W, H, rows, cols;
 } layout;
 
-/* n panels: wide ones (over time) stack, square ones (bars, maps) fill a
- * 16:9 screen.  talk: 1600x900; paper: paper_w wide, paper_h per row;
- * dumb: 110 characters wide, 16 lines per panel, one column. */
+/* n panels: wide ones (over time) in two columns from 4 panels, square
+ * ones (bars, maps) filling a 16:9 screen.  talk: 1600x900; paper: panels
+ * of paper_w x paper_h (over time: one column) plus paper_extra for the
+ * titles; dumb: 110 characters wide, 17 lines per panel, one column. */
 static layout lay(const folder *fo, int n, int wide, int paper_w, int paper_h, int paper_extra)
 {
     layout L;
@@ -1745,10 +1754,12 @@ static layout lay(const folder *fo, int n, int wide, int paper_w, int paper_h, i
     if (fo->o->style == PLOT_STYLE_TALK) {
         L.W = 1600;
         L.H = 900;
-    } else {
-        L.W = paper_w * (L.cols > 1 && wide ? 2 : 1);
-        if (!wide)
-            L.W = paper_w * L.cols / (L.cols > 1 ? 2 : 1) + (L.cols > 1 ? paper_w / 4 : 0);
+    } else { /* paper: panels of paper_w x paper_h; over time, stacked */
+        if (wide) {
+            L.cols = 1;
+            L.rows = n;
+        }
+        L.W = paper_w * L.cols + (wide ? 0 : 120);
         L.H = paper_h * L.rows + paper_extra;
     }
     return L;
@@ -2431,7 +2442,8 @@ static int prep_sweep(const folder *fo, const ptable *t, int w, int compare, con
         info_s(in.f, "glab", gs.v[gord[g]]);
     for (size_t i = 0; i < nx; i++)
         info_s(in.f, "xlab", xs.v[ord[i]]);
-    lay_write(in.f, heat ? lay(fo, (int)ns, 0, 560, 480, 90) : lay(fo, (int)ng, 0, ng == 1 ? 980 : 720, ng == 1 ? 470 : 290, 120));
+    lay_write(in.f, heat ? lay(fo, (int)ns, 0, 420, 360, 120)
+                         : lay(fo, (int)ng, 0, ng == 1 ? 860 : 380, ng == 1 ? 440 : 300, 130));
     rc = 0;
 done:
     if (w_close(&d, err, errlen) || w_close(&in, err, errlen))
@@ -2648,7 +2660,7 @@ static int prep_variants(const folder *fo, const char *dir, const char *wd, char
              reps[0] ? " replications" : "", ns == 1 ? "; strategy " : "", ns == 1 ? sname(sorder[0]) : "",
              pt[0] ? "; at " : "", pt);
     info_s(in.f, "subtitle", text);
-    layout L = lay(fo, written, 0, 560, 330, 60);
+    layout L = lay(fo, written, 0, 420, 300, 70);
     /* the variant names across, or slanted when they do not fit */
     double room = (double)L.W / L.cols / (double)vs.n, per = fo->o->style == PLOT_STYLE_TALK ? 12 : 7;
     info_n(in.f, "rot", fo->o->term != PLOT_TERM_DUMB && (double)vlen * per > room * 0.9);
