@@ -39,7 +39,8 @@
 #                   when the values are not numbers); heat: per series, a
 #                   block "col,row,value,label,tc" (tc: the text colour)
 #   DATA/NAME.tsv   key<TAB>value: format (sweep), mode (lines or heat), ns,
-#                   series (name, colour: one line per series), ng, nx,
+#                   series (name, colour, zero throughout: one line per
+#                   series; no key entry for a zero one), ng, nx,
 #                   xnum, noci, xkey, gkey, xlabel, glabel, ylabel, fixed,
 #                   reps, baseline, title, subtitle, keys, lo, hi, ymin,
 #                   ymax, allpos, minpos, xmin, xmax, gaplin, gaplog,
@@ -116,13 +117,13 @@ do for [metric in metrics] {
         (k eq "W" ? W = int(column(2)) : 0), (k eq "H" ? H = int(column(2)) : 0), \
         (k eq "rows" ? rows = int(column(2)) : 0), (k eq "cols" ? cols = int(column(2)) : 0), 0) nooutput
     if (format ne "sweep" || ns < 1 || ng < 1 || nx < 1) { print me . ": no data for " . name . " in " . ARG1 . "; prepare it with HERD_PLOT_DATA=DATA herd plot RESULTS"; exit status 1 }
-    array sname[ns]; array scol[ns]
+    array sname[ns]; array scol[ns]; array szero[ns]
     array glab[ng]
     array xlab[nx]
     i = 0; j = 0; q = 0
     stats info using (strcol(1) eq "glab" && i < ng ? (i = i + 1, glab[i] = strcol(2)) : 0, \
                       strcol(1) eq "xlab" && j < nx ? (j = j + 1, xlab[j] = strcol(2)) : 0, \
-                      strcol(1) eq "series" && q < ns ? (q = q + 1, sname[q] = strcol(2), scol[q] = strcol(3)) : 0, 0) nooutput
+                      strcol(1) eq "series" && q < ns ? (q = q + 1, sname[q] = strcol(2), scol[q] = strcol(3), szero[q] = int(column(4))) : 0, 0) nooutput
     heat = mode eq "heat"
 
     # Margins, in canvas units (pixels, or characters for text).
@@ -220,7 +221,7 @@ do for [metric in metrics] {
                 if ((g - 1) % cols == 0) { set ylabel ylabel } else { unset ylabel }
                 if (g > ng - cols) { set xlabel xlabel } else { unset xlabel }
                 plot for [s = 1:ns] file index ((g - 1) * ns + s - 1) using (xd(column("x"), s)):"mean":"ci95" with yerrorlines \
-                     lw lw ps (dumb ? 1 : 1.4) pt spt(s) lc rgb scol[s] title sname[s]
+                     lw lw ps (dumb ? 1 : 1.4) pt spt(s) lc rgb scol[s] title (szero[s] ? "" : sname[s])
                 unset label 98
                 unset label 99
             }

@@ -2381,9 +2381,21 @@ static int prep_sweep(const folder *fo, const ptable *t, int w, int compare, con
     const char *base = compare && t->row[0].baseline >= 0 ? sname(t->row[0].baseline) : "";
     info_s(in.f, "format", "sweep");
     info_s(in.f, "mode", heat ? "heat" : "lines");
+    /* a series that is zero throughout gets no key entry; the subtitle
+     * names it */
+    char zeros[400] = "";
     info_n(in.f, "ns", (double)ns);
-    for (size_t s = 0; s < ns; s++)
-        fprintf(in.f, "series\t%s\t%s\n", S.name.v[s], series_color(&S, s));
+    for (size_t s = 0; s < ns; s++) {
+        int zero = 1;
+        for (size_t g = 0; g < ng && zero; g++)
+            for (size_t i = 0; i < nx && zero; i++) {
+                size_t c = (g * ns + s) * nx + i;
+                zero = !has[c] || Y[c] == 0;
+            }
+        if (zero && !heat)
+            append(zeros, sizeof zeros, ", ", S.name.v[s], NULL);
+        fprintf(in.f, "series\t%s\t%s\t%d\n", S.name.v[s], series_color(&S, s), zero && !heat);
+    }
     info_n(in.f, "ng", (double)ng);
     info_n(in.f, "nx", (double)nx);
     info_n(in.f, "xnum", xnum);
@@ -2418,6 +2430,10 @@ static int prep_sweep(const folder *fo, const ptable *t, int w, int compare, con
              !noci && reps[0] ? " over " : "", !noci ? reps : "", !noci && reps[0] ? " replications" : "",
              compare ? ", paired per replication (below 0: lower)" : "", fixed[0] ? "; at " : "", fixed,
              S.by_variant || !ks->variant ? "" : "; variant ", S.by_variant || !ks->variant ? "" : fo->sel.vname);
+    if (zeros[0]) {
+        size_t o = strlen(text);
+        snprintf(text + o, sizeof text - o, "; 0 throughout: %s", zeros);
+    }
     if (heat)
         snprintf(text, sizeof text, "mean over %s replications%s%s%s%s", reps[0] ? reps : "the",
                  compare ? ", paired; below 0: lower than the baseline" : "", fixed[0] ? "; at " : "", fixed,
