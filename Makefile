@@ -4,6 +4,8 @@
 #   make test     same set-up, then every test (unit, end-to-end, sanitizers)
 #   make          build ./herd and libherdpolicy.a
 #   make reproduce  the AWS 2015 simulation and the 62/65 claim, with figures, into out/
+#   make figures  every figure the README shows, into plots/ (a rule per image)
+#   make workshop the five lessons of scenarios/workshop/: run, check what each page says, draw
 #   make validate the engine against queueing theory (full table)
 #   make fuzz     libFuzzer over scenario parsing (FUZZ_SECONDS=600)
 #   make bench    events/s and peak memory at 10,000 and 1,000,000 clients
@@ -45,7 +47,8 @@ SIM_OBJ    := $(SIM_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN   := $(TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: mpi all deps run test unit-test cli-test asan-test bench reproduce validate update-golden fuzz install clean readme-keys
+.PHONY: mpi all deps run test unit-test cli-test asan-test bench reproduce validate update-golden fuzz install clean readme-keys \
+        figures figures-list workshop
 
 all: herd $(BUILD)/libherdpolicy.a
 
@@ -101,6 +104,7 @@ cli-test: herd
 	@sh tests/cli.sh ./herd
 	@sh tests/plot.sh ./herd
 	@sh tests/hostile-plot.sh ./herd
+	@sh tests/workshop.sh ./herd --check
 	@sh tests/bad.sh ./herd
 	@sh tests/golden.sh ./herd
 	@sh tests/metamorphic.sh ./herd
@@ -162,6 +166,53 @@ herd-asan: $(CLI_OBJ) $(BUILD)/libherdsim.a $(BUILD)/libherdpolicy.a
 reproduce: deps
 	@$(MAKE) --no-print-directory all
 	@sh tests/reproduce.sh ./herd out
+
+# Every figure the README shows, a rule per image: the scenario runs into
+# build/figures/NAME/, herd plot draws it (talk style), the figure is copied
+# into plots/ (committed).  tests/plot.sh checks that every image of the
+# README has its rule here.
+FIGURES := plots/thundering-herd.png plots/thundering-herd.gif plots/aws-2015-completion.png \
+           plots/aws-2015-calls.png plots/aws-2015-calls-over-time.png plots/jitter-62-65.png \
+           plots/jitter-62-65-sensitivity.png plots/idempotency-variants.png plots/layers-variants.png \
+           plots/metastable-goodput.png
+FIGURE   = sh tests/figure.sh ./herd $@
+FIG_DEPS = herd tests/figure.sh $(wildcard plots/*.gp)
+
+figures: $(FIGURES)
+
+figures-list:
+	@echo $(FIGURES)
+
+build/figures/%/aggregate.csv: scenarios/%.ini herd
+	./herd run $< -o $(@D) --quiet
+
+plots/thundering-herd.png: build/figures/thundering-herd/aggregate.csv $(FIG_DEPS)
+	$(FIGURE) build/figures/thundering-herd timeseries
+plots/thundering-herd.gif: build/figures/thundering-herd/aggregate.csv $(FIG_DEPS)
+	$(FIGURE) build/figures/thundering-herd load.gif
+plots/aws-2015-completion.png: build/figures/aws-2015-occ/aggregate.csv $(FIG_DEPS)
+	$(FIGURE) build/figures/aws-2015-occ sweep_completion_time_s --metric completion_time_s
+plots/aws-2015-calls.png: build/figures/aws-2015-occ/aggregate.csv $(FIG_DEPS)
+	$(FIGURE) build/figures/aws-2015-occ sweep_calls --metric calls
+plots/aws-2015-calls-over-time.png: build/figures/aws-2015-occ/aggregate.csv $(FIG_DEPS)
+	$(FIGURE) build/figures/aws-2015-occ timeseries --point clients.count=100
+plots/jitter-62-65.png: build/figures/jitter-62-65/aggregate.csv $(FIG_DEPS)
+	$(FIGURE) build/figures/jitter-62-65 compare
+plots/jitter-62-65-sensitivity.png: build/figures/jitter-62-65-sensitivity/aggregate.csv $(FIG_DEPS)
+	$(FIGURE) build/figures/jitter-62-65-sensitivity sensitivity
+plots/idempotency-variants.png: build/figures/idempotency/aggregate.csv $(FIG_DEPS)
+	$(FIGURE) build/figures/idempotency variants
+plots/layers-variants.png: build/figures/layers/aggregate.csv $(FIG_DEPS)
+	$(FIGURE) build/figures/layers variants
+plots/metastable-goodput.png: build/figures/metastable/aggregate.csv $(FIG_DEPS)
+	$(FIGURE) build/figures/metastable goodput
+
+# The workshop kit (scenarios/workshop/): runs every lesson, checks that
+# each still shows what its page says (numbers from the CSVs, with
+# tolerances that hold across seeds), and draws each lesson's figure
+# (talk style) into scenarios/workshop/.
+workshop: herd
+	@sh tests/workshop.sh ./herd
 
 bench: deps
 	@$(MAKE) --no-print-directory all

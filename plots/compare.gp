@@ -4,37 +4,44 @@
 #   gnuplot -c plots/compare.gp DATA
 #
 # Writes DATA/compare.png and DATA/compare.svg: the paired change of
-# completion_time_s against the baseline, in percent (negative: finishes
-# sooner), mean and 95% CI over the replications; the baseline itself is
-# left out.  Without sweeps, one bar per strategy; with sweeps, one line per
-# strategy against the first swept key, drawn by sweep.gp (beside this
-# script) exactly like its figures.
+# completion_time_s (or of the metric herd plot --metric chose) against the
+# baseline, in percent (negative: lower), mean and 95% CI over the
+# replications, the value written on each bar; the baseline itself is left
+# out.  Without sweeps, one bar per strategy; with sweeps, one line per
+# strategy against the first swept key (or a map per strategy), drawn by
+# sweep.gp (beside this script) exactly like its figures.
 #
 # DATA is a directory of figure data that herd plot prepares from a
 # validated results directory (HERD_PLOT_DATA=DATA herd plot DIR keeps it):
-#   DATA/compare.csv  per strategy but the baseline, a block "pos,mean,ci95"
+#   DATA/style.tsv    key<TAB>value: style, term, fs, tfs, sfs, lw, blw
+#   DATA/compare.csv  per strategy but the baseline, a block
+#                     "pos,mean,ci95,label"
 #   DATA/compare.tsv  key<TAB>value: format (bars; sweep for a swept run),
-#                     ns, strategies, baseline, reps, noci, lo, hi
-# Both are read as data only.
+#                     ns, series (strategy, colour: one line each),
+#                     baseline, reps, noci, lo, hi, title, subtitle,
+#                     ylabel, W, H, rows, cols
+# All are read as data only.
 
 if (ARGC < 1 || strlen(ARG1) == 0) { print "usage: gnuplot -c plots/compare.gp DATA"; exit status 2 }
 # A path, never a command: "./" in front unless absolute, so that a name
 # starting with '<' or '|' is not read as a pipe.
 data = ARG1[1:1] eq "/" ? ARG1 : "./" . ARG1
 file = data . "/compare.csv"
-metric = "completion_time_s"
+info = data . "/compare.tsv"
 
 # The settings, as data: key<TAB>value lines.
 set datafile separator "\t"
 set datafile nocolumnheaders
 set datafile commentschars ""
-format = ""; ns = 0; strategies = ""; baseline = ""; reps = ""; noci = 0; lo = 0; hi = 0
-stats data . "/compare.tsv" using (k = strcol(1), \
-    (k eq "format" ? format = strcol(2) : 0), \
-    (k eq "ns" ? ns = int(column(2)) : 0), (k eq "strategies" ? strategies = strcol(2) : 0), \
+format = ""; ns = 0; baseline = ""; reps = ""; noci = 0; lo = 0; hi = 0; title = ""; subtitle = ""; ylabel = ""
+W = 1600; H = 900
+stats info using (k = strcol(1), \
+    (k eq "format" ? format = strcol(2) : 0), (k eq "ns" ? ns = int(column(2)) : 0), \
     (k eq "baseline" ? baseline = strcol(2) : 0), (k eq "reps" ? reps = strcol(2) : 0), \
     (k eq "noci" ? noci = int(column(2)) : 0), (k eq "lo" ? lo = column(2) : 0), \
-    (k eq "hi" ? hi = column(2) : 0), 0) nooutput
+    (k eq "hi" ? hi = column(2) : 0), (k eq "title" ? title = strcol(2) : 0), \
+    (k eq "subtitle" ? subtitle = strcol(2) : 0), (k eq "ylabel" ? ylabel = strcol(2) : 0), \
+    (k eq "W" ? W = int(column(2)) : 0), (k eq "H" ? H = int(column(2)) : 0), 0) nooutput
 
 if (format eq "sweep") {
     # Swept: sweep.gp draws the lines.  Its path, from this script's (ARG0),
@@ -46,14 +53,19 @@ if (format eq "sweep") {
     exit
 }
 if (format ne "bars" || ns < 1) { print "compare.gp: no figure data in " . ARG1 . "; prepare it with HERD_PLOT_DATA=DATA herd plot RESULTS"; exit status 1 }
+array sname[ns]; array scol[ns]
+i = 0
+stats info using (strcol(1) eq "series" && i < ns ? (i = i + 1, sname[i] = strcol(2), scol[i] = strcol(3)) : 0, 0) nooutput
+style = "talk"; term = "png"; fs = 16; tfs = 22; sfs = 13; lw = 3; blw = 1.5
+stats data . "/style.tsv" using (k = strcol(1), \
+    (k eq "style" ? style = strcol(2) : 0), (k eq "term" ? term = strcol(2) : 0), \
+    (k eq "fs" ? fs = column(2) : 0), (k eq "tfs" ? tfs = column(2) : 0), (k eq "sfs" ? sfs = column(2) : 0), \
+    (k eq "lw" ? lw = column(2) : 0), (k eq "blw" ? blw = column(2) : 0), 0) nooutput
 set datafile separator comma
 set datafile columnheaders
 set datafile commentschars "#"
-
-# One colour per strategy, the same as in sweep.gp.
-scolor(s) = s eq "immediate" ? "#7f7f7f" : s eq "constant" ? "#e69f00" : s eq "exponential" ? "#d55e00" : \
-            s eq "full_jitter" ? "#0072b2" : s eq "equal_jitter" ? "#009e73" : \
-            s eq "decorrelated_jitter" ? "#cc79a7" : "#56b4e9"
+dumb = term eq "dumb"
+fN = sprintf(",%g", fs); fS = sprintf(",%g", sfs); fT = sprintf(",%g", tfs)
 
 # y range: 0 and every bar with its CI, plus room for the value labels.
 ylo = lo < 0 ? lo : 0; yhi = hi > 0 ? hi : 0
@@ -61,32 +73,32 @@ if (yhi <= ylo) { yhi = ylo + 1 }
 pad = 0.12 * (yhi - ylo)
 ylo = ylo < 0 ? ylo - pad : ylo; yhi = yhi > 0 ? yhi + pad : yhi
 lpad = 0.04 * (yhi - ylo)
-ci = noci ? "no CI (1 replication)" : "mean and 95% CI" . (reps ne "" ? " over " . reps . " replications" : "")
-width = 160 + 120 * (ns > 6 ? ns : 6)
 
-do for [fmt in "png svg"] {
-    if (fmt eq "png") {
-        set terminal pngcairo noenhanced size width, 520 font ",10"
-    } else {
-        set terminal svg noenhanced size width, 520 font ",10"
-    }
+do for [fmt in (dumb ? "txt" : "png svg")] {
+    if (fmt eq "png") { set terminal pngcairo noenhanced size W, H font fN }
+    if (fmt eq "svg") { set terminal svg noenhanced size W, H font fN }
+    if (fmt eq "txt") { set terminal dumb noenhanced size W, H }
     set output data . "/compare." . fmt
-    set title sprintf("%s change vs %s, paired per replication\n%s (below 0: lower than %s)", \
-                      metric, baseline, ci, baseline)
-    set ylabel "change in " . metric . " vs " . baseline . " (%)"
+    set label 1 title at screen 0.5, screen 1 - (dumb ? 1.0 : 1.1 * tfs + 2) / H center font fT
+    set label 2 subtitle at screen 0.5, screen 1 - (dumb ? 2.0 : 1.5 * tfs + 0.9 * sfs + 4) / H center font fS
+    set tmargin at screen 1 - (dumb ? 4.0 : 1.5 * tfs + 1.8 * sfs + 24) / H
+    set ylabel ylabel
+    set border lw blw
     set xrange [0.4:ns + 0.6]
     set yrange [ylo:yhi]
     set xtics border out nomirror ("" 1)
-    do for [i = 1:ns] { set xtics add (word(strategies, i) i) }
-    set grid ytics
-    set xzeroaxis lt -1 lw 1
+    do for [i = 1:ns] { set xtics add (sname[i] i) }
+    set ytics nomirror
+    set grid ytics lt 1 lw 1 lc rgb "#d8d8d8"
+    if (dumb) { unset grid }
+    set xzeroaxis lt -1 lw blw
     set boxwidth 0.6
-    set style fill solid 0.75 border -1
+    set style fill solid 0.85 border -1
     set bars small
     unset key
-    plot for [i = 1:ns] file index (i - 1) using "pos":"mean":"ci95" with boxerrorbars lc rgb scolor(word(strategies, i)), \
+    plot for [i = 1:ns] file index (i - 1) using "pos":"mean":"ci95" with boxerrorbars lw blw lc rgb scol[i], \
          file using "pos":(column("mean") >= 0 ? column("mean") + column("ci95") + lpad \
-                                              : column("mean") - column("ci95") - lpad):(sprintf("%+.1f%%", column("mean"))) \
-         with labels
+                                              : column("mean") - column("ci95") - lpad):"label" \
+         with labels font fN
     unset output
 }

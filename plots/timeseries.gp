@@ -1,46 +1,69 @@
 # timeseries.gp - the load each strategy puts on the server over time: one
-# panel per strategy, shared time and rate axes (replication 0).
+# panel per strategy, shared time and rate axes, outages and the trigger
+# shaded.
 #
 #   gnuplot -c plots/timeseries.gp DATA
 #
-# Dark steps: attempts arriving at the server per second.  Light steps:
-# attempts refused at connect (the server was down) per second, clipped at
-# the top of the panel when they exceed the busiest arrival rate.
+# Steps in the strategy's colour: attempts arriving at the server per
+# second.  Grey: attempts refused at connect (the server was down) per
+# second, clipped at the top of the panel when they exceed the busiest
+# arrival rate.  A series that is zero throughout has no key entry.
 # Synchronised retries (exponential backoff without jitter) show as tall
-# spikes; jittered strategies as a smooth, lower load.  A swept directory
-# holds one run per sweep point; the figure shows the first, named in its
-# title.
+# spikes; jittered strategies as a smooth, lower load.  One variant, sweep
+# point and replication (herd plot --variant, --point, --replication; the
+# first and 0 by default), named under the title.
 #
 # DATA is a directory of figure data that herd plot prepares from a
 # validated results directory (HERD_PLOT_DATA=DATA herd plot DIR keeps it):
+#   DATA/style.tsv       key<TAB>value: style, term (png: PNG and SVG; dumb:
+#                        text), fs, tfs, sfs (text sizes), lw, blw (lines)
 #   DATA/timeseries.csv  per strategy, a block "time_s,arrivals,refused"
-#                        (replication 0, the first sweep point)
-#   DATA/timeseries.tsv  key<TAB>value: ns, strategies, bucket, tmax, amax,
-#                        fmax, label
-# Both are read as data only.  Writes DATA/timeseries.png and .svg.
+#   DATA/timeseries.tsv  key<TAB>value: ns, panel (strategy, colour, has
+#                        arrivals, has refusals: one line per panel),
+#                        bucket, tmax, amax, fmax, title, subtitle, nwin,
+#                        win (panel, start, end, label: one line per
+#                        window), W, H, rows, cols
+# All are read as data only.  Writes DATA/timeseries.png and .svg (or
+# DATA/timeseries.txt with term dumb).
 
 if (ARGC < 1 || strlen(ARG1) == 0) { print "usage: gnuplot -c plots/timeseries.gp DATA"; exit status 2 }
 # A path, never a command: "./" in front unless absolute, so that a name
 # starting with '<' or '|' is not read as a pipe.
 data = ARG1[1:1] eq "/" ? ARG1 : "./" . ARG1
 file = data . "/timeseries.csv"
+info = data . "/timeseries.tsv"
 
 # The settings, as data: key<TAB>value lines.
 set datafile separator "\t"
 set datafile nocolumnheaders
 set datafile commentschars ""
-ns = 0; strategies = ""; bucket = 0; tmax = 0; amax = 0; fmax = 0; label = ""
-stats data . "/timeseries.tsv" using (k = strcol(1), \
-    (k eq "ns" ? ns = int(column(2)) : 0), (k eq "strategies" ? strategies = strcol(2) : 0), \
+ns = 0; bucket = 0; tmax = 0; amax = 0; fmax = 0; title = ""; subtitle = ""; nwin = 0
+W = 1600; H = 900; rows = 1; cols = 1
+stats info using (k = strcol(1), \
+    (k eq "ns" ? ns = int(column(2)) : 0), \
     (k eq "bucket" ? bucket = column(2) : 0), (k eq "tmax" ? tmax = column(2) : 0), \
     (k eq "amax" ? amax = column(2) : 0), (k eq "fmax" ? fmax = column(2) : 0), \
-    (k eq "label" ? label = strcol(2) : 0), 0) nooutput
+    (k eq "title" ? title = strcol(2) : 0), (k eq "subtitle" ? subtitle = strcol(2) : 0), \
+    (k eq "nwin" ? nwin = int(column(2)) : 0), \
+    (k eq "W" ? W = int(column(2)) : 0), (k eq "H" ? H = int(column(2)) : 0), \
+    (k eq "rows" ? rows = int(column(2)) : 0), (k eq "cols" ? cols = int(column(2)) : 0), 0) nooutput
 if (ns < 1) { print "timeseries.gp: no figure data in " . ARG1 . "; prepare it with HERD_PLOT_DATA=DATA herd plot RESULTS"; exit status 1 }
+array sname[ns]; array scol[ns]; array hasa[ns]; array hasr[ns]
+i = 0
+stats info using (strcol(1) eq "panel" && i < ns ? (i = i + 1, sname[i] = strcol(2), scol[i] = strcol(3), \
+                  hasa[i] = int(column(4)), hasr[i] = int(column(5))) : 0, 0) nooutput
+array ws[nwin + 1]; array we[nwin + 1]; array wl[nwin + 1]
+i = 0
+stats info using (strcol(1) eq "win" && i < nwin ? (i = i + 1, ws[i] = column(3), we[i] = column(4), wl[i] = strcol(5)) : 0, 0) nooutput
+style = "talk"; term = "png"; fs = 16; tfs = 22; sfs = 13; lw = 3; blw = 1.5
+stats data . "/style.tsv" using (k = strcol(1), \
+    (k eq "style" ? style = strcol(2) : 0), (k eq "term" ? term = strcol(2) : 0), \
+    (k eq "fs" ? fs = column(2) : 0), (k eq "tfs" ? tfs = column(2) : 0), (k eq "sfs" ? sfs = column(2) : 0), \
+    (k eq "lw" ? lw = column(2) : 0), (k eq "blw" ? blw = column(2) : 0), 0) nooutput
 set datafile separator comma
 set datafile columnheaders
 set datafile commentschars "#"
 
-n = ns
 if (bucket <= 0) { bucket = 1 }
 # One empty bucket of margin after the last busy one.
 tmax = tmax + 2 * bucket
@@ -49,29 +72,53 @@ tmax = tmax + 2 * bucket
 ymax = amax / bucket
 if (ymax <= 0) { ymax = fmax / bucket }
 if (ymax <= 0) { ymax = 1 }
-where = label eq "" ? "" : label . ", "
 
-do for [fmt in "png svg"] {
-    if (fmt eq "png") {
-        set terminal pngcairo noenhanced size 1000, 150 * n + 90 font ",9"
-    } else {
-        set terminal svg noenhanced size 1000, 150 * n + 90 font ",9"
-    }
+# Margins, in canvas units (pixels, or characters for text).
+dumb = term eq "dumb"
+ch = dumb ? 1 : 1.6 * fs
+cw = dumb ? 1 : 0.62 * fs
+top = 1 - (dumb ? 4.0 : 1.5 * tfs + 1.8 * sfs + 2.2 * fs + 22) / H
+bot = (dumb ? 3.0 : 3.2 * ch) / H
+lft = (dumb ? 11.0 : 2.2 * ch + 7 * cw) / W
+rgt = 1 - (dumb ? 1.0 : 1.5 * cw) / W
+spy = (dumb ? 2.0 : 1.9 * ch) / H
+spx = (dumb ? 10.0 : 2.2 * ch + 7 * cw) / W
+# y tics: about four, at 1, 2 or 5 times a power of ten
+nice(x) = x <= 0 ? 1 : (nm_ = 10 ** floor(log10(x)), nf_ = x / nm_, (nf_ < 1.5 ? 1 : nf_ < 3.5 ? 2 : nf_ < 7.5 ? 5 : 10) * nm_)
+fN = sprintf(",%g", fs); fS = sprintf(",%g", sfs); fT = sprintf(",%g", tfs)
+
+do for [fmt in (dumb ? "txt" : "png svg")] {
+    if (fmt eq "png") { set terminal pngcairo noenhanced size W, H font fN }
+    if (fmt eq "svg") { set terminal svg noenhanced size W, H font fN }
+    if (fmt eq "txt") { set terminal dumb noenhanced size W, H }
     set output data . "/timeseries." . fmt
-    set multiplot layout n, 1 title sprintf("Load on the server, %sreplication 0 (%g s buckets)", where, bucket)
+    set multiplot layout rows, cols title title font fT margins lft, rgt, bot, top spacing spx, spy
+    set label 99 subtitle at screen 0.5, screen 1 - (dumb ? 2.0 : 1.5 * tfs + 0.9 * sfs + 4) / H center font fS
     set xrange [0:tmax]
-    set yrange [0:ymax * 1.05]
-    set grid ytics
-    set lmargin 12
-    set ylabel "attempts/s"
-    set key top right
-    do for [i = 1:n] {
-        s = word(strategies, i)
-        if (i == n) { set xlabel "time (s)"; set format x "%g" } else { unset xlabel; set format x "" }
-        plot file index (i - 1) using "time_s":(column("refused") / bucket) with steps lw 1 lc rgb "#f4a582" \
-                 title s . ": refused", \
-             file index (i - 1) using "time_s":(column("arrivals") / bucket) with steps lw 1.5 lc rgb "#1f4e79" \
-                 title s . ": arriving"
+    set yrange [0:ymax * 1.25]
+    set grid ytics lt 1 lw 1 lc rgb "#d8d8d8"
+    if (dumb) { unset grid }
+    set border lw blw
+    set ytics nomirror nice(ymax * 1.25 / 4)
+    set xtics nomirror
+    set key top right horizontal font fS samplen 1.5 spacing 1.1 width 1
+    do for [w = 1:nwin] {
+        set object w rect from ws[w], graph 0 to we[w], graph 1 fc rgb "#F7D9C4" fs solid 1.0 noborder behind
+        if (dumb) { set arrow w from ws[w], graph 0.05 to ws[w], graph 0.9 nohead dt 2; set arrow 50 + w from we[w], graph 0.05 to we[w], graph 0.9 nohead dt 2 }
+    }
+    do for [i = 1:ns] {
+        if (i > ns - cols) { set xlabel "time (s)"; set format x "%g" } else { unset xlabel; set format x "" }
+        if ((i - 1) % cols == 0) { set ylabel "attempts/s" } else { unset ylabel }
+        set title sname[i] font fN textcolor rgb scol[i]
+        if (i == 1) {
+            do for [w = 1:nwin] { set label 100 + w wl[w] at ws[w], graph 0.93 offset char 0.4, 0 left front font fS textcolor rgb "#A0461F" }
+        }
+        plot file index (i - 1) using "time_s":(hasr[i] ? column("refused") / bucket : 1/0) with steps \
+                 lw lw * 0.6 lc rgb "#9A9A9A" title (hasr[i] ? "refused (server down)" : ""), \
+             file index (i - 1) using "time_s":(hasa[i] ? column("arrivals") / bucket : 1/0) with steps \
+                 lw lw lc rgb scol[i] title (hasa[i] ? "arriving" : "")
+        if (i == 1) { do for [w = 1:nwin] { unset label 100 + w } }
+        unset label 99
     }
     unset multiplot
     unset output

@@ -197,6 +197,67 @@ refused fifo plain timeseries.csv 1 'not a regular file' "rm timeseries.csv && m
 refused directory plain compare.csv 1 'not a regular file' "rm compare.csv && mkdir compare.csv"
 refused huge plain summary.csv 1 'the file is 2147483648 bytes; expected at most 1073741824' "truncate -s 2G summary.csv"
 
+# --- hostile manifest.txt ----------------------------------------------------------
+# The manifest is read for the scenario's name, [run] columns and outages;
+# whatever it holds, herd plot draws the figures (nothing in it is code, a
+# bad value is ignored), and no command runs.  manifest NAME KIND: KIND
+# text (the manifest is stdin), binary, long, fifo, directory or missing.
+manifest() {
+    name=$1 kind=$2
+    d="$T/c/man-$name"
+    cp -r "$T/tools" "$d" && rm -f "$d"/*.png "$d"/*.svg "$d/manifest.txt"
+    case $kind in
+    text) cat >"$d/manifest.txt" ;;
+    binary) head -c 20000 /dev/urandom >"$d/manifest.txt" ;;
+    long) awk 'BEGIN { printf "[run]\nname = "; while (n++ < 100000) printf "x"; printf "\n" }' >"$d/manifest.txt" ;;
+    fifo) mkfifo "$d/manifest.txt" ;;
+    directory) mkdir "$d/manifest.txt" ;;
+    esac
+    HERD_PLOT_DATA="$d.data" "$HERD" plot "$d" --quiet >"$T/out" 2>&1 && ok || bad "manifest $name: herd plot: $(cat "$T/out")"
+    [ -s "$d/variants.png" ] && [ -s "$d/timeseries.svg" ] && ok || bad "manifest $name: no figures"
+    LC_ALL=C grep -q '[^	 -~]' "$d.data"/*.tsv && bad "manifest $name: control characters reached the figure data" || ok
+    grep -q 'PWNED\|system\|`\|@' "$d.data"/*.tsv && bad "manifest $name: text of the manifest reached the figure data" || ok
+    pwned "manifest $name"
+}
+manifest name-code text <<'EOF'
+scenario: x.ini
+--- scenario file x.ini, 10 bytes, verbatim ---
+[run]
+name = x";system("touch PWNED");
+columns = calls, system("touch PWNED"), @x, `touch PWNED`
+--- end of scenario file ---
+EOF
+manifest name-macro text <<'EOF'
+scenario: @PWNED$(touch PWNED).ini
+--- scenario file x.ini, 10 bytes, verbatim ---
+[run]
+name = @macro
+EOF
+manifest outage-junk text <<'EOF'
+--- scenario file x.ini, 10 bytes, verbatim ---
+[outage 1]
+start_s = nan
+end_s = 1e999
+[outage x]
+start_s = -5
+end_s = 1e300
+[outage y
+end_s = "3"
+EOF
+manifest overrides text <<'EOF'
+override: --set outage 1.end_s=system(x)
+override: --set run.columns=`touch PWNED`
+variant with_keys
+  set outage 2.end_s=1e308
+  set outage 2.start_s=-1e308
+EOF
+printf -- '--- scenario file x.ini, 1 bytes, verbatim ---\n[run]\nname = a\033[31mb\ncolumns = calls\001, failures\n' | manifest control text
+manifest binary binary
+manifest long-line long
+manifest fifo fifo
+manifest directory directory
+manifest missing missing
+
 # the message stays on one line when the directory name has a newline
 cp -r "$T/plain" "$T/c/$NL" && rm -f "$T/c/$NL"/*.png "$T/c/$NL"/*.svg && setf "$T/c/$NL/summary.csv" 2 2 x
 (cd "$W" && "$HERD" plot "$T/c/$NL") >/dev/null 2>"$T/err"

@@ -123,6 +123,100 @@ expect_fail plotopt 2 "unknown option '--frob'" "$HERD" plot "$T/plain" --frob
 "$HERD" --help | grep -q 'herd plot DIR' && ok || bad "--help does not mention herd plot"
 
 
+# --- styles, terminals, the animation ------------------------------------------
+# pngsize FILE: "WIDTHxHEIGHT" of a PNG.
+pngsize() { od -An -tu1 -j16 -N8 "$1" | awk '{ printf "%dx%d", $3 * 256 + $4, $7 * 256 + $8 }'; }
+[ "$(pngsize "$T/plain/timeseries.png")" = 1600x900 ] && ok || bad "talk style is not 1600x900: $(pngsize "$T/plain/timeseries.png")"
+grep -q 'font-size="16' "$T/plain/timeseries.svg" && ok || bad "talk style: no 16 pt text in timeseries.svg"
+cp -r "$T/plain" "$T/paper" && "$HERD" plot "$T/paper" --style paper --quiet && ok || bad "--style paper"
+[ "$(pngsize "$T/paper/timeseries.png")" != 1600x900 ] && ok || bad "--style paper drew a talk-sized figure"
+mkdir "$T/dumb" && cp "$T/plain/"*.csv "$T/plain/manifest.txt" "$T/dumb/"
+"$HERD" plot "$T/dumb" --term dumb >"$T/dumb.out" 2>&1 && ok || bad "--term dumb: $(cat "$T/dumb.out")"
+grep -q 'thundering-herd: load on the server' "$T/dumb.out" && grep -q 'offered load and goodput' "$T/dumb.out" \
+    && grep -q 'time (s)' "$T/dumb.out" && ok || bad "--term dumb printed no figures: $(head -5 "$T/dumb.out")"
+ls "$T/dumb" | grep -v '^manifest.txt$' | grep -q '\.png$\|\.svg$\|\.txt$' && bad "--term dumb wrote files: $(ls "$T/dumb")" || ok
+LC_ALL=C grep -q '[^ -~]' "$T/dumb.out" && bad "--term dumb printed control characters" || ok
+"$HERD" plot "$T/dumb" --gif --quiet >"$T/gif.out" 2>&1 && ok || bad "--gif: $(cat "$T/gif.out")"
+[ "$(head -c 6 "$T/dumb/load.gif")" = GIF89a ] && ok || bad "--gif: load.gif is not a GIF"
+expect_fail style 2 "--style 'big': no such style; expected talk" "$HERD" plot "$T/plain" --style big
+expect_fail term 2 "--term 'x11': no such terminal; expected png" "$HERD" plot "$T/plain" --term x11
+"$HERD" plot --help | grep -q -- '--term png|dumb' && ok || bad "plot --help does not list --term"
+# HERD_PLOT_DATA keeps the style for the scripts run by hand
+grep -qx 'style	talk' "$T/data/style.tsv" && ok || bad "style.tsv: $(cat "$T/data/style.tsv")"
+
+# --- what the figures show ---------------------------------------------------------
+# no key entry for a series that is all zero: immediate and constant never
+# reach the server (their attempts are refused during the outage)
+n=$(grep -c '>arriving<' "$T/plain/timeseries.svg")
+[ "$n" -eq 4 ] && ok || bad "timeseries.svg has $n 'arriving' key entries; want 4 (immediate and constant never arrive)"
+# titles name the scenario and the quantity; axes in words
+grep -q 'thundering-herd: load on the server' "$T/plain/timeseries.svg" && ok || bad "timeseries title does not name the scenario"
+grep -q 'backoff cap (s)\|server workers' "$T/swept/sweep_calls.svg" && ok || bad "sweep_calls.svg: no axis label in words"
+# the outage is shaded, with the overrides of --set and of the sweep point
+HERD_PLOT_DATA="$T/win" "$HERD" plot "$T/plain" --quiet && grep -q "^win	0	0	10	outage$" "$T/win/timeseries.tsv" && ok \
+    || bad "no outage window in timeseries.tsv: $(grep win "$T/win/timeseries.tsv")"
+# shellcheck disable=SC2086
+"$HERD" run scenarios/thundering-herd.ini -o "$T/win2" --quiet $SMALL --set 'outage 1.end_s=20' --set run.timeseries=first \
+    && HERD_PLOT_DATA="$T/win2d" "$HERD" plot "$T/win2" --quiet && grep -q "^win	0	0	20	outage$" "$T/win2d/timeseries.tsv" \
+    && grep -q "^win	1	0	20	outage$" "$T/win2d/goodput.tsv" && ok || bad "outage window with --set: $(grep win "$T/win2d/timeseries.tsv")"
+# shellcheck disable=SC2086
+"$HERD" run scenarios/thundering-herd.ini -o "$T/win3" --quiet $SMALL --sweep 'outage 1.end_s=15,25' --set run.timeseries=first \
+    && HERD_PLOT_DATA="$T/win3d" "$HERD" plot "$T/win3" --point 25 --quiet && grep -q "^win	0	0	25	outage$" "$T/win3d/timeseries.tsv" \
+    && grep -qx "xlabel	outage end (s)" "$T/win3d/sweep_calls.tsv" && ok || bad "outage window at a sweep point: $(grep win "$T/win3d/timeseries.tsv")"
+# a load spike (the trigger, from aggregate.csv) is shaded and named
+"$HERD" run scenarios/metastable.ini -o "$T/meta" --quiet --replications 1 --jobs 2 --set clients.count=60000 \
+    && HERD_PLOT_DATA="$T/metad" "$HERD" plot "$T/meta" --variant no_retries --quiet \
+    && grep -q "^win	1	60	70	load spike$" "$T/metad/goodput.tsv" && [ "$(grep -c '^panel' "$T/metad/goodput.tsv")" -eq 1 ] \
+    && ok || bad "metastable: no spike window or --variant not applied: $(grep 'win\|panel' "$T/metad/goodput.tsv")"
+# the variants figure shows the [run] columns, with the values on the bars
+"$HERD" run scenarios/agent-tools.ini -o "$T/var" --quiet --replications 2 --set clients.count=50 && ok || bad "variants run"
+HERD_PLOT_DATA="$T/vard" "$HERD" plot "$T/var" --quiet && ok || bad "variants plot"
+[ "$(awk -F'\t' '$1 == "metric" { printf "%s ", $2 }' "$T/vard/variants.tsv")" = "successes failures unknown_outcomes duplicate_effects calls " ] \
+    && ok || bad "variants figure does not show [run] columns: $(grep metric "$T/vard/variants.tsv")"
+awk -F, 'NR > 1 && $5 !~ /^[0-9.]+k?$/ { bad = 1 } END { exit bad }' "$T/vard/variants-calls.csv" && ok \
+    || bad "values on the bars: $(head -3 "$T/vard/variants-calls.csv")"
+HERD_PLOT_DATA="$T/vard2" "$HERD" plot "$T/var" --metric calls --metric effects --quiet \
+    && [ "$(awk -F'\t' '$1 == "metric" { printf "%s ", $2 }' "$T/vard2/variants.tsv")" = "calls effects " ] && ok \
+    || bad "--metric does not choose the variants panels"
+# two swept keys: a second key with at most 4 values gives panels, with
+# more a heatmap; both fit one screen
+grep -qx 'mode	lines' "$T/data/sweep_calls.tsv" && ok || bad "2 x 2 sweep is not drawn as lines"
+# shellcheck disable=SC2086
+"$HERD" run scenarios/thundering-herd.ini -o "$T/heat" --quiet --replications 2 --set clients.count=100 \
+    --sweep server.workers=20,40 --sweep 'retry.cap_s=2,4,8,16,32,64' --set run.timeseries=none \
+    && HERD_PLOT_DATA="$T/heatd" "$HERD" plot "$T/heat" --quiet && grep -qx 'mode	heat' "$T/heatd/sweep_calls.tsv" \
+    && [ "$(pngsize "$T/heat/sweep_calls.png")" = 1600x900 ] && ok || bad "2 x 6 sweep is not a 1600x900 heatmap"
+
+# --- selection: --variant, --point, --replication, --metric -------------------------
+"$HERD" plot "$T/var" --variant with_keys --quiet && ok || bad "--variant with_keys"
+expect_fail variant 2 "--variant 'nope': no such variant; expected safe_defaults, naive_retries, with_keys" \
+    "$HERD" plot "$T/var" --variant nope
+expect_fail novariant 2 "--variant 'x': this run has no [variant] sections" "$HERD" plot "$T/plain" --variant x
+"$HERD" plot "$T/swept" --point server.workers=60 --point 100 --quiet && ok || bad "--point KEY=VALUE and VALUE"
+expect_fail point 2 "--point '30': no such value of server.workers; expected one of 20, 60" "$HERD" plot "$T/swept" --point 30
+expect_fail pointkey 2 "--point 'server.nope=3': no such swept key; expected KEY=VALUE with KEY one of server.workers, server.queue" \
+    "$HERD" plot "$T/swept" --point server.nope=3
+expect_fail pointmany 2 "more values than swept keys (2)" "$HERD" plot "$T/swept" --point 20 --point 10 --point 1
+expect_fail nopoint 2 "--point '1': this run has no sweep" "$HERD" plot "$T/plain" --point 1
+"$HERD" plot "$T/plain" --replication 1 --quiet && ok || bad "--replication 1"
+expect_fail rep 2 "--replication '7': not in timeseries.csv; expected 0-1" "$HERD" plot "$T/plain" --replication 7
+expect_fail repfirst 2 "--replication '1': not in timeseries.csv; expected 0" "$HERD" plot "$T/swept" --replication 1
+expect_fail repword 2 "--replication 'x': not a replication number" "$HERD" plot "$T/plain" --replication x
+expect_fail metric 2 "--metric 'nope': no such metric in aggregate.csv; expected clients, completion_time_s, calls" \
+    "$HERD" plot "$T/plain" --metric nope
+"$HERD" plot "$T/swept" --metric utilization --quiet && [ -s "$T/swept/sweep_utilization.png" ] && ok \
+    || bad "--metric utilization did not draw sweep_utilization.png"
+expect_fail gifnone 2 "--gif: " "$HERD" plot "$T/heat" --gif
+ls -a "$T/plain" "$T/swept" "$T/var" | grep -q '^\.herd-plot' && bad "a refused selection left a private directory" || ok
+
+# --- every figure of the README has a rule in make figures --------------------
+FIGS=" $(env -u MAKEFLAGS -u MAKELEVEL make -s -C "$ROOT" figures-list) "
+for img in $(grep -o '](plots/[^)]*)' "$ROOT/README.md" | sed 's/^](//; s/)$//' | sort -u); do
+    case $FIGS in *" $img "*) ok ;; *) bad "README image $img is not made by make figures (add it to FIGURES with a rule)" ;; esac
+    env -u MAKEFLAGS -u MAKELEVEL make -s -n -B -C "$ROOT" "$img" 2>/dev/null | grep -q "tests/figure.sh ./herd $img " && ok \
+        || bad "README image $img: no rule in the Makefile makes it"
+done
+
 # --- failures while drawing: exit 1, no figure half-written, nothing left --
 mkdir "$T/fail"
 # shellcheck disable=SC2086

@@ -148,8 +148,23 @@ static int help_for(const char *cmd)
     if (!strcmp(cmd, "run") || !strcmp(cmd, "check"))
         fputs(RUN_OPTIONS, stdout);
     else if (!strcmp(cmd, "plot"))
-        printf("usage: herd plot DIR [--quiet]\ndraw the figures of a results directory (gnuplot), after "
-               "checking every CSV in it\n");
+        printf("usage: herd plot DIR [options]\ndraw the figures of a results directory (gnuplot), after "
+               "checking every CSV in it\n\n"
+               "  --style talk|paper      talk (default): 1600x900, 16 pt text, thick lines; paper: smaller\n"
+               "  --term png|dumb         png (default): PNG and SVG files beside the CSVs;\n"
+               "                          dumb: the figures as text on stdout (for ssh sessions)\n"
+               "  --gif                   also write DIR/load.gif: load over time per strategy, animated\n"
+               "  --variant V             the variant drawn over time and in the sweep figures\n"
+               "                          (default: the first; goodput draws every variant)\n"
+               "  --point P               the sweep point drawn over time and in the variants figure:\n"
+               "                          KEY=VALUE, or VALUE for the swept keys in order; repeatable\n"
+               "                          (default: the first point)\n"
+               "  --replication R         the replication drawn over time (default: 0)\n"
+               "  --metric M              a metric (a column of summary.csv) for the sweep, variants\n"
+               "                          and compare figures; repeatable (default: the sweep five,\n"
+               "                          the scenario's [run] columns)\n"
+               "  -q, --quiet             print nothing on success\n\n"
+               "A value that is not in the data is refused with the valid ones (exit status 2).\n");
     else if (!strcmp(cmd, "merge"))
         printf("usage: herd merge OUT DIR... [--plot] [--quiet]\ncombine the partial results of the shards of "
                "one run (herd run --shard K/N -o DIR) into OUT, byte for byte the outputs of a single run\n");
@@ -460,16 +475,54 @@ static int cmd_merge(int argc, char **argv)
 static int cmd_plot(int argc, char **argv)
 {
     const char *dir = NULL;
-    int quiet = 0, c;
+    int c;
+    plot_opts o;
+    plot_opts_init(&o);
+    enum { P_STYLE = 256, P_TERM, P_GIF, P_VARIANT, P_POINT, P_REPLICATION, P_METRIC };
     static const struct option longopts[] = {
-        {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+        {"quiet", no_argument, NULL, 'q'},          {"help", no_argument, NULL, 'h'},
+        {"style", required_argument, NULL, P_STYLE}, {"term", required_argument, NULL, P_TERM},
+        {"gif", no_argument, NULL, P_GIF},          {"variant", required_argument, NULL, P_VARIANT},
+        {"point", required_argument, NULL, P_POINT}, {"replication", required_argument, NULL, P_REPLICATION},
+        {"metric", required_argument, NULL, P_METRIC}, {NULL, 0, NULL, 0}};
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc - 1, argv + 1, ":qh", longopts, NULL)) != -1) {
         if (c == 'q') {
-            quiet = 1;
+            o.quiet = 1;
         } else if (c == 'h') {
             return help_for("plot");
+        } else if (c == P_STYLE) {
+            if (!strcmp(optarg, "talk") || !strcmp(optarg, "paper")) {
+                o.style = !strcmp(optarg, "talk") ? PLOT_STYLE_TALK : PLOT_STYLE_PAPER;
+            } else {
+                errorf("--style '%s': no such style; expected talk (1600x900, large text) or paper", optarg);
+                return 2;
+            }
+        } else if (c == P_TERM) {
+            if (!strcmp(optarg, "png") || !strcmp(optarg, "dumb")) {
+                o.term = !strcmp(optarg, "png") ? PLOT_TERM_PNG : PLOT_TERM_DUMB;
+            } else {
+                errorf("--term '%s': no such terminal; expected png (PNG and SVG files) or dumb (text on stdout)",
+                       optarg);
+                return 2;
+            }
+        } else if (c == P_GIF) {
+            o.gif = 1;
+        } else if (c == P_VARIANT) {
+            o.variant = optarg;
+        } else if (c == P_REPLICATION) {
+            o.replication = optarg;
+        } else if (c == P_POINT || c == P_METRIC) {
+            int *n = c == P_POINT ? &o.npoint : &o.nmetric;
+            if (*n == PLOT_MAX_SELECT) {
+                errorf("--%s given more than %d times", c == P_POINT ? "point" : "metric", PLOT_MAX_SELECT);
+                return 2;
+            }
+            (c == P_POINT ? o.point : o.metric)[(*n)++] = optarg;
+        } else if (c == ':') {
+            errorf("%s needs a value (see herd plot --help)", argv[optind]);
+            return 2;
         } else {
             bad_option("plot", argv + 1, optind);
             return 2;
@@ -488,7 +541,7 @@ static int cmd_plot(int argc, char **argv)
         return 2;
     }
     char err[PLOT_ERR_MAX];
-    int rc = plot_render(dir, quiet, err, sizeof err);
+    int rc = plot_render_opts(dir, &o, err, sizeof err);
     if (rc != 0) {
         errorf("%s", err);
         return rc == PLOT_INVALID ? 2 : 1;

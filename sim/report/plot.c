@@ -6,18 +6,26 @@
  *
  *   1. load: every CSV of the directory is read once, line by line, and
  *      validated (csv_rd, check_header, check_row); what the figures need
- *      is kept (aggregate.csv and compare.csv rows with a few metrics, the
- *      replication-0 series of timeseries.csv at the first sweep point).
+ *      is kept (aggregate.csv and compare.csv rows with the metrics the
+ *      figures draw, the series of timeseries.csv of the selected
+ *      replication at the selected sweep point).  manifest.txt, if any, is
+ *      read for the scenario's name, [run] columns, outages and spike
+ *      (load_manifest: names of a restricted set, metric names, numbers).
+ *      The selection (--variant, --point, --replication, --metric) is
+ *      checked against the rows as they are read.
  *   2. prepare: each figure's data is computed from those rows (the work
  *      awk pipelines in the scripts used to do) and written into a private
  *      directory as NAME.csv (numbers, a header per block) and NAME.tsv
- *      (labels and settings, "key<TAB>value").  Labels come only from
- *      validated fields: strategy names, variant names, sweep keys and
- *      values, all of a restricted character set without quotes, tabs,
- *      '#', '@', '<', '|' or '\'.
+ *      (labels and settings, "key<TAB>value"; layout, titles, windows to
+ *      shade), with style.tsv (terminal, text sizes, line widths).  Labels
+ *      come only from validated fields: strategy names, variant names,
+ *      sweep keys and values, metric names, the scenario's name, all of a
+ *      restricted character set without quotes, tabs, '#', '@', '<', '|'
+ *      or '\'.
  *   3. draw: `gnuplot -c SCRIPT WORKDIR [OPTION ...]` per script; the
  *      figures land in WORKDIR and are renamed into the results directory
- *      when every script succeeded.  The WORKDIR path given to gnuplot
+ *      when every script succeeded (with the dumb terminal, printed on
+ *      stdout instead).  The WORKDIR path given to gnuplot
  *      starts with '/' or "./", so gnuplot never reads it as a pipe
  *      ("<cmd", "|cmd").
  *
@@ -552,70 +560,194 @@ static int check_row(csv_rd *r, const keyset *ks, const colspec *tail, int ntail
  * What the figures keep of the CSVs
  * ------------------------------------------------------------------------ */
 
-/* The metrics of aggregate.csv the figures use (sweep.gp, variants.gp,
- * goodput.gp's trigger); compare.csv keeps one, the completion time. */
-static const char *const agg_metric[] = {
-    "completion_time_s", "calls",         "peak_arrivals_per_s", "p99_latency_s",   "failures",
-    "duplicate_effects", "lost_operations", "unknown_outcomes",  "status_429",      "gave_up_budget",
-    "gave_up_attempts",  "non_retryable_failures", "max_latency_s", "wasted_work_s", "trigger_start_s",
-    "trigger_end_s"};
-#define NMET COUNT(agg_metric)
-static const char *const sweep_metric[] = {"completion_time_s", "calls", "peak_arrivals_per_s", "p99_latency_s",
-                                           "failures"};
-static const char *const variant_metric[] = {"duplicate_effects", "lost_operations", "unknown_outcomes",
-                                             "status_429",        "gave_up_budget",  "gave_up_attempts",
-                                             "non_retryable_failures", "failures",   "max_latency_s",
-                                             "wasted_work_s"};
-#define N_SWEEP_METRIC COUNT(sweep_metric)
-#define N_VARIANT_METRIC COUNT(variant_metric)
-
-static int met_index(const char *name)
+/* Appends "a = b" (sep first unless out is empty) to out[n]. */
+static void append(char *out, size_t n, const char *sep, const char *a, const char *b)
 {
-    for (size_t i = 0; i < NMET; i++)
-        if (!strcmp(agg_metric[i], name))
-            return (int)i;
+    size_t o = strlen(out);
+    if (o < n)
+        snprintf(out + o, n - o, "%s%s%s%s", o ? sep : "", a, b ? " = " : "", b ? b : "");
+}
+
+#define MAX_WANT 64        /* metrics of aggregate.csv kept per row */
+#define MAX_OUTAGES 32     /* outage sections read from the manifest */
+#define MAX_MSETS 256      /* outage and spike overrides read from the manifest */
+#define MAX_WIN 16         /* windows shaded in a figure over time */
+#define REP_MAX 1000000    /* replications that can be selected: 0 .. REP_MAX - 1 */
+#define MANIFEST_LINE 4096 /* longer lines of manifest.txt are skipped */
+#define NAME_MAX_LEN 63    /* a scenario name, as [run] name allows it */
+
+/* What the sweep figures draw by default; what the variants figure draws
+ * when the scenario has no [run] columns (herd run's default table). */
+static const char *const sweep_default[] = {"completion_time_s", "calls", "peak_arrivals_per_s", "p99_latency_s",
+                                            "failures"};
+static const char *const columns_default[] = {"completion_time_s", "calls", "refused", "peak_arrivals_per_s",
+                                              "p99_latency_s", "failures"};
+
+/* Index of a metric in metric_table, or -1. */
+static int metric_index(const char *name)
+{
+    for (size_t k = 0; k < metric_count; k++)
+        if (!strcmp(metric_table[k].name, name))
+            return (int)k;
+    return -1;
+}
+
+/* Index of a metric in compared[] (the columns of compare.csv), or -1. */
+static int compared_index(const char *name)
+{
+    for (size_t k = 0; k < COUNT(compared); k++)
+        if (!strcmp(compared[k], name))
+            return (int)k;
     return -1;
 }
 
 /* A row of aggregate.csv or compare.csv. */
 typedef struct prow {
-    char *keys;                 /* the key fields, NUL-separated (owned) */
-    const char *key[MAX_KEYS];  /* into keys */
-    int strategy, baseline;     /* baseline: compare.csv, else -1 */
+    char *keys;                /* the key fields, NUL-separated, then v (one block, owned) */
+    const char *key[MAX_KEYS]; /* into keys */
+    int strategy, baseline;    /* baseline: compare.csv, else -1 */
     unsigned long long reps;
-    double mean[NMET], ci[NMET];
+    double *v;                 /* mean and ci95 of each kept metric: v[2w], v[2w + 1] */
 } prow;
 
 typedef struct ptable {
     int present;
     prow *row;
     size_t n, cap;
-    int cmean[NMET], cci[NMET], cbase, creps; /* column indices, -1: none */
+    int nw;                /* metrics kept */
+    int want[MAX_WANT];    /* aggregate.csv: metric_table index; compare.csv: compared[] index */
+    int cmean[MAX_WANT], cci[MAX_WANT], cbase, creps; /* column indices, -1: none */
 } ptable;
 
-/* A replication-0 row of timeseries.csv at the first sweep point. */
+/* The position of metric m (metric_table index; compared[] index for
+ * compare.csv) among the metrics t keeps, or -1. */
+static int kept(const ptable *t, int m)
+{
+    for (int w = 0; w < t->nw; w++)
+        if (t->want[w] == m)
+            return w;
+    return -1;
+}
+
+static void want_metric(ptable *t, int m)
+{
+    if (m >= 0 && kept(t, m) < 0 && t->nw < MAX_WANT)
+        t->want[t->nw++] = m;
+}
+
+/* The replications seen in a file (below REP_MAX). */
+typedef struct repset {
+    unsigned char *seen;
+    size_t n; /* seen[0 .. n - 1] */
+    int any;
+} repset;
+
+static int repset_add(repset *r, const char *field)
+{
+    unsigned long long v = strtoull(field, NULL, 10);
+    r->any = 1;
+    if (v >= REP_MAX)
+        return 0;
+    if (v >= r->n) {
+        size_t ncap = r->n ? r->n : 64;
+        while (ncap <= v)
+            ncap *= 2;
+        if (ncap > REP_MAX)
+            ncap = REP_MAX;
+        unsigned char *ns = herd_realloc_array(r->seen, ncap, 1);
+        if (!ns)
+            return -1;
+        memset(ns + r->n, 0, ncap - r->n);
+        r->seen = ns;
+        r->n = ncap;
+    }
+    r->seen[v] = 1;
+    return 0;
+}
+
+/* The replications of r as "0-9, 12" into out. */
+static void repset_text(const repset *r, char *out, size_t n)
+{
+    out[0] = '\0';
+    for (size_t i = 0; i < r->n; i++) {
+        if (!r->seen[i])
+            continue;
+        size_t j = i;
+        while (j + 1 < r->n && r->seen[j + 1])
+            j++;
+        char t[64];
+        if (j > i)
+            snprintf(t, sizeof t, "%zu-%zu", i, j);
+        else
+            snprintf(t, sizeof t, "%zu", i);
+        append(out, n, ", ", t, NULL);
+        i = j;
+    }
+}
+
+/* A row of timeseries.csv at the selected point and replication. */
 typedef struct tsrow {
-    int variant;  /* index into tstable.variant, -1 without variants */
+    int variant; /* index into tstable.variant, -1 without variants */
     int strategy;
-    int in_point; /* at the first row's point (variant included) */
     double t, arrivals, refused, offered, goodput;
 } tsrow;
 
 typedef struct tstable {
     int present;
     long rows; /* data rows read */
-    char first[MAX_KEYS][LABEL_MAX + 1];
     tsrow *r;
     size_t n, cap;
     char (*variant)[LABEL_MAX + 1];
     size_t nvariant, capvariant;
+    repset reps;
 } tstable;
+
+/* What manifest.txt says, as far as the figures use it: the scenario's
+ * name, its [run] columns, its outages and load spike, and the overrides
+ * of those (--set, [variant] lines).  Only names of a restricted character
+ * set, metric indices and numbers are kept. */
+typedef struct moutage {
+    char sect[KEYNAME_MAX + 1]; /* "outage NAME" */
+    double start, end;
+    int hs, he;
+} moutage;
+
+typedef struct mset {
+    char variant[LABEL_MAX + 1]; /* "" for a --set override */
+    char key[KEYNAME_MAX + 1];   /* "outage NAME.start_s", "clients.spike_end_s", ... */
+    double v;
+} mset;
+
+typedef struct manifest {
+    int present;
+    char name[NAME_MAX_LEN + 1];
+    int columns[MAX_WANT], ncolumns;
+    moutage out[MAX_OUTAGES];
+    int nout;
+    mset set[MAX_MSETS];
+    int nset;
+    double spike_start, spike_end, spike_rate;
+} manifest;
+
+/* The selection of plot_opts, checked against the data. */
+typedef struct selection {
+    char vname[LABEL_MAX + 1];            /* the variant (default: the first) */
+    int vgiven;                           /* --variant */
+    char pval[MAX_KEYS][LABEL_MAX + 1];   /* per swept key column: its value */
+    unsigned long long rep;
+    int metric[PLOT_MAX_SELECT], nmetric; /* metric_table indices (--metric) */
+} selection;
 
 typedef struct folder {
     keyset ks;
     int have_ks;
     ptable agg, cmp;
     tstable ts;
+    repset sumreps;
+    manifest man;
+    selection sel;
+    const plot_opts *o;
+    char name[NAME_MAX_LEN + 1]; /* the scenario, for titles */
 } folder;
 
 static void folder_free(folder *fo)
@@ -628,6 +760,8 @@ static void folder_free(folder *fo)
     }
     herd_free(fo->ts.r);
     herd_free(fo->ts.variant);
+    herd_free(fo->ts.reps.seen);
+    herd_free(fo->sumreps.seen);
     memset(fo, 0, sizeof *fo);
 }
 
@@ -637,7 +771,7 @@ static int oom(char *err, size_t errlen)
     return -1;
 }
 
-/* Keeps a validated row of aggregate.csv (cmp == 0) or compare.csv. */
+/* Keeps a validated row of aggregate.csv or compare.csv. */
 static int keep_prow(ptable *t, const keyset *ks, csv_rd *r, int strategy, char *err, size_t errlen)
 {
     if (t->n == t->cap) {
@@ -650,12 +784,14 @@ static int keep_prow(ptable *t, const keyset *ks, csv_rd *r, int strategy, char 
     }
     prow *p = &t->row[t->n];
     memset(p, 0, sizeof *p);
-    size_t len = 1;
+    size_t len = 0;
     for (int i = 0; i < ks->k; i++)
         len += strlen(r->field[i]) + 1;
-    p->keys = herd_malloc_array(len, 1);
+    size_t vals = (len + sizeof(double) - 1) / sizeof(double) * sizeof(double);
+    p->keys = herd_malloc_array(vals + 2 * (size_t)(t->nw ? t->nw : 1) * sizeof(double), 1);
     if (!p->keys)
         return oom(err, errlen);
+    p->v = (double *)(void *)(p->keys + vals);
     char *o = p->keys;
     for (int i = 0; i < ks->k; i++) {
         size_t n = strlen(r->field[i]) + 1;
@@ -671,9 +807,9 @@ static int keep_prow(ptable *t, const keyset *ks, csv_rd *r, int strategy, char 
             p->baseline = (int)b;
     }
     p->reps = t->creps >= 0 ? strtoull(r->field[t->creps], NULL, 10) : 0;
-    for (size_t m = 0; m < NMET; m++) {
-        p->mean[m] = t->cmean[m] >= 0 ? dbl_of(r->field[t->cmean[m]]) : NAN;
-        p->ci[m] = t->cci[m] >= 0 ? dbl_of(r->field[t->cci[m]]) : NAN;
+    for (int w = 0; w < t->nw; w++) {
+        p->v[2 * w] = t->cmean[w] >= 0 ? dbl_of(r->field[t->cmean[w]]) : NAN;
+        p->v[2 * w + 1] = t->cci[w] >= 0 ? dbl_of(r->field[t->cci[w]]) : NAN;
     }
     t->n++;
     return 0;
@@ -696,23 +832,21 @@ static int variant_index(tstable *ts, const char *v, char *err, size_t errlen)
     return (int)ts->nvariant++;
 }
 
-/* Keeps a validated row of timeseries.csv if it is of replication 0 at the
- * first row's sweep point. */
-static int keep_tsrow(tstable *ts, const keyset *ks, csv_rd *r, int strategy, char *err, size_t errlen)
+/* Keeps a validated row of timeseries.csv if it is of the selected
+ * replication at the selected point (every variant). */
+static int keep_tsrow(folder *fo, csv_rd *r, int strategy, char *err, size_t errlen)
 {
+    tstable *ts = &fo->ts;
+    const keyset *ks = &fo->ks;
     int k = ks->k;
-    if (ts->rows++ == 0)
-        for (int i = 0; i < k; i++)
-            snprintf(ts->first[i], sizeof ts->first[i], "%s", r->field[i]);
-    if (strcmp(r->field[k + 1], "0"))
+    ts->rows++;
+    if (repset_add(&ts->reps, r->field[k + 1]) < 0)
+        return oom(err, errlen);
+    if (strtoull(r->field[k + 1], NULL, 10) != fo->sel.rep)
         return 0;
-    int in_point = 1;
-    for (int i = 0; i < k; i++)
-        if (strcmp(r->field[i], ts->first[i])) {
-            if (i >= ks->variant)
-                return 0; /* another sweep point */
-            in_point = 0;
-        }
+    for (int i = ks->variant; i < k; i++)
+        if (strcmp(r->field[i], fo->sel.pval[i]))
+            return 0;
     if (ts->n == ts->cap) {
         size_t ncap = ts->cap ? 2 * ts->cap : 1024;
         tsrow *nr = herd_realloc_array(ts->r, ncap, sizeof *nr);
@@ -726,7 +860,6 @@ static int keep_tsrow(tstable *ts, const keyset *ks, csv_rd *r, int strategy, ch
     if (ks->variant && (p->variant = variant_index(ts, r->field[0], err, errlen)) < 0)
         return -1;
     p->strategy = strategy;
-    p->in_point = in_point;
     /* replication, time_s, arrivals, refused, in_flight, successes, errors,
      * retries_scheduled, offered, goodput */
     p->t = dbl_of(r->field[k + 2]);
@@ -738,8 +871,54 @@ static int keep_tsrow(tstable *ts, const keyset *ks, csv_rd *r, int strategy, ch
     return 0;
 }
 
+/* Opens dir/name for reading if it is a regular file: the stream, NULL
+ * with *missing = 1 when there is no such file, else NULL with err
+ * (PLOT_INVALID in *rc for a file that is not regular). */
+static FILE *open_regular(const char *path, csv_rd *r, int *missing, int *rc)
+{
+    struct stat st;
+    *missing = 0;
+    *rc = -1;
+    if (stat(path, &st) != 0) {
+        if (errno == ENOENT) {
+            *missing = 1;
+            return NULL;
+        }
+        snprintf(r->err, r->errlen, "%s: %s", r->shown, strerror(errno));
+        return NULL;
+    }
+    r->line = 1;
+    if (!S_ISREG(st.st_mode)) {
+        *rc = rd_fail(r, "not a regular file; expected a herd CSV");
+        return NULL;
+    }
+    /* O_NONBLOCK: a FIFO swapped in after the stat must not hang us. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(r->err, r->errlen, "%s: %s", r->shown, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        *rc = rd_fail(r, "not a regular file; expected a herd CSV");
+        return NULL;
+    }
+    if (st.st_size > CSV_MAX_BYTES) {
+        close(fd);
+        *rc = rd_fail(r, "the file is %lld bytes; expected at most %lld", (long long)st.st_size, CSV_MAX_BYTES);
+        return NULL;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "r");
+    if (!f) {
+        close(fd);
+        snprintf(r->err, r->errlen, "out of memory reading the results");
+    }
+    return f;
+}
+
 /* Reads and validates dir/NAME of this kind, keeping what the figures use.
- * 0 (also when the file does not exist: *present = 0), PLOT_INVALID, or -1. */
+ * 0 (also when the file does not exist), PLOT_INVALID, or -1. */
 static int load_csv(const char *dir, int kind, folder *fo, char *err, size_t errlen)
 {
     char path[PATH_MAX];
@@ -750,41 +929,15 @@ static int load_csv(const char *dir, int kind, folder *fo, char *err, size_t err
     if (path_fmt(path, err, errlen, "%s/%s", dir, kind_file[kind]))
         return -1;
     esc(r.shown, sizeof r.shown, path, SHOWN_MAX);
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        if (errno == ENOENT)
-            return 0;
-        snprintf(err, errlen, "%s: %s", r.shown, strerror(errno));
-        return -1;
-    }
-    r.line = 1;
-    if (!S_ISREG(st.st_mode))
-        return rd_fail(&r, "not a regular file; expected a herd CSV");
-    /* O_NONBLOCK: a FIFO swapped in after the stat must not hang us. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: %s", r.shown, strerror(errno));
-        return -1;
-    }
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return rd_fail(&r, "not a regular file; expected a herd CSV");
-    }
-    if (st.st_size > CSV_MAX_BYTES) {
-        close(fd);
-        return rd_fail(&r, "the file is %lld bytes; expected at most %lld", (long long)st.st_size, CSV_MAX_BYTES);
-    }
-    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    r.f = fdopen(fd, "r");
-    if (!r.f) {
-        close(fd);
-        return oom(err, errlen);
-    }
+    int missing, rc;
+    r.f = open_regular(path, &r, &missing, &rc);
+    if (!r.f)
+        return missing ? 0 : rc;
     r.line = 0;
     colspec *tail = herd_malloc_array(MAX_COLS, sizeof *tail);
     r.lbuf = herd_malloc_array(LINE_MAX_BYTES + 1, 1);
     r.fbuf = herd_malloc_array(LINE_MAX_BYTES + 1, 1);
-    int rc = -1;
+    rc = -1;
     if (!tail || !r.lbuf || !r.fbuf) {
         oom(err, errlen);
         goto done;
@@ -806,30 +959,32 @@ static int load_csv(const char *dir, int kind, folder *fo, char *err, size_t err
     if (t) {
         t->present = 1;
         t->cbase = t->creps = -1;
-        for (size_t m = 0; m < NMET; m++)
-            t->cmean[m] = t->cci[m] = -1;
+        for (int w = 0; w < t->nw; w++)
+            t->cmean[w] = t->cci[w] = -1;
         for (int j = 0; j < ntail; j++) {
             int col = fo->ks.k + 1 + j;
             const char *nm = tail[j].name;
             size_t len = strlen(nm);
-            if (!strcmp(nm, "baseline"))
+            if (!strcmp(nm, "baseline")) {
                 t->cbase = col;
-            else if (!strcmp(nm, "replications"))
-                t->creps = col;
-            else if (kind == K_COMPARE) {
-                if (!strcmp(nm, "completion_time_s_change_pct_mean"))
-                    t->cmean[0] = col;
-                else if (!strcmp(nm, "completion_time_s_change_pct_ci95"))
-                    t->cci[0] = col;
-            } else if (len > 5) {
-                char base[96];
-                int is_mean = !strcmp(nm + len - 5, "_mean");
-                int is_ci = len > 5 && !strcmp(nm + len - 5, "_ci95");
-                snprintf(base, sizeof base, "%.*s", (int)(len - 5), nm);
-                int m = (is_mean || is_ci) ? met_index(base) : -1;
-                if (m >= 0)
-                    *(is_mean ? &t->cmean[m] : &t->cci[m]) = col;
+                continue;
             }
+            if (!strcmp(nm, "replications")) {
+                t->creps = col;
+                continue;
+            }
+            const char *suffix = kind == K_COMPARE ? "_change_pct_mean" : "_mean";
+            const char *csuffix = kind == K_COMPARE ? "_change_pct_ci95" : "_ci95";
+            size_t sl = strlen(suffix), cl = strlen(csuffix);
+            int is_mean = len > sl && !strcmp(nm + len - sl, suffix);
+            int is_ci = len > cl && !strcmp(nm + len - cl, csuffix);
+            if (!is_mean && !is_ci)
+                continue;
+            char base[96];
+            snprintf(base, sizeof base, "%.*s", (int)(len - (is_mean ? sl : cl)), nm);
+            int w = kept(t, kind == K_COMPARE ? compared_index(base) : metric_index(base));
+            if (w >= 0)
+                *(is_mean ? &t->cmean[w] : &t->cci[w]) = col;
         }
     }
     if (kind == K_TIMESERIES)
@@ -842,8 +997,12 @@ static int load_csv(const char *dir, int kind, folder *fo, char *err, size_t err
             break;
         if (t && (rc = keep_prow(t, &fo->ks, &r, strategy, err, errlen)) != 0)
             break;
-        if (kind == K_TIMESERIES && (rc = keep_tsrow(&fo->ts, &fo->ks, &r, strategy, err, errlen)) != 0)
+        if (kind == K_TIMESERIES && (rc = keep_tsrow(fo, &r, strategy, err, errlen)) != 0)
             break;
+        if (kind == K_SUMMARY && repset_add(&fo->sumreps, r.field[fo->ks.k + 1]) < 0) {
+            rc = oom(err, errlen);
+            break;
+        }
     }
 done:
     fclose(r.f);
@@ -851,6 +1010,423 @@ done:
     herd_free(r.lbuf);
     herd_free(r.fbuf);
     return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * manifest.txt: the scenario's name, [run] columns, outages and spike
+ * ------------------------------------------------------------------------ */
+
+/* s trimmed, runs of blanks made one space, into out[n]. */
+static void norm_blanks(char *out, size_t n, const char *s, size_t len)
+{
+    size_t o = 0;
+    int blank = 0;
+    for (size_t i = 0; i < len && s[i]; i++) {
+        char c = s[i];
+        if (c == ' ' || c == '\t') {
+            blank = o > 0;
+            continue;
+        }
+        if (blank && o + 1 < n)
+            out[o++] = ' ';
+        blank = 0;
+        if (o + 1 < n)
+            out[o++] = c;
+    }
+    out[o] = '\0';
+}
+
+/* A scenario name: 1-63 of [A-Za-z0-9._-]. */
+static int valid_name(const char *s)
+{
+    size_t n = strlen(s);
+    return n > 0 && n <= NAME_MAX_LEN && valid_variant(s);
+}
+
+/* A finite number, the whole of s. */
+static int num_of(const char *s, double *v)
+{
+    if (!num_text(s))
+        return 0;
+    *v = strtod(s, NULL);
+    return isfinite(*v);
+}
+
+/* "section.key" of an override: blanks normalised; 0 if it is not one of
+ * the keys the figures use. */
+static int interesting_key(const char *k)
+{
+    size_t n = strlen(k);
+    if (!strncmp(k, "outage ", 7))
+        return (n > 8 && !strcmp(k + n - 8, ".start_s")) || (n > 6 && !strcmp(k + n - 6, ".end_s"));
+    return !strcmp(k, "clients.spike_start_s") || !strcmp(k, "clients.spike_end_s") ||
+           !strcmp(k, "clients.spike_rate_per_s");
+}
+
+static void man_columns(manifest *m, const char *list)
+{
+    m->ncolumns = 0;
+    while (*list) {
+        const char *e = strchr(list, ',');
+        size_t len = e ? (size_t)(e - list) : strlen(list);
+        char name[96];
+        norm_blanks(name, sizeof name, list, len);
+        int k = metric_index(name);
+        int dup = 0;
+        for (int i = 0; i < m->ncolumns; i++)
+            dup |= m->columns[i] == k;
+        if (k >= 0 && !dup && m->ncolumns < MAX_WANT)
+            m->columns[m->ncolumns++] = k;
+        list += len;
+        if (*list == ',')
+            list++;
+    }
+}
+
+static moutage *man_outage(manifest *m, const char *sect)
+{
+    for (int i = 0; i < m->nout; i++)
+        if (!strcmp(m->out[i].sect, sect))
+            return &m->out[i];
+    if (m->nout == MAX_OUTAGES)
+        return NULL;
+    moutage *o = &m->out[m->nout++];
+    memset(o, 0, sizeof *o);
+    snprintf(o->sect, sizeof o->sect, "%s", sect);
+    return o;
+}
+
+static void man_set(manifest *m, const char *variant, const char *kv)
+{
+    const char *eq = strchr(kv, '=');
+    if (!eq || m->nset == MAX_MSETS)
+        return;
+    char key[KEYNAME_MAX + 1], val[64];
+    norm_blanks(key, sizeof key, kv, (size_t)(eq - kv));
+    norm_blanks(val, sizeof val, eq + 1, strlen(eq + 1));
+    if (!strcmp(key, "run.columns") && !*variant) {
+        man_columns(m, eq + 1);
+        return;
+    }
+    double v;
+    if (!interesting_key(key) || !num_of(val, &v))
+        return;
+    mset *s = &m->set[m->nset++];
+    snprintf(s->variant, sizeof s->variant, "%s", variant);
+    snprintf(s->key, sizeof s->key, "%s", key);
+    s->v = v;
+}
+
+/* Reads dir/manifest.txt if there is one (a regular file): every line is
+ * read as text, and what is not understood is ignored; nothing of it ever
+ * reaches gnuplot but names of a restricted set and numbers. */
+static void load_manifest(const char *dir, manifest *m)
+{
+    char path[PATH_MAX], e[8];
+    memset(m, 0, sizeof *m);
+    m->spike_start = m->spike_end = NAN;
+    if (path_fmt(path, e, sizeof e, "%s/manifest.txt", dir))
+        return;
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > CSV_MAX_BYTES) {
+        close(fd);
+        return;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "r");
+    if (!f) {
+        close(fd);
+        return;
+    }
+    char *line = herd_malloc_array(MANIFEST_LINE + 2, 1);
+    if (!line) {
+        fclose(f);
+        return;
+    }
+    m->present = 1;
+    char variant[LABEL_MAX + 1] = "", sect[KEYNAME_MAX + 1] = "", pathname[NAME_MAX_LEN + 1] = "";
+    int in_ini = 0, skipping = 0;
+    while (fgets(line, MANIFEST_LINE + 2, f)) {
+        size_t n = strlen(line);
+        int whole = n > 0 && line[n - 1] == '\n';
+        if (skipping || (!whole && !feof(f))) { /* a long line: skipped */
+            skipping = !whole;
+            continue;
+        }
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+            line[--n] = '\0';
+        if (!in_ini) {
+            if (!strncmp(line, "--- scenario file ", 18) && n > 13 && !strcmp(line + n - 13, " verbatim ---")) {
+                in_ini = 1;
+                sect[0] = '\0';
+            } else if (!strncmp(line, "scenario: ", 10)) {
+                const char *b = strrchr(line + 10, '/');
+                b = b ? b + 1 : line + 10;
+                size_t bl = strlen(b);
+                if (bl > 4 && !strcmp(b + bl - 4, ".ini"))
+                    bl -= 4;
+                if (bl <= NAME_MAX_LEN) {
+                    snprintf(pathname, sizeof pathname, "%.*s", (int)bl, b);
+                    if (!valid_name(pathname))
+                        pathname[0] = '\0';
+                }
+            } else if (!strncmp(line, "override: --set ", 16)) {
+                man_set(m, "", line + 16);
+            } else if (!strncmp(line, "variant ", 8) && valid_variant(line + 8)) {
+                snprintf(variant, sizeof variant, "%s", line + 8);
+            } else if (!strncmp(line, "  set ", 6) && variant[0]) {
+                man_set(m, variant, line + 6);
+            } else if (line[0] != ' ') {
+                variant[0] = '\0';
+            }
+            continue;
+        }
+        if (!strcmp(line, "--- end of scenario file ---")) {
+            in_ini = 0;
+            continue;
+        }
+        const char *p = line + strspn(line, " \t");
+        if (!strncmp(p, "\xef\xbb\xbf", 3))
+            p += 3;
+        if (*p == ';' || *p == '#' || *p == '\0')
+            continue;
+        if (*p == '[') {
+            const char *q = strchr(p, ']');
+            if (q)
+                norm_blanks(sect, sizeof sect, p + 1, (size_t)(q - p - 1));
+            continue;
+        }
+        const char *eq = strchr(p, '=');
+        if (!eq)
+            continue;
+        char key[64], val[MANIFEST_LINE];
+        norm_blanks(key, sizeof key, p, (size_t)(eq - p));
+        const char *v = eq + 1;
+        size_t vl = strlen(v);
+        for (size_t i = 1; i < vl; i++)
+            if (v[i] == ';' && (v[i - 1] == ' ' || v[i - 1] == '\t')) {
+                vl = i;
+                break;
+            }
+        norm_blanks(val, sizeof val, v, vl);
+        double x;
+        if (!strcmp(sect, "run") && !strcmp(key, "name") && valid_name(val))
+            snprintf(m->name, sizeof m->name, "%s", val);
+        else if (!strcmp(sect, "run") && !strcmp(key, "columns"))
+            man_columns(m, val);
+        else if (!strncmp(sect, "outage ", 7) && (!strcmp(key, "start_s") || !strcmp(key, "end_s")) &&
+                 num_of(val, &x)) {
+            moutage *o = man_outage(m, sect);
+            if (o && !strcmp(key, "start_s"))
+                o->start = x, o->hs = 1;
+            else if (o)
+                o->end = x, o->he = 1;
+        } else if (!strcmp(sect, "clients") && num_of(val, &x)) {
+            if (!strcmp(key, "spike_start_s"))
+                m->spike_start = x;
+            else if (!strcmp(key, "spike_end_s"))
+                m->spike_end = x;
+            else if (!strcmp(key, "spike_rate_per_s"))
+                m->spike_rate = x;
+        }
+    }
+    if (!m->name[0])
+        snprintf(m->name, sizeof m->name, "%s", pathname);
+    herd_free(line);
+    fclose(f);
+}
+
+/* ------------------------------------------------------------------------
+ * The selection (--variant, --point, --replication, --metric)
+ * ------------------------------------------------------------------------ */
+
+/* "FLAG 'VALUE': what; expected ..." with VALUE escaped; PLOT_INVALID. */
+static int sel_fail(char *err, size_t errlen, const char *flag, const char *value, const char *what,
+                    const char *expected)
+{
+    char v[VALUE_SHOWN * 4 + 8];
+    esc(v, sizeof v, value, VALUE_SHOWN);
+    snprintf(err, errlen, "%s '%s': %s; expected %s", flag, v, what, expected);
+    return PLOT_INVALID;
+}
+
+/* The distinct values of key column i in aggregate.csv, in file order,
+ * ", "-separated into out. */
+static void key_values(const folder *fo, int i, char *out, size_t n)
+{
+    out[0] = '\0';
+    for (size_t r = 0; r < fo->agg.n; r++) {
+        const char *v = fo->agg.row[r].key[i];
+        int seen = 0;
+        for (size_t q = 0; q < r && !seen; q++)
+            seen = !strcmp(fo->agg.row[q].key[i], v);
+        if (!seen)
+            append(out, n, ", ", v, NULL);
+        if (strlen(out) + 8 >= n)
+            break;
+    }
+}
+
+static int key_has(const folder *fo, int i, const char *v)
+{
+    for (size_t r = 0; r < fo->agg.n; r++)
+        if (!strcmp(fo->agg.row[r].key[i], v))
+            return 1;
+    return 0;
+}
+
+/* The metrics the figures may use, as a list for a message. */
+static void metric_names(char *out, size_t n)
+{
+    out[0] = '\0';
+    for (size_t k = 0; k < metric_count; k++)
+        append(out, n, ", ", metric_table[k].name, NULL);
+}
+
+/* --metric: before aggregate.csv is read (which metrics to keep). */
+static int select_metrics(folder *fo, char *err, size_t errlen)
+{
+    const plot_opts *o = fo->o;
+    for (int i = 0; i < o->nmetric; i++) {
+        int k = metric_index(o->metric[i]);
+        if (k < 0) {
+            char list[1400];
+            metric_names(list, sizeof list);
+            return sel_fail(err, errlen, "--metric", o->metric[i], "no such metric in aggregate.csv", list);
+        }
+        int dup = 0;
+        for (int j = 0; j < fo->sel.nmetric; j++)
+            dup |= fo->sel.metric[j] == k;
+        if (!dup)
+            fo->sel.metric[fo->sel.nmetric++] = k;
+    }
+    return 0;
+}
+
+/* --variant and --point, after aggregate.csv is read. */
+static int select_point(folder *fo, const char *dir, char *err, size_t errlen)
+{
+    const plot_opts *o = fo->o;
+    const keyset *ks = &fo->ks;
+    char list[1400], what[300];
+    char shown[SHOWN_MAX + 8];
+    esc(shown, sizeof shown, dir, SHOWN_MAX);
+    if (fo->agg.n == 0) {
+        snprintf(err, errlen, "%s/aggregate.csv: no rows; expected a row per strategy", shown);
+        return PLOT_INVALID;
+    }
+    const prow *r0 = &fo->agg.row[0];
+    if (ks->variant)
+        snprintf(fo->sel.vname, sizeof fo->sel.vname, "%s", r0->key[0]);
+    if (o->variant) {
+        if (!ks->variant)
+            return sel_fail(err, errlen, "--variant", o->variant, "this run has no [variant] sections",
+                            "no --variant");
+        if (!key_has(fo, 0, o->variant)) {
+            key_values(fo, 0, list, sizeof list);
+            return sel_fail(err, errlen, "--variant", o->variant, "no such variant", list);
+        }
+        snprintf(fo->sel.vname, sizeof fo->sel.vname, "%s", o->variant);
+        fo->sel.vgiven = 1;
+    }
+    for (int i = ks->variant; i < ks->k; i++)
+        snprintf(fo->sel.pval[i], sizeof fo->sel.pval[i], "%s", r0->key[i]);
+    int given[MAX_KEYS] = {0};
+    int nsw = ks->k - ks->variant;
+    for (int j = 0; j < o->npoint; j++) {
+        const char *p = o->point[j], *eq = strchr(p, '=');
+        int i = -1;
+        const char *v = p;
+        if (nsw == 0)
+            return sel_fail(err, errlen, "--point", p, "this run has no sweep", "no --point");
+        list[0] = '\0';
+        for (int q = ks->variant; q < ks->k; q++)
+            append(list, sizeof list, ", ", ks->name[q], NULL);
+        if (eq) {
+            char key[KEYNAME_MAX + 1];
+            norm_blanks(key, sizeof key, p, (size_t)(eq - p));
+            for (int q = ks->variant; q < ks->k && i < 0; q++)
+                if (!strcmp(ks->name[q], key))
+                    i = q;
+            if (i < 0) {
+                char exp[1500];
+                snprintf(exp, sizeof exp, "KEY=VALUE with KEY one of %s, or a VALUE", list);
+                return sel_fail(err, errlen, "--point", p, "no such swept key", exp);
+            }
+            v = eq + 1;
+        } else {
+            for (int q = ks->variant; q < ks->k && i < 0; q++)
+                if (!given[q])
+                    i = q;
+            if (i < 0) {
+                snprintf(what, sizeof what, "more values than swept keys (%d)", nsw);
+                return sel_fail(err, errlen, "--point", p, what, "KEY=VALUE, or one VALUE per swept key");
+            }
+        }
+        if (given[i]) {
+            snprintf(what, sizeof what, "%s is chosen twice", ks->name[i]);
+            return sel_fail(err, errlen, "--point", p, what, "one value per swept key");
+        }
+        if (!key_has(fo, i, v)) {
+            char exp[1500];
+            key_values(fo, i, list, sizeof list);
+            snprintf(what, sizeof what, "no such value of %s", ks->name[i]);
+            snprintf(exp, sizeof exp, "one of %s", list);
+            return sel_fail(err, errlen, "--point", v, what, exp);
+        }
+        snprintf(fo->sel.pval[i], sizeof fo->sel.pval[i], "%s", v);
+        given[i] = 1;
+    }
+    if (o->npoint > 0) {
+        /* the combination must exist (a grid always has it) */
+        int found = 0;
+        for (size_t r = 0; r < fo->agg.n && !found; r++) {
+            found = 1;
+            for (int i = ks->variant; i < ks->k && found; i++)
+                found = !strcmp(fo->agg.row[r].key[i], fo->sel.pval[i]);
+        }
+        if (!found) {
+            char pt[600] = "";
+            for (int i = ks->variant; i < ks->k; i++)
+                append(pt, sizeof pt, ", ", ks->name[i], fo->sel.pval[i]);
+            snprintf(err, errlen, "--point: no sweep point with %s in aggregate.csv; expected a point of the run",
+                     pt);
+            return PLOT_INVALID;
+        }
+    }
+    return 0;
+}
+
+/* --replication, against the series the figures over time draw. */
+static int select_replication_text(folder *fo, char *err, size_t errlen)
+{
+    const char *r = fo->o->replication;
+    if (!r)
+        return 0;
+    if (!valid_u64(r) || strtoull(r, NULL, 10) >= REP_MAX)
+        return sel_fail(err, errlen, "--replication", r, "not a replication number", "0, 1, 2, ...");
+    fo->sel.rep = strtoull(r, NULL, 10);
+    return 0;
+}
+
+static int check_replication(folder *fo, char *err, size_t errlen)
+{
+    const char *r = fo->o->replication;
+    char list[600];
+    if (!r)
+        return 0;
+    const repset *s = fo->ts.rows > 0 ? &fo->ts.reps : &fo->sumreps;
+    if (s->any && (fo->sel.rep >= s->n || !s->seen[fo->sel.rep])) {
+        repset_text(s, list, sizeof list);
+        return sel_fail(err, errlen, "--replication", r,
+                        fo->ts.rows > 0 ? "not in timeseries.csv" : "not in summary.csv", list);
+    }
+    return 0;
 }
 
 /* ------------------------------------------------------------------------
@@ -893,6 +1469,25 @@ static void slist_free(slist *l)
 {
     herd_free(l->v);
     memset(l, 0, sizeof *l);
+}
+
+/* The positions of l's values in numeric order (stable) into ord, when
+ * every value is a number; file order otherwise.  1 if numeric. */
+static int slist_order(const slist *l, size_t *ord)
+{
+    int num = 1;
+    for (size_t i = 0; i < l->n; i++) {
+        ord[i] = i;
+        num &= num_text(l->v[i]);
+    }
+    if (num)
+        for (size_t i = 1; i < l->n; i++) {
+            size_t v = ord[i], j = i;
+            for (; j > 0 && strtod(l->v[ord[j - 1]], NULL) > strtod(l->v[v], NULL); j--)
+                ord[j] = ord[j - 1];
+            ord[j] = v;
+        }
+    return num;
 }
 
 /* A file of the work directory being written. */
@@ -945,7 +1540,7 @@ static void put_num(FILE *f, double v)
 }
 
 /* key<TAB>value lines (values never hold a tab or a newline: they are
- * validated labels, strategy names or numbers). */
+ * validated labels, strategy names, metric names or numbers). */
 static void info_s(FILE *f, const char *k, const char *v)
 {
     if (*v)
@@ -957,14 +1552,6 @@ static void info_n(FILE *f, const char *k, double v)
     fprintf(f, "%s\t", k);
     put_num(f, v);
     fputc('\n', f);
-}
-
-/* Appends "a = b" (sep first unless out is empty) to out[n]. */
-static void append(char *out, size_t n, const char *sep, const char *a, const char *b)
-{
-    size_t o = strlen(out);
-    if (o < n)
-        snprintf(out + o, n - o, "%s%s%s%s", o ? sep : "", a, b ? " = " : "", b ? b : "");
 }
 
 static const char *sname(int s)
@@ -981,25 +1568,407 @@ static int data_fail(char *err, size_t errlen, const char *dir, const char *file
     return -1;
 }
 
-/* timeseries.csv/.tsv: per strategy of the first row's point, replication
- * 0, the blocks "time_s,arrivals,refused", each closed by an empty bucket. */
-static int prep_timeseries(const folder *fo, const char *dir, const char *wd, char *err, size_t errlen)
+/* Colours: the Okabe-Ito palette (safe for the common colour-vision
+ * deficiencies), one per strategy, the same in every figure; series that
+ * are not strategies (variants) take them in order. */
+static const char *const okabe_ito[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+                                        "#E69F00", "#56B4E9", "#000000", "#F0E442"};
+
+static const char *scolor(int s)
+{
+    const char *n = sname(s);
+    return !strcmp(n, "immediate")     ? "#000000"
+           : !strcmp(n, "constant")    ? "#E69F00"
+           : !strcmp(n, "exponential") ? "#D55E00"
+           : !strcmp(n, "full_jitter") ? "#0072B2"
+           : !strcmp(n, "equal_jitter") ? "#009E73"
+                                        : "#CC79A7";
+}
+
+/* Human words for a metric: "completion time (s)". */
+static void human_metric(char *out, size_t n, const char *m)
+{
+    static const char *const words[][2] = {
+        {"completion_time_s", "completion time (s)"},
+        {"calls", "calls (attempts at the server)"},
+        {"refused", "refused attempts"},
+        {"successes", "successful requests"},
+        {"failures", "failed requests"},
+        {"unfinished", "unfinished requests"},
+        {"retries", "retries"},
+        {"timeouts", "attempt timeouts"},
+        {"late_replies", "late replies"},
+        {"rejected", "503 rejections"},
+        {"outage_errors", "errors during outages"},
+        {"peak_inflight", "peak in flight (attempts)"},
+        {"peak_arrivals_per_s", "peak arrivals (attempts/s)"},
+        {"mean_latency_s", "mean latency (s)"},
+        {"p50_latency_s", "median latency (s)"},
+        {"p99_latency_s", "p99 latency (s)"},
+        {"max_latency_s", "longest call (s)"},
+        {"effects", "side effects executed"},
+        {"duplicate_effects", "duplicate side effects"},
+        {"lost_operations", "lost operations"},
+        {"unknown_outcomes", "unknown outcomes"},
+        {"status_429", "429 responses"},
+        {"retries_after_honoured", "Retry-After honoured"},
+        {"gave_up_budget", "gave up: budget spent"},
+        {"gave_up_attempts", "gave up: attempts exhausted"},
+        {"non_retryable_failures", "non-retryable failures"},
+        {"non_retryable_replies", "non-retryable replies"},
+        {"replies_lost", "replies lost"},
+        {"wasted_work_s", "wasted server time (s)"},
+        {"amplification", "amplification (calls per request)"},
+        {"task_success_rate", "task success rate"},
+        {"offered_per_s", "offered load (requests/s)"},
+        {"goodput_per_s", "goodput (requests/s)"},
+        {"recovery_time_s", "recovery time (s)"},
+        {"recovered", "recovered (share of runs)"},
+        {"retries_denied", "retries denied"},
+        {"breaker_rejected", "rejected by the breaker"},
+        {"throttled", "throttled locally"},
+        {"intercepted", "repeats intercepted"},
+        {"utilization", "server utilisation"},
+    };
+    for (size_t i = 0; i < COUNT(words); i++)
+        if (!strcmp(words[i][0], m)) {
+            snprintf(out, n, "%s", words[i][1]);
+            return;
+        }
+    /* underscores become spaces; a unit suffix goes in parentheses */
+    size_t len = strlen(m);
+    const char *unit = "";
+    if (len > 6 && !strcmp(m + len - 6, "_per_s"))
+        len -= 6, unit = " (/s)";
+    else if (len > 2 && !strcmp(m + len - 2, "_s"))
+        len -= 2, unit = " (s)";
+    size_t o = 0;
+    for (size_t i = 0; i < len && o + 1 < n; i++)
+        out[o++] = m[i] == '_' ? ' ' : m[i];
+    out[o] = '\0';
+    append(out, n, "", unit, NULL);
+}
+
+/* The same without its unit: "completion time". */
+static void human_metric_bare(char *out, size_t n, const char *m)
+{
+    human_metric(out, n, m);
+    char *u = strstr(out, " (");
+    if (u && out[strlen(out) - 1] == ')')
+        *u = '\0';
+}
+
+/* Human words for a swept key: "outage end (s)" for "outage 1.end_s". */
+static void human_key(char *out, size_t n, const char *k)
+{
+    static const char *const words[][2] = {
+        {"clients.count", "clients"},
+        {"clients.rate_per_s", "arrival rate (requests/s)"},
+        {"clients.spread_s", "start spread (s)"},
+        {"clients.requests_per_client", "requests per client"},
+        {"clients.spike_rate_per_s", "spike rate (requests/s)"},
+        {"server.workers", "server workers"},
+        {"server.queue", "queue places"},
+        {"server.service_time_s", "service time (s)"},
+        {"server.rate_limit_rps", "rate limit (requests/s)"},
+        {"server.load_slowdown", "slowdown under load"},
+        {"server.reply_loss_rate", "reply loss rate"},
+        {"retry.base_s", "backoff base (s)"},
+        {"retry.cap_s", "backoff cap (s)"},
+        {"retry.max_attempts", "attempts per request"},
+        {"retry.attempt_timeout_s", "attempt timeout (s)"},
+        {"retry.budget_s", "retry budget (s)"},
+        {"retry.strategy", "strategy"},
+        {"run.seed", "seed"},
+        {"network.delay_s", "network delay (s)"},
+    };
+    for (size_t i = 0; i < COUNT(words); i++)
+        if (!strcmp(words[i][0], k)) {
+            snprintf(out, n, "%s", words[i][1]);
+            return;
+        }
+    /* the section's kind (not its name) and the key in words */
+    const char *dot = strrchr(k, '.');
+    char sect[64] = "";
+    if (dot) {
+        size_t sl = (size_t)(dot - k);
+        const char *sp = memchr(k, ' ', sl);
+        snprintf(sect, sizeof sect, "%.*s ", (int)(sp ? (size_t)(sp - k) : sl), k);
+        if (!strcmp(sect, "run ") || !strcmp(sect, "limits "))
+            sect[0] = '\0';
+    }
+    char key[128];
+    human_metric(key, sizeof key, dot ? dot + 1 : k);
+    snprintf(out, n, "%s%s", sect, key);
+}
+
+/* A value written on a bar or in a heatmap cell: 3 significant digits at
+ * most, k and M for thousands and millions above 99,999. */
+static void value_text(char *out, size_t n, double v)
+{
+    double a = fabs(v);
+    if (!isfinite(v))
+        snprintf(out, n, "n/a");
+    else if (a >= 1e7)
+        snprintf(out, n, "%.0fM", v / 1e6);
+    else if (a >= 1e6)
+        snprintf(out, n, "%.1fM", v / 1e6);
+    else if (a >= 1e5)
+        snprintf(out, n, "%.0fk", v / 1e3);
+    else if (a >= 100 || v == floor(v))
+        snprintf(out, n, "%.0f", v);
+    else if (a >= 10)
+        snprintf(out, n, "%.1f", v);
+    else if (a >= 0.01)
+        snprintf(out, n, "%.3g", v);
+    else
+        snprintf(out, n, "%.1e", v);
+}
+
+/* The canvas and the panel grid of a figure. */
+typedef struct layout {
+    int W, H, rows, cols;
+} layout;
+
+/* n panels: wide ones (over time) in two columns from 4 panels, square
+ * ones (bars, maps) filling a 16:9 screen.  talk: 1600x900; paper: panels
+ * of paper_w x paper_h (over time: one column) plus paper_extra for the
+ * titles; dumb: 110 characters wide, 17 lines per panel, one column. */
+static layout lay(const folder *fo, int n, int wide, int paper_w, int paper_h, int paper_extra)
+{
+    layout L;
+    if (n < 1)
+        n = 1;
+    if (fo->o->term == PLOT_TERM_DUMB) {
+        L.cols = 1;
+        L.rows = n;
+        L.W = 110;
+        L.H = 17 * n + 3;
+        return L;
+    }
+    if (wide)
+        L.cols = n <= 3 ? 1 : n <= 8 ? 2 : 3;
+    else
+        L.cols = n <= 3 ? n : n == 4 ? 2 : n <= 6 ? 3 : n <= 8 ? 4 : n == 9 ? 3 : n <= 12 ? 4 : 5;
+    L.rows = (n + L.cols - 1) / L.cols;
+    if (fo->o->style == PLOT_STYLE_TALK) {
+        L.W = 1600;
+        L.H = 900;
+    } else { /* paper: panels of paper_w x paper_h; over time, stacked */
+        if (wide) {
+            L.cols = 1;
+            L.rows = n;
+        }
+        L.W = paper_w * L.cols + (wide ? 0 : 120);
+        L.H = paper_h * L.rows + paper_extra;
+    }
+    return L;
+}
+
+static void lay_write(FILE *f, layout L)
+{
+    info_n(f, "W", L.W);
+    info_n(f, "H", L.H);
+    info_n(f, "rows", L.rows);
+    info_n(f, "cols", L.cols);
+}
+
+/* style.tsv: the terminal and the sizes of text and lines, read by every
+ * script. */
+static int write_style(const folder *fo, const char *wd, char *err, size_t errlen)
+{
+    wfile s = {0};
+    int talk = fo->o->style == PLOT_STYLE_TALK;
+    if (w_open(&s, wd, "style", "tsv", err, errlen))
+        return -1;
+    info_s(s.f, "style", talk ? "talk" : "paper");
+    info_s(s.f, "term", fo->o->term == PLOT_TERM_DUMB ? "dumb" : "png");
+    info_n(s.f, "fs", talk ? 16 : 10);  /* text (pt) */
+    info_n(s.f, "tfs", talk ? 22 : 12); /* titles */
+    info_n(s.f, "sfs", talk ? 13 : 8);  /* small text: keys, values on bars */
+    info_n(s.f, "lw", talk ? 3 : 1.5);  /* series */
+    info_n(s.f, "blw", talk ? 1.5 : 1); /* borders, bars, error bars */
+    return w_close(&s, err, errlen);
+}
+
+/* Whether row p is at the selected point, from key column `from` on (the
+ * variant aside). */
+static int at_point(const folder *fo, const prow *p, int from)
+{
+    for (int k = from < fo->ks.variant ? fo->ks.variant : from; k < fo->ks.k; k++)
+        if (strcmp(p->key[k], fo->sel.pval[k]))
+            return 0;
+    return 1;
+}
+
+static int of_variant(const folder *fo, const prow *p)
+{
+    return !fo->ks.variant || !strcmp(p->key[0], fo->sel.vname);
+}
+
+/* "server.workers = 20, server.queue = 10": the selected point. */
+static void point_text(const folder *fo, char *out, size_t n, int from)
+{
+    out[0] = '\0';
+    for (int i = fo->ks.variant + from; i < fo->ks.k; i++)
+        append(out, n, ", ", fo->ks.name[i], fo->sel.pval[i]);
+}
+
+/* A window shaded in a figure over time. */
+typedef struct window {
+    double a, b;
+    const char *label;
+} window;
+
+static void set_outage(moutage *loc, int *n, const char *key, double v)
+{
+    const char *dot = strrchr(key, '.');
+    if (!dot)
+        return;
+    char sect[KEYNAME_MAX + 1];
+    snprintf(sect, sizeof sect, "%.*s", (int)(dot - key), key);
+    int i = 0;
+    while (i < *n && strcmp(loc[i].sect, sect))
+        i++;
+    if (i == *n) {
+        if (*n == MAX_OUTAGES)
+            return;
+        memset(&loc[i], 0, sizeof loc[i]);
+        snprintf(loc[i].sect, sizeof loc[i].sect, "%s", sect);
+        (*n)++;
+    }
+    if (!strcmp(dot + 1, "start_s"))
+        loc[i].start = v, loc[i].hs = 1;
+    else
+        loc[i].end = v, loc[i].he = 1;
+}
+
+/* The outages (from the scenario in manifest.txt, with the overrides of
+ * --set, of the variant and of the sweep point) and the trigger
+ * (aggregate.csv's trigger_start_s, trigger_end_s) of a variant at the
+ * selected point, in time order, clipped to [0, tmax]; their number. */
+static int windows(const folder *fo, const char *variant, double tmax, window *w, int max)
+{
+    const manifest *m = &fo->man;
+    moutage loc[MAX_OUTAGES];
+    int n = m->nout, nw = 0;
+    memcpy(loc, m->out, sizeof loc[0] * (size_t)n);
+    double ss = m->spike_start, se = m->spike_end, sr = m->spike_rate;
+    for (int pass = 0; pass < 2; pass++) {
+        const char *v = pass ? variant : "";
+        if (pass && (!v || !*v))
+            break;
+        for (int i = 0; i < m->nset; i++) {
+            const mset *s = &m->set[i];
+            if (strcmp(s->variant, v))
+                continue;
+            if (!strncmp(s->key, "outage ", 7))
+                set_outage(loc, &n, s->key, s->v);
+            else if (!strcmp(s->key, "clients.spike_start_s"))
+                ss = s->v;
+            else if (!strcmp(s->key, "clients.spike_end_s"))
+                se = s->v;
+            else if (!strcmp(s->key, "clients.spike_rate_per_s"))
+                sr = s->v;
+        }
+    }
+    for (int i = fo->ks.variant; i < fo->ks.k; i++) {
+        double v;
+        if (interesting_key(fo->ks.name[i]) && num_of(fo->sel.pval[i], &v)) {
+            if (!strncmp(fo->ks.name[i], "outage ", 7))
+                set_outage(loc, &n, fo->ks.name[i], v);
+            else if (!strcmp(fo->ks.name[i], "clients.spike_start_s"))
+                ss = v;
+            else if (!strcmp(fo->ks.name[i], "clients.spike_end_s"))
+                se = v;
+            else
+                sr = v;
+        }
+    }
+    for (int i = 0; i < n && nw < max; i++)
+        if (loc[i].hs && loc[i].he && loc[i].end > loc[i].start)
+            w[nw++] = (window){loc[i].start, loc[i].end, "outage"};
+    /* the trigger, unless it is one of the outages */
+    int ws = kept(&fo->agg, metric_index("trigger_start_s")), we = kept(&fo->agg, metric_index("trigger_end_s"));
+    for (size_t r = 0; r < fo->agg.n && ws >= 0 && we >= 0; r++) {
+        const prow *p = &fo->agg.row[r];
+        if (!at_point(fo, p, 0) || (fo->ks.variant && variant && strcmp(p->key[0], variant)))
+            continue;
+        double a = p->v[2 * ws], b = p->v[2 * we];
+        int dup = 0;
+        for (int i = 0; i < nw; i++)
+            dup |= fabs(w[i].a - a) < 1e-9 && fabs(w[i].b - b) < 1e-9;
+        if (isfinite(a) && isfinite(b) && b > a && !dup && nw < max) {
+            int spike = sr > 0 && fabs(ss - a) < 1e-9 && fabs(se - b) < 1e-9;
+            w[nw++] = (window){a, b, spike ? "load spike" : "trigger"};
+        }
+        break;
+    }
+    /* time order, clipped */
+    for (int i = 1; i < nw; i++)
+        for (int j = i; j > 0 && w[j - 1].a > w[j].a; j--) {
+            window t = w[j];
+            w[j] = w[j - 1];
+            w[j - 1] = t;
+        }
+    int k = 0;
+    for (int i = 0; i < nw; i++) {
+        if (w[i].b <= 0 || w[i].a >= tmax)
+            continue;
+        w[k] = w[i];
+        if (w[k].a < 0)
+            w[k].a = 0;
+        if (w[k].b > tmax)
+            w[k].b = tmax;
+        k++;
+    }
+    return k;
+}
+
+static void write_windows(FILE *f, const window *w, int n, int panel)
+{
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "win\t%d\t", panel);
+        put_num(f, w[i].a);
+        fputc('\t', f);
+        put_num(f, w[i].b);
+        fprintf(f, "\t%s\n", w[i].label);
+    }
+}
+
+/* The scenario's name for titles. */
+static const char *title_name(const folder *fo)
+{
+    return fo->name[0] ? fo->name : "results";
+}
+
+/* timeseries.csv/.tsv (and load.csv/.tsv for the animation): per strategy
+ * of the selected variant, point and replication, a block
+ * "time_s,arrivals,refused", each closed by an empty bucket. */
+static int prep_timeseries(const folder *fo, const char *dir, const char *wd, const char *name, int gif,
+                           char *err, size_t errlen)
 {
     const tstable *ts = &fo->ts;
     wfile d = {0}, in = {0};
-    int rc = -1, ns = 0, last = -1;
+    int rc = -1, ns = 0, last = -1, vsel = -1;
+    int strat[HP_STRATEGY_COUNT * 8], hasa[HP_STRATEGY_COUNT * 8] = {0}, hasr[HP_STRATEGY_COUNT * 8] = {0};
     double bucket = 0, tmax = 0, amax = 0, fmax = 0, lt = 0;
-    char strategies[128] = "", label[MAX_KEYS * (KEYNAME_MAX + LABEL_MAX + 8)] = "";
+    char text[600], pt[400];
+    if (fo->ks.variant)
+        for (size_t i = 0; i < ts->nvariant; i++)
+            if (!strcmp(ts->variant[i], fo->sel.vname))
+                vsel = (int)i;
     /* pass 1: the strategies, the bucket width (the smallest step of time
-     * within a strategy) and the ranges */
+     * within a strategy), the ranges, the series that are not all zero */
     for (size_t i = 0; i < ts->n; i++) {
         const tsrow *p = &ts->r[i];
-        if (!p->in_point)
+        if (p->variant != vsel)
             continue;
         if (p->strategy != last) {
-            append(strategies, sizeof strategies, " ", sname(p->strategy), NULL);
+            if (ns == (int)COUNT(strat))
+                break;
+            strat[ns++] = p->strategy;
             last = p->strategy;
-            ns++;
         } else if (p->t > lt && (bucket == 0 || p->t - lt < bucket)) {
             bucket = p->t - lt;
         }
@@ -1010,37 +1979,63 @@ static int prep_timeseries(const folder *fo, const char *dir, const char *wd, ch
             amax = p->arrivals;
         if (p->refused > fmax)
             fmax = p->refused;
+        hasa[ns - 1] |= p->arrivals > 0;
+        hasr[ns - 1] |= p->refused > 0;
     }
     if (ns == 0)
-        return data_fail(err, errlen, dir, "timeseries.csv", "no data at the first sweep point in replication 0");
+        return data_fail(err, errlen, dir, "timeseries.csv", "no data at the selected point and replication");
+    if (bucket <= 0)
+        bucket = 1;
     /* pass 2: the blocks */
-    if (w_open(&d, wd, "timeseries", "csv", err, errlen) || w_open(&in, wd, "timeseries", "tsv", err, errlen))
+    if (w_open(&d, wd, name, "csv", err, errlen) || w_open(&in, wd, name, "tsv", err, errlen))
         goto done;
     last = -1;
+    int nb = 0;
     for (size_t i = 0; i < ts->n; i++) {
         const tsrow *p = &ts->r[i];
-        if (!p->in_point)
+        if (p->variant != vsel)
             continue;
         if (p->strategy != last) {
+            if (nb == ns)
+                break;
             if (last >= 0)
-                fprintf(d.f, "%.17g,0,0\n\n\n", lt + (bucket > 0 ? bucket : 1));
+                fprintf(d.f, "%.17g,0,0\n\n\n", lt + bucket);
             fprintf(d.f, "time_s,arrivals,refused\n");
             last = p->strategy;
+            nb++;
         }
         lt = p->t;
         put_num(d.f, p->t);
         fprintf(d.f, ",%.17g,%.17g\n", p->arrivals, p->refused);
     }
-    fprintf(d.f, "%.17g,0,0\n", lt + (bucket > 0 ? bucket : 1));
-    for (int i = 0; i < fo->ks.k; i++)
-        append(label, sizeof label, ", ", fo->ks.name[i], ts->first[i]);
+    fprintf(d.f, "%.17g,0,0\n", lt + bucket);
     info_n(in.f, "ns", ns);
-    info_s(in.f, "strategies", strategies);
+    for (int s = 0; s < ns; s++)
+        fprintf(in.f, "panel\t%s\t%s\t%d\t%d\n", sname(strat[s]), scolor(strat[s]), hasa[s], hasr[s]);
     info_n(in.f, "bucket", bucket);
     info_n(in.f, "tmax", tmax);
     info_n(in.f, "amax", amax);
     info_n(in.f, "fmax", fmax);
-    info_s(in.f, "label", label);
+    snprintf(text, sizeof text, "%s: load on the server, attempts per second by strategy", title_name(fo));
+    info_s(in.f, "title", text);
+    point_text(fo, pt, sizeof pt, 0);
+    snprintf(text, sizeof text, "replication %llu, %g s buckets%s%s%s%s", fo->sel.rep, bucket,
+             fo->ks.variant ? "; variant " : "", fo->ks.variant ? fo->sel.vname : "", pt[0] ? "; " : "", pt);
+    info_s(in.f, "subtitle", text);
+    info_s(in.f, "label", pt);
+    window w[MAX_WIN];
+    int nw = windows(fo, fo->ks.variant ? fo->sel.vname : NULL, tmax + 2 * bucket, w, MAX_WIN);
+    info_n(in.f, "nwin", nw);
+    write_windows(in.f, w, nw, 0);
+    if (gif) {
+        plot_opts o = *fo->o;
+        folder f2 = *fo;
+        o.term = PLOT_TERM_PNG;
+        f2.o = &o;
+        lay_write(in.f, lay(&f2, ns, 1, 1000, 150, 90));
+    } else {
+        lay_write(in.f, lay(fo, ns, 1, 1000, 150, 90));
+    }
     rc = 0;
 done:
     if (w_close(&d, err, errlen) || w_close(&in, err, errlen))
@@ -1048,28 +2043,61 @@ done:
     return rc;
 }
 
-/* goodput.csv/.tsv: per variant and strategy at the first sweep point,
- * replication 0, the blocks "time_s,offered,goodput". */
+static int count_strategies(const ptable *t);
+
+/* goodput.csv/.tsv: per variant (all, or the selected one) and strategy
+ * at the selected point and replication, the blocks
+ * "time_s,offered,goodput". */
 static int prep_goodput(const folder *fo, const char *dir, const char *wd, char *err, size_t errlen)
 {
     const tstable *ts = &fo->ts;
     wfile d = {0}, in = {0};
-    int rc = -1, np = 0, lastv = -2, lasts = -1;
+    int rc = -1, np = 0, lastv = -2, lasts = -1, vsel = -1;
     double bw = 0, t0 = 0, tmax = 0, ymax = 0;
+    char text[600], pt[400];
+    slist panels = {0};
+    int *hasoff = NULL, *hasgood = NULL, *pvar = NULL;
+    if (fo->sel.vgiven)
+        for (size_t i = 0; i < ts->nvariant; i++)
+            if (!strcmp(ts->variant[i], fo->sel.vname))
+                vsel = (int)i;
+    /* one strategy: panels are named after their variant, the strategy
+     * goes under the title */
+    int one = fo->ks.variant && count_strategies(&fo->agg) == 1 && !fo->sel.vgiven;
+    size_t cap = ts->n + 1;
+    hasoff = herd_calloc(cap, sizeof *hasoff);
+    hasgood = herd_calloc(cap, sizeof *hasgood);
+    pvar = herd_calloc(cap, sizeof *pvar);
+    if (!hasoff || !hasgood || !pvar) {
+        oom(err, errlen);
+        goto done;
+    }
     if (w_open(&d, wd, "goodput", "csv", err, errlen) || w_open(&in, wd, "goodput", "tsv", err, errlen))
         goto done;
     for (size_t i = 0; i < ts->n; i++) {
         const tsrow *p = &ts->r[i];
+        if (fo->sel.vgiven && p->variant != vsel)
+            continue;
         if (p->variant != lastv || p->strategy != lasts) {
             char name[LABEL_MAX + 64];
-            if (p->variant >= 0)
+            if (p->variant >= 0 && one)
+                snprintf(name, sizeof name, "%s", ts->variant[p->variant]);
+            else if (p->variant >= 0 && fo->sel.vgiven)
+                snprintf(name, sizeof name, "%s", sname(p->strategy));
+            else if (p->variant >= 0)
                 snprintf(name, sizeof name, "%s / %s", ts->variant[p->variant], sname(p->strategy));
             else
                 snprintf(name, sizeof name, "%s", sname(p->strategy));
-            info_s(in.f, "panel", name);
+            if (slist_find(&panels, name) >= 0) /* rows of a panel are contiguous */
+                continue;
+            if (slist_add(&panels, name) < 0) {
+                oom(err, errlen);
+                goto done;
+            }
             fprintf(d.f, "%stime_s,offered,goodput\n", np ? "\n\n" : "");
             lastv = p->variant;
             lasts = p->strategy;
+            pvar[np] = p->variant;
             t0 = p->t;
             np++;
         }
@@ -1081,91 +2109,152 @@ static int prep_goodput(const folder *fo, const char *dir, const char *wd, char 
             ymax = p->offered;
         if (p->goodput > ymax)
             ymax = p->goodput;
+        hasoff[np - 1] |= p->offered > 0;
+        hasgood[np - 1] |= p->goodput > 0;
         put_num(d.f, p->t);
         fprintf(d.f, ",%.17g,%.17g\n", p->offered, p->goodput);
     }
     if (np == 0) {
-        data_fail(err, errlen, dir, "timeseries.csv", "no data at the first sweep point in replication 0");
+        data_fail(err, errlen, dir, "timeseries.csv", "no data at the selected point and replication");
         goto done;
     }
-    double tst = NAN, te = NAN;
-    if (fo->agg.n) {
-        tst = fo->agg.row[0].mean[met_index("trigger_start_s")];
-        te = fo->agg.row[0].mean[met_index("trigger_end_s")];
-    }
+    if (bw == 0)
+        bw = 1;
     info_n(in.f, "np", np);
-    info_n(in.f, "bw", bw == 0 ? 1 : bw);
+    for (int i = 0; i < np; i++)
+        fprintf(in.f, "panel\t%s\t%d\t%d\n", panels.v[i], hasoff[i], hasgood[i]);
+    info_n(in.f, "bw", bw);
     info_n(in.f, "tmax", tmax);
     info_n(in.f, "ymax", ymax);
-    info_n(in.f, "has_trigger", isfinite(tst) && isfinite(te));
-    info_n(in.f, "trigger_start", isfinite(tst) ? tst : 0);
-    info_n(in.f, "trigger_end", isfinite(te) ? te : 0);
+    snprintf(text, sizeof text, "%s: offered load and goodput (requests/s)", title_name(fo));
+    info_s(in.f, "title", text);
+    point_text(fo, pt, sizeof pt, 0);
+    snprintf(text, sizeof text, "logical requests started and succeeded per second; replication %llu, %g s buckets%s%s%s%s",
+             fo->sel.rep, bw, one && np ? "; strategy " : "", one && np ? sname(ts->r[0].strategy) : "",
+             pt[0] ? "; " : "", pt);
+    if (fo->sel.vgiven) {
+        size_t o = strlen(text);
+        snprintf(text + o, sizeof text - o, "; variant %s", fo->sel.vname);
+    }
+    info_s(in.f, "subtitle", text);
+    int nwin = 0;
+    for (int i = 0; i < np; i++) {
+        window w[MAX_WIN];
+        int nw = windows(fo, pvar[i] >= 0 ? ts->variant[pvar[i]] : NULL, tmax + bw, w, MAX_WIN);
+        write_windows(in.f, w, nw, i + 1);
+        nwin += nw;
+    }
+    info_n(in.f, "nwin", nwin);
+    lay_write(in.f, lay(fo, np, 1, 1000, 170, 90));
     rc = 0;
 done:
     if (w_close(&d, err, errlen) || w_close(&in, err, errlen))
         rc = -1;
+    slist_free(&panels);
+    herd_free(hasoff);
+    herd_free(hasgood);
+    herd_free(pvar);
     return rc;
 }
 
-/* NAME.csv/.tsv for sweep.gp: metric m of t (aggregate.csv; compare.csv
- * when compare) against the first key column, one block "x,mean,ci95" per
- * (panel = value of the second key column, strategy), panels outermost, x
- * in numeric order (non-numeric x: positions 1..nx in file order).  Rows
- * must match the first row in the third and later key columns; compare
- * leaves out the baseline strategy. */
-static int prep_sweep(const folder *fo, const ptable *t, int m, int compare, const char *dir, const char *wd,
-                      const char *name, char *err, size_t errlen)
+/* The series of a figure drawn from aggregate.csv or compare.csv: the
+ * strategies of the selected variant, or, when the run compares variants
+ * of one strategy (and no --variant is given), the variants. */
+typedef struct series {
+    int by_variant;
+    slist name;
+    int strategy[64];
+} series;
+
+static int count_strategies(const ptable *t)
+{
+    int seen[HP_STRATEGY_COUNT] = {0}, n = 0;
+    for (size_t i = 0; i < t->n; i++)
+        if (!seen[t->row[i].strategy]++)
+            n++;
+    return n;
+}
+
+/* Row p's series (its index in s, added if new; -1 out of memory), or -2
+ * when the row is not drawn (another variant). */
+static long series_of(const folder *fo, series *s, const prow *p)
+{
+    if (s->by_variant)
+        return slist_add(&s->name, p->key[0]);
+    if (!of_variant(fo, p))
+        return -2;
+    long i = slist_add(&s->name, sname(p->strategy));
+    if (i >= 0 && i < 64)
+        s->strategy[i] = p->strategy;
+    return i;
+}
+
+static const char *series_color(const series *s, size_t i)
+{
+    return s->by_variant ? okabe_ito[i % COUNT(okabe_ito)] : scolor(s->strategy[i < 64 ? i : 0]);
+}
+
+/* NAME.csv/.tsv for sweep.gp: metric w of t (aggregate.csv; compare.csv
+ * when compare) against the first swept key.
+ *
+ * lines (one swept key, or a second with at most 4 values: one panel per
+ * value): per (panel, series), panels outermost, a block "x,mean,ci95" in
+ * x order (x: the value, or its position when the values are not
+ * numbers).
+ * heat (a second swept key with more than 4 values): per series, a block
+ * "col,row,value,label": col the position of the second key's value, row
+ * the first key's, both in numeric order.
+ * Further swept keys are held at the selected point; compare leaves out the
+ * baseline strategy. */
+static int prep_sweep(const folder *fo, const ptable *t, int w, int compare, const char *metric, const char *dir,
+                      const char *wd, const char *name, char *err, size_t errlen)
 {
     const keyset *ks = &fo->ks;
-    int nsw = ks->k;
+    int x0 = ks->variant, nsw = ks->k - x0;
     const char *file = compare ? "compare.csv" : "aggregate.csv";
-    char what[160], fixed[MAX_KEYS * (KEYNAME_MAX + LABEL_MAX + 8)] = "", strategies[128] = "";
+    char what[160], fixed[MAX_KEYS * (KEYNAME_MAX + LABEL_MAX + 8)] = "", text[800], hm[128], hx[128], hg[128];
     slist xs = {0}, gs = {0};
-    int si[HP_STRATEGY_COUNT], ns = 0;
+    series S;
+    memset(&S, 0, sizeof S);
     double *Y = NULL, *E = NULL;
     char *has = NULL;
-    size_t *ord = NULL;
+    size_t *ord = NULL, *gord = NULL;
     wfile d = {0}, in = {0};
     int rc = -1;
-    snprintf(what, sizeof what, "no values of %s%s", compare ? "completion_time_s_change_pct" : agg_metric[m],
-             "_mean");
-    if (t->n == 0) {
+    snprintf(what, sizeof what, "no values of %s%s", metric, compare ? "_change_pct_mean" : "_mean");
+    if (t->n == 0 || w < 0) {
         rc = data_fail(err, errlen, dir, file, what);
         goto done;
     }
-    const prow *r0 = &t->row[0];
-    for (int i = 2; i < nsw; i++)
-        append(fixed, sizeof fixed, ", ", ks->name[i], r0->key[i]);
-    for (int s = 0; s < HP_STRATEGY_COUNT; s++)
-        si[s] = -1;
-    /* pass 1: strategies, panels and x values, in file order */
-    int nonnum = 0;
+    S.by_variant = ks->variant && !fo->sel.vgiven && count_strategies(t) == 1;
+    for (int i = x0 + 2; i < ks->k; i++)
+        append(fixed, sizeof fixed, ", ", ks->name[i], fo->sel.pval[i]);
+    /* pass 1: series, panels and x values, in file order */
     for (size_t i = 0; i < t->n; i++) {
         const prow *p = &t->row[i];
-        int skip = 0;
-        for (int k = 2; k < nsw && !skip; k++)
-            skip = strcmp(p->key[k], r0->key[k]) != 0;
-        if (skip || (compare && p->strategy == p->baseline))
+        if (!at_point(fo, p, x0 + 2) || (compare && p->strategy == p->baseline))
             continue;
-        if (si[p->strategy] < 0) {
-            si[p->strategy] = ns++;
-            append(strategies, sizeof strategies, " ", sname(p->strategy), NULL);
-        }
-        if (slist_add(&gs, nsw >= 2 ? p->key[1] : "") < 0 || slist_add(&xs, p->key[0]) < 0) {
+        long s = series_of(fo, &S, p);
+        if (s == -2)
+            continue;
+        if (s < 0 || slist_add(&gs, nsw >= 2 ? p->key[x0 + 1] : "") < 0 || slist_add(&xs, p->key[x0]) < 0) {
             rc = oom(err, errlen);
             goto done;
         }
     }
-    size_t nx = xs.n, ng = gs.n;
-    for (size_t i = 0; i < nx; i++)
-        if (!num_text(xs.v[i]))
-            nonnum = 1;
-    size_t cells = ng * (size_t)(ns ? ns : 1) * (nx ? nx : 1);
+    size_t nx = xs.n, ng = gs.n, ns = S.name.n;
+    if (ns == 0 || ns > 64) {
+        rc = data_fail(err, errlen, dir, file, ns ? "more than 64 series; expected --variant" : what);
+        goto done;
+    }
+    int heat = nsw >= 2 && ng > 4;
+    size_t cells = ng * ns * (nx ? nx : 1);
     Y = herd_malloc_array(cells, sizeof *Y);
     E = herd_malloc_array(cells, sizeof *E);
     has = herd_calloc(cells, 1);
     ord = herd_malloc_array(nx ? nx : 1, sizeof *ord);
-    if (!Y || !E || !has || !ord) {
+    gord = herd_malloc_array(ng ? ng : 1, sizeof *gord);
+    if (!Y || !E || !has || !ord || !gord) {
         rc = oom(err, errlen);
         goto done;
     }
@@ -1174,12 +2263,12 @@ static int prep_sweep(const folder *fo, const ptable *t, int m, int compare, con
     double lo = 0, hi = 0, ymin = 0, ymax = 0, minpos = NAN;
     for (size_t i = 0; i < t->n; i++) {
         const prow *p = &t->row[i];
-        int skip = 0;
-        for (int k = 2; k < nsw && !skip; k++)
-            skip = strcmp(p->key[k], r0->key[k]) != 0;
-        if (skip || (compare && p->strategy == p->baseline))
+        if (!at_point(fo, p, x0 + 2) || (compare && p->strategy == p->baseline))
             continue;
-        double y = p->mean[m], e = p->ci[m];
+        long s = series_of(fo, &S, p);
+        if (s < 0)
+            continue;
+        double y = p->v[2 * w], e = p->v[2 * w + 1];
         if (!isfinite(y))
             continue;
         if (!isfinite(e)) {
@@ -1187,11 +2276,13 @@ static int prep_sweep(const folder *fo, const ptable *t, int m, int compare, con
             noci = 1;
         }
         e = fabs(e);
-        size_t g = (size_t)slist_find(&gs, nsw >= 2 ? p->key[1] : ""), x = (size_t)slist_find(&xs, p->key[0]);
-        size_t c = (g * (size_t)ns + (size_t)si[p->strategy]) * nx + x;
+        size_t g = (size_t)slist_find(&gs, nsw >= 2 ? p->key[x0 + 1] : ""), x = (size_t)slist_find(&xs, p->key[x0]);
+        size_t c = (g * ns + (size_t)s) * nx + x;
         Y[c] = y;
         E[c] = e;
         has[c] = 1;
+        if (heat)
+            e = 0;
         if (!ny++) {
             lo = y - e;
             hi = y + e;
@@ -1216,20 +2307,12 @@ static int prep_sweep(const folder *fo, const ptable *t, int m, int compare, con
         rc = data_fail(err, errlen, dir, file, what);
         goto done;
     }
-    /* x in numeric order (stable), and how evenly a linear or a log axis
-     * spreads them: the smallest gap between neighbours, as a share of the
-     * axis */
-    for (size_t i = 0; i < nx; i++)
-        ord[i] = i;
-    if (!nonnum)
-        for (size_t i = 1; i < nx; i++) {
-            size_t v = ord[i], j = i;
-            for (; j > 0 && strtod(xs.v[ord[j - 1]], NULL) > strtod(xs.v[v], NULL); j--)
-                ord[j] = ord[j - 1];
-            ord[j] = v;
-        }
+    int xnum = slist_order(&xs, ord), gnum = slist_order(&gs, gord);
+    (void)gnum;
+    /* how evenly a linear or a log axis spreads the x values: the smallest
+     * gap between neighbours, as a share of the axis */
     double gaplin = 1, gaplog = 1;
-    if (!nonnum && nx > 1) {
+    if (xnum && nx > 1) {
         double a = strtod(xs.v[ord[0]], NULL), z = strtod(xs.v[ord[nx - 1]], NULL);
         for (size_t i = 1; i < nx; i++) {
             double u = strtod(xs.v[ord[i - 1]], NULL), v = strtod(xs.v[ord[i]], NULL);
@@ -1243,84 +2326,175 @@ static int prep_sweep(const folder *fo, const ptable *t, int m, int compare, con
     }
     if (w_open(&d, wd, name, "csv", err, errlen) || w_open(&in, wd, name, "tsv", err, errlen))
         goto done;
-    for (size_t g = 0; g < ng; g++)
-        for (int s = 0; s < ns; s++) {
-            int any = 0;
-            fprintf(d.f, "%sx,mean,ci95\n", g || s ? "\n\n" : "");
-            for (size_t i = 0; i < nx; i++) {
-                size_t c = (g * (size_t)ns + (size_t)s) * nx + ord[i];
-                if (!has[c])
-                    continue;
-                if (nonnum)
-                    fprintf(d.f, "%zu", i + 1);
-                else
-                    fputs(xs.v[ord[i]], d.f);
-                fprintf(d.f, ",%.17g,%.17g\n", Y[c], E[c]);
-                any = 1;
+    if (!heat) {
+        for (size_t g = 0; g < ng; g++)
+            for (size_t s = 0; s < ns; s++) {
+                int any = 0;
+                fprintf(d.f, "%sx,mean,ci95\n", g || s ? "\n\n" : "");
+                for (size_t i = 0; i < nx; i++) {
+                    size_t c = (gord[g] * ns + s) * nx + ord[i];
+                    if (!has[c])
+                        continue;
+                    if (!xnum)
+                        fprintf(d.f, "%zu", i + 1);
+                    else
+                        fputs(xs.v[ord[i]], d.f);
+                    fprintf(d.f, ",%.17g,%.17g\n", Y[c], E[c]);
+                    any = 1;
+                }
+                if (!any)
+                    fputs("NaN,NaN,0\n", d.f);
             }
-            if (!any)
-                fputs("NaN,NaN,0\n", d.f);
+    } else {
+        /* each cell's text in black or white, whichever stands out on its
+         * colour (dark low end of the sequential palette, dark ends of the
+         * diverging one) */
+        int logcb = !compare && allpos && ymax >= 100 * ymin;
+        double vmax = fmax(fabs(ymin), fabs(ymax));
+        for (size_t s = 0; s < ns; s++) {
+            fprintf(d.f, "%scol,row,value,label,tc\n", s ? "\n\n" : "");
+            for (size_t i = 0; i < nx; i++)
+                for (size_t g = 0; g < ng; g++) {
+                    size_t c = (gord[g] * ns + s) * nx + ord[i];
+                    char v[32];
+                    value_text(v, sizeof v, has[c] ? Y[c] : NAN);
+                    double y = has[c] ? Y[c] : NAN, pos;
+                    if (compare)
+                        pos = vmax > 0 ? fabs(y) / vmax : 0;
+                    else if (logcb)
+                        pos = y > 0 ? log(y / minpos) / log(ymax / minpos) : 0;
+                    else
+                        pos = ymax > ymin ? (y - ymin) / (ymax - ymin) : 0;
+                    int white = compare ? pos > 0.6 : pos < 0.55;
+                    fprintf(d.f, "%zu,%zu,", g, i);
+                    put_num(d.f, y);
+                    fprintf(d.f, ",%s,%d\n", v, white ? 0xFFFFFF : 0);
+                }
         }
+    }
+    if (compare)
+        human_metric_bare(hm, sizeof hm, metric);
+    else
+        human_metric(hm, sizeof hm, metric);
+    human_key(hx, sizeof hx, ks->name[x0]);
+    human_key(hg, sizeof hg, nsw >= 2 ? ks->name[x0 + 1] : "");
+    const char *base = compare && t->row[0].baseline >= 0 ? sname(t->row[0].baseline) : "";
     info_s(in.f, "format", "sweep");
-    info_n(in.f, "ns", ns);
-    info_s(in.f, "strategies", strategies);
+    info_s(in.f, "mode", heat ? "heat" : "lines");
+    /* a series that is zero throughout gets no key entry; the subtitle
+     * names it */
+    char zeros[400] = "";
+    info_n(in.f, "ns", (double)ns);
+    for (size_t s = 0; s < ns; s++) {
+        int zero = 1;
+        for (size_t g = 0; g < ng && zero; g++)
+            for (size_t i = 0; i < nx && zero; i++) {
+                size_t c = (g * ns + s) * nx + i;
+                zero = !has[c] || Y[c] == 0;
+            }
+        if (zero && !heat)
+            append(zeros, sizeof zeros, ", ", S.name.v[s], NULL);
+        fprintf(in.f, "series\t%s\t%s\t%d\n", S.name.v[s], series_color(&S, s), zero && !heat);
+    }
     info_n(in.f, "ng", (double)ng);
     info_n(in.f, "nx", (double)nx);
-    info_n(in.f, "xnum", !nonnum);
+    info_n(in.f, "xnum", xnum);
     info_n(in.f, "noci", noci);
-    info_s(in.f, "xkey", ks->name[0]);
-    info_s(in.f, "gkey", nsw >= 2 ? ks->name[1] : "");
+    info_s(in.f, "xkey", ks->name[x0]);
+    info_s(in.f, "gkey", nsw >= 2 ? ks->name[x0 + 1] : "");
+    info_s(in.f, "xlabel", hx);
+    info_s(in.f, "glabel", nsw >= 2 ? hg : "");
     info_s(in.f, "fixed", fixed);
-    if (r0->reps) {
-        char reps[32];
-        snprintf(reps, sizeof reps, "%llu", r0->reps);
-        info_s(in.f, "reps", reps);
+    char reps[32] = "";
+    if (t->row[0].reps)
+        snprintf(reps, sizeof reps, "%llu", t->row[0].reps);
+    info_s(in.f, "reps", reps);
+    info_s(in.f, "baseline", base);
+    if (compare)
+        snprintf(text, sizeof text, "change in %s vs %s (%%)", hm, base);
+    else
+        snprintf(text, sizeof text, "%s", hm);
+    info_s(in.f, "ylabel", text);
+    if (heat && compare)
+        snprintf(text, sizeof text, "%s: change in %s vs %s (%%)", title_name(fo), hm, base);
+    else if (heat)
+        snprintf(text, sizeof text, "%s: %s by %s and %s", title_name(fo), hm, hx, hg);
+    else
+        snprintf(text, sizeof text, "%s: %s%s%s%s by %s", title_name(fo), compare ? "change in " : "", hm,
+                 compare ? " vs " : "", compare ? base : "", hx);
+    info_s(in.f, "title", text);
+    char keys[400] = "";
+    for (int i = x0; i < ks->k && i < x0 + 2; i++)
+        append(keys, sizeof keys, ", ", ks->name[i], NULL);
+    snprintf(text, sizeof text, "%s%s%s%s%s%s%s%s%s", noci ? "no CI (1 replication)" : "mean and 95% CI",
+             !noci && reps[0] ? " over " : "", !noci ? reps : "", !noci && reps[0] ? " replications" : "",
+             compare ? ", paired per replication (below 0: lower)" : "", fixed[0] ? "; at " : "", fixed,
+             S.by_variant || !ks->variant ? "" : "; variant ", S.by_variant || !ks->variant ? "" : fo->sel.vname);
+    if (zeros[0]) {
+        size_t o = strlen(text);
+        snprintf(text + o, sizeof text - o, "; 0 throughout: %s", zeros);
     }
-    info_s(in.f, "baseline", compare && r0->baseline >= 0 ? sname(r0->baseline) : "");
+    if (heat)
+        snprintf(text, sizeof text, "mean over %s replications%s%s%s%s", reps[0] ? reps : "the",
+                 compare ? ", paired; below 0: lower than the baseline" : "", fixed[0] ? "; at " : "", fixed,
+                 S.by_variant || !ks->variant ? "" : "; one variant");
+    info_s(in.f, "subtitle", text);
+    snprintf(text, sizeof text, "swept: %s", keys);
+    info_s(in.f, "keys", text);
     info_n(in.f, "lo", lo);
     info_n(in.f, "hi", hi);
     info_n(in.f, "ymin", ymin);
     info_n(in.f, "ymax", ymax);
     info_n(in.f, "allpos", allpos);
     info_n(in.f, "minpos", isnan(minpos) ? 0 : minpos);
-    info_n(in.f, "xmin", nonnum ? 1 : strtod(xs.v[ord[0]], NULL));
-    info_n(in.f, "xmax", nonnum ? (double)nx : strtod(xs.v[ord[nx - 1]], NULL));
+    info_n(in.f, "xmin", !xnum ? 1 : strtod(xs.v[ord[0]], NULL));
+    info_n(in.f, "xmax", !xnum ? (double)nx : strtod(xs.v[ord[nx - 1]], NULL));
     info_n(in.f, "gaplin", gaplin);
     info_n(in.f, "gaplog", gaplog);
+    info_n(in.f, "diverging", compare);
+    info_n(in.f, "logcb", !compare && allpos && ymax >= 100 * ymin);
+    info_n(in.f, "cells", heat && nx * ng * ns <= 160 && fo->o->term != PLOT_TERM_DUMB);
     for (size_t g = 0; g < ng; g++)
-        info_s(in.f, "glab", gs.v[g]);
+        info_s(in.f, "glab", gs.v[gord[g]]);
     for (size_t i = 0; i < nx; i++)
         info_s(in.f, "xlab", xs.v[ord[i]]);
+    lay_write(in.f, heat ? lay(fo, (int)ns, 0, 420, 360, 120)
+                         : lay(fo, (int)ng, 0, ng == 1 ? 860 : 380, ng == 1 ? 440 : 300, 130));
     rc = 0;
 done:
     if (w_close(&d, err, errlen) || w_close(&in, err, errlen))
         rc = -1;
     slist_free(&xs);
     slist_free(&gs);
+    slist_free(&S.name);
     herd_free(Y);
     herd_free(E);
     herd_free(has);
     herd_free(ord);
+    herd_free(gord);
     return rc;
 }
 
-/* compare.csv/.tsv for compare.gp (no sweep): per strategy but the
- * baseline, a block "pos,mean,ci95" of the completion-time change. */
-static int prep_compare_bars(const folder *fo, const char *dir, const char *wd, char *err, size_t errlen)
+/* compare.csv/.tsv for compare.gp (no sweep): per strategy of the selected
+ * variant but the baseline, a block "pos,mean,ci95,label" of the change of
+ * metric w. */
+static int prep_compare_bars(const folder *fo, int w, const char *metric, const char *dir, const char *wd,
+                             char *err, size_t errlen)
 {
     const ptable *t = &fo->cmp;
     wfile d = {0}, in = {0};
-    char strategies[128] = "";
     int rc = -1, ns = 0, noci = 0;
     double lo = 0, hi = 0;
-    if (t->n == 0)
+    const prow *first = NULL;
+    char text[600], hm[128];
+    if (w < 0 || t->n == 0)
         return data_fail(err, errlen, dir, "compare.csv", "no strategy besides the baseline");
     if (w_open(&d, wd, "compare", "csv", err, errlen) || w_open(&in, wd, "compare", "tsv", err, errlen))
         goto done;
     for (size_t i = 0; i < t->n; i++) {
         const prow *p = &t->row[i];
-        double y = p->mean[0], e = p->ci[0];
-        if (p->strategy == p->baseline || !isfinite(y))
+        double y = p->v[2 * w], e = p->v[2 * w + 1];
+        if (p->strategy == p->baseline || !of_variant(fo, p) || !isfinite(y))
             continue;
         if (!isfinite(e)) {
             e = 0;
@@ -1330,31 +2504,45 @@ static int prep_compare_bars(const folder *fo, const char *dir, const char *wd, 
         if (!ns) {
             lo = y - e;
             hi = y + e;
+            first = p;
         }
         if (y - e < lo)
             lo = y - e;
         if (y + e > hi)
             hi = y + e;
-        append(strategies, sizeof strategies, " ", sname(p->strategy), NULL);
+        fprintf(in.f, "series\t%s\t%s\n", sname(p->strategy), scolor(p->strategy));
         ns++;
-        fprintf(d.f, "%spos,mean,ci95\n%d,%.17g,%.17g\n", ns > 1 ? "\n\n" : "", ns, y, e);
+        fprintf(d.f, "%spos,mean,ci95,label\n%d,%.17g,%.17g,%+.1f%%\n", ns > 1 ? "\n\n" : "", ns, y, e, y);
     }
     if (!ns) {
         data_fail(err, errlen, dir, "compare.csv", "no strategy besides the baseline");
         goto done;
     }
+    const char *base = first->baseline >= 0 ? sname(first->baseline) : "";
+    human_metric_bare(hm, sizeof hm, metric);
     info_s(in.f, "format", "bars");
     info_n(in.f, "ns", ns);
-    info_s(in.f, "strategies", strategies);
-    info_s(in.f, "baseline", t->row[0].baseline >= 0 ? sname(t->row[0].baseline) : "");
-    if (t->row[0].reps) {
-        char reps[32];
-        snprintf(reps, sizeof reps, "%llu", t->row[0].reps);
-        info_s(in.f, "reps", reps);
-    }
+    info_s(in.f, "baseline", base);
+    char reps[32] = "";
+    if (first->reps)
+        snprintf(reps, sizeof reps, "%llu", first->reps);
+    info_s(in.f, "reps", reps);
     info_n(in.f, "noci", noci);
     info_n(in.f, "lo", lo);
     info_n(in.f, "hi", hi);
+    snprintf(text, sizeof text, "%s: change in %s vs %s", title_name(fo), hm, base);
+    info_s(in.f, "title", text);
+    snprintf(text, sizeof text, "%s%s%s%s, paired per replication; below 0: lower than %s%s%s",
+             noci ? "no CI (1 replication)" : "mean and 95% CI", !noci && reps[0] ? " over " : "", !noci ? reps : "",
+             !noci && reps[0] ? " replications" : "", base, fo->ks.variant ? "; variant " : "",
+             fo->ks.variant ? fo->sel.vname : "");
+    info_s(in.f, "subtitle", text);
+    snprintf(text, sizeof text, "change in %s (%%)", hm);
+    info_s(in.f, "ylabel", text);
+    layout L = lay(fo, 1, 0, 0, 520, 0);
+    if (fo->o->style == PLOT_STYLE_PAPER && fo->o->term != PLOT_TERM_DUMB)
+        L.W = 160 + 120 * (ns > 6 ? ns : 6);
+    lay_write(in.f, L);
     rc = 0;
 done:
     if (w_close(&d, err, errlen) || w_close(&in, err, errlen))
@@ -1362,61 +2550,55 @@ done:
     return rc;
 }
 
-/* The rows of aggregate.csv at its first sweep point (variant aside). */
-static int at_first_point(const folder *fo, const prow *p)
+/* The metrics of the variants figure: --metric, else the scenario's [run]
+ * columns, else herd run's default columns; metric_table indices. */
+static int variant_metric_list(const folder *fo, int *out)
 {
-    for (int k = fo->ks.variant; k < fo->ks.k; k++)
-        if (strcmp(p->key[k], fo->agg.row[0].key[k]))
-            return 0;
-    return 1;
-}
-
-/* The metrics of variant_metric that are not zero everywhere (at the first
- * sweep point), space-separated into out; their number. */
-static int variant_metrics(const folder *fo, char *out, size_t n)
-{
-    int nm = 0;
-    out[0] = '\0';
-    for (size_t k = 0; k < N_VARIANT_METRIC; k++) {
-        int m = met_index(variant_metric[k]), nz = 0;
-        if (fo->agg.cmean[m] < 0)
-            continue;
-        for (size_t i = 0; i < fo->agg.n && !nz; i++)
-            nz = at_first_point(fo, &fo->agg.row[i]) && isfinite(fo->agg.row[i].mean[m]) &&
-                 fo->agg.row[i].mean[m] != 0;
-        if (nz) {
-            append(out, n, " ", variant_metric[k], NULL);
-            nm++;
-        }
+    int n = 0;
+    if (fo->sel.nmetric) {
+        for (int i = 0; i < fo->sel.nmetric; i++)
+            out[n++] = fo->sel.metric[i];
+    } else if (fo->man.ncolumns) {
+        for (int i = 0; i < fo->man.ncolumns; i++)
+            out[n++] = fo->man.columns[i];
+    } else {
+        for (size_t i = 0; i < COUNT(columns_default); i++)
+            if (metric_index(columns_default[i]) >= 0)
+                out[n++] = metric_index(columns_default[i]);
     }
-    return nm;
+    return n;
 }
 
-/* variants-METRIC.csv for every metric of variant_metric (a row per
- * variant: its name, then mean and CI per strategy), variants.tsv. */
-static int prep_variants(const folder *fo, const char *wd, char *err, size_t errlen)
+/* variants-M.csv per metric M of the figure: per strategy, a block
+ * "x,mean,ci95,ytext,label" (one row per variant, x its bar's centre, the
+ * value written above the bar); variants.tsv. */
+static int prep_variants(const folder *fo, const char *dir, const char *wd, char *err, size_t errlen)
 {
     const ptable *t = &fo->agg;
     slist vs = {0};
-    int si[HP_STRATEGY_COUNT], sorder[HP_STRATEGY_COUNT], ns = 0, rc = -1;
-    char strategies[128] = "", mlist[512], label[MAX_KEYS * (KEYNAME_MAX + LABEL_MAX + 8)] = "";
+    int si[HP_STRATEGY_COUNT], sorder[HP_STRATEGY_COUNT], ns = 0, rc = -1, ml[MAX_WANT];
+    char pt[400], text[800];
     const prow **cell = NULL;
     wfile d = {0}, in = {0};
+    int nm = variant_metric_list(fo, ml);
     for (int s = 0; s < HP_STRATEGY_COUNT; s++)
         si[s] = -1;
     for (size_t i = 0; i < t->n; i++) {
         const prow *p = &t->row[i];
-        if (!at_first_point(fo, p))
+        if (!at_point(fo, p, 0))
             continue;
         if (si[p->strategy] < 0) {
             si[p->strategy] = ns;
             sorder[ns++] = p->strategy;
-            append(strategies, sizeof strategies, " ", sname(p->strategy), NULL);
         }
         if (slist_add(&vs, p->key[0]) < 0) {
             rc = oom(err, errlen);
             goto done;
         }
+    }
+    if (ns == 0 || vs.n == 0) {
+        rc = data_fail(err, errlen, dir, "aggregate.csv", "no rows at the selected point");
+        goto done;
     }
     cell = herd_calloc(vs.n * (size_t)ns + 1, sizeof *cell);
     if (!cell) {
@@ -1425,44 +2607,80 @@ static int prep_variants(const folder *fo, const char *wd, char *err, size_t err
     }
     for (size_t i = 0; i < t->n; i++) {
         const prow *p = &t->row[i];
-        if (at_first_point(fo, p))
+        if (at_point(fo, p, 0))
             cell[(size_t)slist_find(&vs, p->key[0]) * (size_t)ns + (size_t)si[p->strategy]] = p;
-    }
-    for (size_t k = 0; k < N_VARIANT_METRIC; k++) {
-        int m = met_index(variant_metric[k]);
-        char name[96];
-        if (t->cmean[m] < 0)
-            continue;
-        snprintf(name, sizeof name, "variants-%s", variant_metric[k]);
-        if (w_open(&d, wd, name, "csv", err, errlen))
-            goto done;
-        fputs("variant", d.f);
-        for (int s = 0; s < ns; s++)
-            fprintf(d.f, ",%s_mean,%s_ci95", sname(sorder[s]), sname(sorder[s]));
-        fputc('\n', d.f);
-        for (size_t v = 0; v < vs.n; v++) {
-            fputs(vs.v[v], d.f);
-            for (int s = 0; s < ns; s++) {
-                const prow *p = cell[v * (size_t)ns + (size_t)s];
-                fputc(',', d.f);
-                put_num(d.f, p ? p->mean[m] : NAN);
-                fprintf(d.f, ",%.17g", p && isfinite(p->ci[m]) ? p->ci[m] : 0);
-            }
-            fputc('\n', d.f);
-        }
-        if (w_close(&d, err, errlen))
-            goto done;
     }
     if (w_open(&in, wd, "variants", "tsv", err, errlen))
         goto done;
-    variant_metrics(fo, mlist, sizeof mlist);
-    for (int i = fo->ks.variant; i < fo->ks.k; i++)
-        append(label, sizeof label, ", ", fo->ks.name[i], t->row[0].key[i]);
+    double bw = 0.8 / ns;
+    int written = 0;
+    for (int k = 0; k < nm; k++) {
+        int w = kept(t, ml[k]);
+        const char *mn = metric_table[ml[k]].name;
+        char name[96], hm[128];
+        if (w < 0)
+            continue;
+        double top = 0;
+        for (size_t c = 0; c < vs.n * (size_t)ns; c++)
+            if (cell[c] && isfinite(cell[c]->v[2 * w])) {
+                double e = isfinite(cell[c]->v[2 * w + 1]) ? fabs(cell[c]->v[2 * w + 1]) : 0;
+                if (cell[c]->v[2 * w] + e > top)
+                    top = cell[c]->v[2 * w] + e;
+            }
+        if (top <= 0)
+            top = 1;
+        snprintf(name, sizeof name, "variants-%s", mn);
+        if (w_open(&d, wd, name, "csv", err, errlen))
+            goto done;
+        for (int s = 0; s < ns; s++) {
+            fprintf(d.f, "%sx,mean,ci95,ytext,label\n", s ? "\n\n" : "");
+            for (size_t v = 0; v < vs.n; v++) {
+                const prow *p = cell[v * (size_t)ns + (size_t)s];
+                double y = p ? p->v[2 * w] : NAN, e = p && isfinite(p->v[2 * w + 1]) ? fabs(p->v[2 * w + 1]) : 0;
+                char lab[32];
+                value_text(lab, sizeof lab, y);
+                fprintf(d.f, "%.6f,", (double)v + 1 + bw * (s - (ns - 1) / 2.0));
+                put_num(d.f, y);
+                fprintf(d.f, ",%.17g,", e);
+                put_num(d.f, isfinite(y) ? (y > 0 ? y : 0) + e + 0.02 * top : 0.02 * top);
+                fprintf(d.f, ",%s\n", lab);
+            }
+        }
+        if (w_close(&d, err, errlen))
+            goto done;
+        human_metric(hm, sizeof hm, mn);
+        fprintf(in.f, "metric\t%s\t%s\t", mn, hm);
+        put_num(in.f, top * 1.16);
+        fputc('\n', in.f);
+        written++;
+    }
+    size_t vlen = 0;
+    for (size_t v = 0; v < vs.n; v++) {
+        info_s(in.f, "vlab", vs.v[v]);
+        if (strlen(vs.v[v]) > vlen)
+            vlen = strlen(vs.v[v]);
+    }
+    info_n(in.f, "nm", written);
     info_n(in.f, "ns", ns);
-    info_s(in.f, "strategies", strategies);
-    info_s(in.f, "metrics", mlist);
+    for (int s = 0; s < ns; s++)
+        fprintf(in.f, "series\t%s\t%s\n", sname(sorder[s]), scolor(sorder[s]));
     info_n(in.f, "nv", (double)vs.n);
-    info_s(in.f, "label", label);
+    info_n(in.f, "boxw", bw * 0.92);
+    snprintf(text, sizeof text, "%s: the variants side by side", title_name(fo));
+    info_s(in.f, "title", text);
+    point_text(fo, pt, sizeof pt, 0);
+    char reps[32] = "";
+    if (t->row[0].reps)
+        snprintf(reps, sizeof reps, "%llu", t->row[0].reps);
+    snprintf(text, sizeof text, "mean and 95%% CI%s%s%s%s%s%s%s", reps[0] ? " over " : "", reps,
+             reps[0] ? " replications" : "", ns == 1 ? "; strategy " : "", ns == 1 ? sname(sorder[0]) : "",
+             pt[0] ? "; at " : "", pt);
+    info_s(in.f, "subtitle", text);
+    layout L = lay(fo, written, 0, 420, 300, 70);
+    /* the variant names across, or slanted when they do not fit */
+    double room = (double)L.W / L.cols / (double)vs.n, per = fo->o->style == PLOT_STYLE_TALK ? 12 : 7;
+    info_n(in.f, "rot", fo->o->term != PLOT_TERM_DUMB && (double)vlen * per > room * 0.9);
+    lay_write(in.f, L);
     rc = 0;
 done:
     if (w_close(&d, err, errlen) || w_close(&in, err, errlen))
@@ -1482,9 +2700,10 @@ static int prep_sensitivity(const folder *fo, const char *dir, const char *wd, c
     slist as = {0}, bs = {0};
     double *red = NULL;
     char *seen = NULL;
-    size_t *order = NULL, norder = 0;
+    size_t *order = NULL, norder = 0, *aord = NULL, *bord = NULL, *arank = NULL, *brank = NULL;
     wfile d = {0}, in = {0};
     int rc = -1;
+    char text[600], h1[128], h2[128];
     for (size_t i = 0; i < t->n; i++)
         if (slist_add(&as, t->row[i].key[0]) < 0 || slist_add(&bs, t->row[i].key[1]) < 0) {
             rc = oom(err, errlen);
@@ -1498,20 +2717,31 @@ static int prep_sensitivity(const folder *fo, const char *dir, const char *wd, c
     red = herd_malloc_array(cells * HP_STRATEGY_COUNT, sizeof *red);
     seen = herd_calloc(cells, 1);
     order = herd_malloc_array(cells, sizeof *order);
-    if (!red || !seen || !order) {
+    aord = herd_malloc_array(na, sizeof *aord);
+    bord = herd_malloc_array(nb, sizeof *bord);
+    arank = herd_malloc_array(na, sizeof *arank);
+    brank = herd_malloc_array(nb, sizeof *brank);
+    if (!red || !seen || !order || !aord || !bord || !arank || !brank) {
         rc = oom(err, errlen);
         goto done;
     }
+    slist_order(&as, aord);
+    slist_order(&bs, bord);
+    for (size_t i = 0; i < na; i++)
+        arank[aord[i]] = i;
+    for (size_t i = 0; i < nb; i++)
+        brank[bord[i]] = i;
     for (size_t i = 0; i < cells * HP_STRATEGY_COUNT; i++)
         red[i] = NAN;
-    for (size_t i = 0; i < t->n; i++) {
+    int w = kept(t, 0);
+    for (size_t i = 0; i < t->n && w >= 0; i++) {
         const prow *p = &t->row[i];
         size_t c = (size_t)slist_find(&as, p->key[0]) * nb + (size_t)slist_find(&bs, p->key[1]);
         if (!seen[c]) {
             seen[c] = 1;
             order[norder++] = c;
         }
-        red[c * HP_STRATEGY_COUNT + (size_t)p->strategy] = -p->mean[0];
+        red[c * HP_STRATEGY_COUNT + (size_t)p->strategy] = -p->v[2 * w];
     }
     if (w_open(&d, wd, "sensitivity", "csv", err, errlen) || w_open(&in, wd, "sensitivity", "tsv", err, errlen))
         goto done;
@@ -1523,7 +2753,7 @@ static int prep_sensitivity(const folder *fo, const char *dir, const char *wd, c
         size_t c = order[i];
         double f = red[c * HP_STRATEGY_COUNT + HP_FULL_JITTER], dj = red[c * HP_STRATEGY_COUNT + HP_DECORRELATED_JITTER];
         int ok = f >= 59 && f <= 65 && dj >= 62 && dj <= 68 && dj > f; /* false with a NaN */
-        fprintf(d.f, "%zu,%zu,%d", c % nb, c / nb, ok);
+        fprintf(d.f, "%zu,%zu,%d", brank[c % nb], arank[c / nb], ok);
         for (int s = 0; s < HP_STRATEGY_COUNT; s++) {
             fputc(',', d.f);
             put_num(d.f, red[c * HP_STRATEGY_COUNT + (size_t)s]);
@@ -1532,12 +2762,22 @@ static int prep_sensitivity(const folder *fo, const char *dir, const char *wd, c
     }
     info_s(in.f, "k1", fo->ks.name[0]);
     info_s(in.f, "k2", fo->ks.name[1]);
+    human_key(h1, sizeof h1, fo->ks.name[0]);
+    human_key(h2, sizeof h2, fo->ks.name[1]);
+    info_s(in.f, "l1", h1);
+    info_s(in.f, "l2", h2);
     info_n(in.f, "na", (double)na);
     info_n(in.f, "nb", (double)nb);
     for (size_t i = 0; i < na; i++)
-        info_s(in.f, "alab", as.v[i]);
+        info_s(in.f, "alab", as.v[aord[i]]);
     for (size_t i = 0; i < nb; i++)
-        info_s(in.f, "blab", bs.v[i]);
+        info_s(in.f, "blab", bs.v[bord[i]]);
+    snprintf(text, sizeof text, "%s: completion-time reduction vs %s (%%)", title_name(fo),
+             t->row[0].baseline >= 0 ? sname(t->row[0].baseline) : "the baseline");
+    info_s(in.f, "title", text);
+    info_s(in.f, "subtitle", "dots: the 62/65 claim holds (full jitter 62 +/- 3 %, decorrelated 65 +/- 3 % and ahead)");
+    snprintf(text, sizeof text, "swept: %s, %s", fo->ks.name[0], fo->ks.name[1]);
+    info_s(in.f, "keys", text);
     rc = 0;
 done:
     if (w_close(&d, err, errlen) || w_close(&in, err, errlen))
@@ -1547,6 +2787,10 @@ done:
     herd_free(red);
     herd_free(seen);
     herd_free(order);
+    herd_free(aord);
+    herd_free(bord);
+    herd_free(arank);
+    herd_free(brank);
     return rc;
 }
 
@@ -1554,53 +2798,96 @@ done:
  * The scripts and their figures
  * ------------------------------------------------------------------------ */
 
-/* A script and the figures (base names) it writes, each as .png and .svg. */
-typedef struct plot_script {
-    const char *name;
-    const char *const *figures;
-    size_t nfigures;
-} plot_script;
+static const char *const script_names[] = {"timeseries.gp", "goodput.gp", "sweep.gp",  "compare.gp",
+                                           "sensitivity.gp", "variants.gp", "animate.gp"};
 
-static const char *const timeseries_figs[] = {"timeseries"};
-static const char *const sweep_figs[] = {"sweep_completion_time_s", "sweep_calls", "sweep_peak_arrivals_per_s",
-                                         "sweep_p99_latency_s", "sweep_failures"};
-static const char *const compare_figs[] = {"compare"};
-static const char *const sensitivity_figs[] = {"sensitivity"};
-static const char *const variants_figs[] = {"variants"};
-static const char *const goodput_figs[] = {"goodput"};
-enum { SCRIPT_TIMESERIES, SCRIPT_SWEEP, SCRIPT_COMPARE, SCRIPT_SENSITIVITY, SCRIPT_VARIANTS, SCRIPT_GOODPUT, NSCRIPTS };
-static const plot_script scripts[NSCRIPTS] = {
-    {"timeseries.gp", timeseries_figs, 1},
-    {"sweep.gp", sweep_figs, COUNT(sweep_figs)},
-    {"compare.gp", compare_figs, 1},
-    {"sensitivity.gp", sensitivity_figs, 1},
-    {"variants.gp", variants_figs, 1},
-    {"goodput.gp", goodput_figs, 1},
-};
-static const char *const formats[] = {"png", "svg"};
+/* A gnuplot run and the figures it writes (base names). */
+#define MAX_FIGS (PLOT_MAX_SELECT + 8)
+typedef struct job {
+    const char *script;
+    const char *a1, *a2;
+    char fig[MAX_FIGS][96];
+    int nfig;
+    int gif; /* writes fig[0].gif, whatever the terminal */
+} job;
 
-/* Writes the data of every figure in use[] into wd. */
-static int prepare(const folder *fo, const int *use, const char *dir, const char *wd, char *err, size_t errlen)
+static void add_fig(job *j, const char *prefix, const char *name)
 {
-    if (use[SCRIPT_TIMESERIES] && prep_timeseries(fo, dir, wd, err, errlen))
+    if (j->nfig < MAX_FIGS)
+        snprintf(j->fig[j->nfig++], sizeof j->fig[0], "%s%s", prefix, name);
+}
+
+/* The metrics of the sweep figures: --metric, else sweep_default. */
+static int sweep_metric_list(const folder *fo, int *out)
+{
+    int n = 0;
+    if (fo->sel.nmetric)
+        for (int i = 0; i < fo->sel.nmetric; i++)
+            out[n++] = fo->sel.metric[i];
+    else
+        for (size_t i = 0; i < COUNT(sweep_default); i++)
+            if (metric_index(sweep_default[i]) >= 0)
+                out[n++] = metric_index(sweep_default[i]);
+    return n;
+}
+
+/* The compared metric of the compare figure: the first --metric that
+ * compare.csv has, else completion_time_s (compared[] index). */
+static int compare_metric(const folder *fo)
+{
+    for (int i = 0; i < fo->sel.nmetric; i++) {
+        int c = compared_index(metric_table[fo->sel.metric[i]].name);
+        if (c >= 0)
+            return c;
+    }
+    return 0;
+}
+
+/* Writes the data of every job into wd. */
+static int prepare(const folder *fo, const job *jobs, int njobs, const char *dir, const char *wd, char *err,
+                   size_t errlen)
+{
+    if (write_style(fo, wd, err, errlen))
         return -1;
-    if (use[SCRIPT_GOODPUT] && prep_goodput(fo, dir, wd, err, errlen))
-        return -1;
-    if (use[SCRIPT_SWEEP])
-        for (size_t k = 0; k < N_SWEEP_METRIC; k++) {
-            char name[64];
-            snprintf(name, sizeof name, "sweep_%s", sweep_metric[k]);
-            if (prep_sweep(fo, &fo->agg, met_index(sweep_metric[k]), 0, dir, wd, name, err, errlen))
+    for (int i = 0; i < njobs; i++) {
+        const job *j = &jobs[i];
+        if (!strcmp(j->script, "timeseries.gp") && prep_timeseries(fo, dir, wd, "timeseries", 0, err, errlen))
+            return -1;
+        if (!strcmp(j->script, "animate.gp") && prep_timeseries(fo, dir, wd, "load", 1, err, errlen))
+            return -1;
+        if (!strcmp(j->script, "goodput.gp") && prep_goodput(fo, dir, wd, err, errlen))
+            return -1;
+        if (!strcmp(j->script, "sweep.gp") && !j->a2) {
+            int ml[MAX_WANT], nm = sweep_metric_list(fo, ml);
+            char list[MAX_WANT * 40] = "";
+            for (int k = 0; k < nm; k++) {
+                char name[96];
+                snprintf(name, sizeof name, "sweep_%s", metric_table[ml[k]].name);
+                if (prep_sweep(fo, &fo->agg, kept(&fo->agg, ml[k]), 0, metric_table[ml[k]].name, dir, wd, name,
+                               err, errlen))
+                    return -1;
+                append(list, sizeof list, " ", metric_table[ml[k]].name, NULL);
+            }
+            wfile s = {0};
+            if (w_open(&s, wd, "sweep", "tsv", err, errlen))
+                return -1;
+            info_s(s.f, "metrics", list);
+            if (w_close(&s, err, errlen))
                 return -1;
         }
-    if (use[SCRIPT_COMPARE] &&
-        (fo->ks.k > 0 ? prep_sweep(fo, &fo->cmp, 0, 1, dir, wd, "compare", err, errlen)
-                      : prep_compare_bars(fo, dir, wd, err, errlen)))
-        return -1;
-    if (use[SCRIPT_SENSITIVITY] && prep_sensitivity(fo, dir, wd, err, errlen))
-        return -1;
-    if (use[SCRIPT_VARIANTS] && prep_variants(fo, wd, err, errlen))
-        return -1;
+        if (j->a2 || !strcmp(j->script, "compare.gp")) {
+            int c = compare_metric(fo);
+            if (fo->ks.k > fo->ks.variant ? prep_sweep(fo, &fo->cmp, kept(&fo->cmp, c), 1, compared[c], dir, wd,
+                                                        "compare", err, errlen)
+                                          : prep_compare_bars(fo, kept(&fo->cmp, c), compared[c], dir, wd, err,
+                                                              errlen))
+                return -1;
+        }
+        if (!strcmp(j->script, "sensitivity.gp") && prep_sensitivity(fo, dir, wd, err, errlen))
+            return -1;
+        if (!strcmp(j->script, "variants.gp") && prep_variants(fo, dir, wd, err, errlen))
+            return -1;
+    }
     return 0;
 }
 
@@ -1608,8 +2895,8 @@ static int prepare(const folder *fo, const int *use, const char *dir, const char
 static int has_scripts(const char *d)
 {
     char p[PATH_MAX], e[8];
-    for (size_t i = 0; i < NSCRIPTS; i++)
-        if (path_fmt(p, e, sizeof e, "%s/%s", d, scripts[i].name) || access(p, R_OK) != 0)
+    for (size_t i = 0; i < COUNT(script_names); i++)
+        if (path_fmt(p, e, sizeof e, "%s/%s", d, script_names[i]) || access(p, R_OK) != 0)
             return 0;
     return 1;
 }
@@ -1744,34 +3031,68 @@ done:
     return rc;
 }
 
-/* Runs script i on wd and checks that it wrote each figure there. */
-static int render_one(int i, const folder *fo, const char *plots, const char *wd, char *err, size_t errlen)
+/* The file kinds a job writes: png and svg, txt (dumb), or gif. */
+static int job_formats(const folder *fo, const job *j, const char **fmt)
+{
+    if (j->gif) {
+        fmt[0] = "gif";
+        return 1;
+    }
+    if (fo->o->term == PLOT_TERM_DUMB) {
+        fmt[0] = "txt";
+        return 1;
+    }
+    fmt[0] = "png";
+    fmt[1] = "svg";
+    return 2;
+}
+
+/* Runs job j on wd and checks that it wrote each figure there. */
+static int render_one(const folder *fo, const job *j, const char *plots, const char *wd, char *err, size_t errlen)
 {
     char script[PATH_MAX], fig[PATH_MAX], shown[SHOWN_MAX + 8];
-    const char *a1 = NULL, *a2 = NULL;
-    const char *name = scripts[i].name;
-    if (i == SCRIPT_SWEEP)
-        a1 = "auto";
-    if (i == SCRIPT_COMPARE && fo->ks.k > 0) { /* swept: drawn like the sweep figures */
-        name = "sweep.gp";
-        a1 = "linear";
-        a2 = "compare";
-    }
-    if (path_fmt(script, err, errlen, "%s%s/%s", plots[0] == '/' ? "" : "./", plots, name))
+    const char *fmt[2];
+    int nf = job_formats(fo, j, fmt);
+    if (path_fmt(script, err, errlen, "%s%s/%s", plots[0] == '/' ? "" : "./", plots, j->script))
         return -1;
-    if (run_gnuplot(script, wd, a1, a2, err, errlen))
+    if (run_gnuplot(script, wd, j->a1, j->a2, err, errlen))
         return -1;
-    for (size_t f = 0; f < scripts[i].nfigures; f++)
-        for (size_t k = 0; k < 2; k++) {
+    for (int f = 0; f < j->nfig; f++)
+        for (int k = 0; k < nf; k++) {
             struct stat st;
-            if (path_fmt(fig, err, errlen, "%s/%s.%s", wd, scripts[i].figures[f], formats[k]))
+            if (path_fmt(fig, err, errlen, "%s/%s.%s", wd, j->fig[f], fmt[k]))
                 return -1;
             if (stat(fig, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
                 esc(shown, sizeof shown, script, SHOWN_MAX);
-                snprintf(err, errlen, "%s did not write %s.%s", shown, scripts[i].figures[f], formats[k]);
+                snprintf(err, errlen, "%s did not write %s.%s", shown, j->fig[f], fmt[k]);
                 return -1;
             }
         }
+    return 0;
+}
+
+/* Copies the text figure wd/NAME.txt to stdout: printable ASCII and
+ * newlines only (a form feed between pages dropped). */
+static int print_text(const char *wd, const char *name, char *err, size_t errlen)
+{
+    char p[PATH_MAX];
+    if (path_fmt(p, err, errlen, "%s/%s.txt", wd, name))
+        return -1;
+    FILE *f = fopen(p, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s.txt: %s", name, strerror(errno));
+        return -1;
+    }
+    int c, col = 0;
+    while ((c = getc(f)) != EOF) {
+        if (c == '\n' || (c >= 0x20 && c < 0x7f)) {
+            putchar(c);
+            col = c == '\n' ? 0 : col + 1;
+        }
+    }
+    if (col)
+        putchar('\n');
+    fclose(f);
     return 0;
 }
 
@@ -1789,13 +3110,33 @@ static void remove_workdir(const char *wd)
     rmdir(wd);
 }
 
-int plot_render(const char *dir, int quiet, char *err, size_t errlen)
+void plot_opts_init(plot_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->style = PLOT_STYLE_TALK;
+    o->term = PLOT_TERM_PNG;
+}
+
+/* The name of the results directory d, when it is a valid scenario name
+ * (titles fall back to it without a manifest). */
+static void dir_name(const char *d, char *out, size_t n)
+{
+    const char *b = strrchr(d, '/');
+    b = b ? b + 1 : d;
+    out[0] = '\0';
+    if (strlen(b) < n && valid_name(b))
+        snprintf(out, n, "%s", b);
+}
+
+int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errlen)
 {
     char d[PATH_MAX], wd[PATH_MAX], plots[PATH_MAX], from[PATH_MAX], to[PATH_MAX];
     char shown[SHOWN_MAX + 8];
-    int use[NSCRIPTS] = {0}, rc = -1, made = 0;
+    int rc = -1, made = 0, njobs = 0;
+    job *jobs = NULL;
     folder fo;
     memset(&fo, 0, sizeof fo);
+    fo.o = o;
 
     if (path_fmt(d, err, errlen, "%s", dir))
         return -1;
@@ -1809,31 +3150,97 @@ int plot_render(const char *dir, int quiet, char *err, size_t errlen)
         snprintf(err, errlen, "%s: not a herd results directory (no aggregate.csv)", shown);
         return -1;
     }
+    if ((rc = select_metrics(&fo, err, errlen)) != 0 || (rc = select_replication_text(&fo, err, errlen)) != 0)
+        goto done;
+    rc = -1;
+
+    /* what the scenario says (optional), then the metrics to keep */
+    load_manifest(d, &fo.man);
+    snprintf(fo.name, sizeof fo.name, "%s", fo.man.name);
+    if (!fo.name[0])
+        dir_name(d, fo.name, sizeof fo.name);
+    int ml[MAX_WANT], nm;
+    want_metric(&fo.agg, metric_index("trigger_start_s"));
+    want_metric(&fo.agg, metric_index("trigger_end_s"));
+    nm = sweep_metric_list(&fo, ml);
+    for (int i = 0; i < nm; i++)
+        want_metric(&fo.agg, ml[i]);
+    nm = variant_metric_list(&fo, ml);
+    for (int i = 0; i < nm; i++)
+        want_metric(&fo.agg, ml[i]);
+    for (size_t i = 0; i < COUNT(compared); i++)
+        want_metric(&fo.cmp, (int)i);
 
     /* 1. every CSV, validated; aggregate.csv first: its key columns are
-     * every file's */
-    static const int order[] = {K_AGGREGATE, K_SUMMARY, K_TIMESERIES, K_COMPARE, K_TOOLS};
+     * every file's, its rows what --variant and --point choose from */
+    if ((rc = load_csv(d, K_AGGREGATE, &fo, err, errlen)) != 0 || (rc = select_point(&fo, dir, err, errlen)) != 0)
+        goto done;
+    static const int order[] = {K_SUMMARY, K_TIMESERIES, K_COMPARE, K_TOOLS};
     for (size_t i = 0; i < COUNT(order); i++)
         if ((rc = load_csv(d, order[i], &fo, err, errlen)) != 0)
             goto done;
+    if ((rc = check_replication(&fo, err, errlen)) != 0)
+        goto done;
+    if (o->gif && fo.ts.rows == 0) {
+        snprintf(err, errlen, "--gif: %s/timeseries.csv has no rows; expected a run with a timeseries ([run] "
+                 "timeseries = all or first)", shown);
+        rc = PLOT_INVALID;
+        goto done;
+    }
     rc = -1;
 
+    /* the figures */
     int nsweeps = fo.ks.k - fo.ks.variant;
-    char mlist[512];
-    use[SCRIPT_SWEEP] = nsweeps > 0;
-    use[SCRIPT_VARIANTS] = fo.ks.variant && variant_metrics(&fo, mlist, sizeof mlist) > 0;
-    use[SCRIPT_TIMESERIES] = use[SCRIPT_GOODPUT] = fo.ts.rows > 0;
-    use[SCRIPT_COMPARE] = fo.cmp.present;
-    use[SCRIPT_SENSITIVITY] = fo.cmp.present && nsweeps == 2 && !fo.ks.variant;
-    int any = 0;
-    for (int i = 0; i < NSCRIPTS; i++)
-        any |= use[i];
-    if (any && find_scripts(plots, err, errlen))
+    jobs = herd_calloc(8, sizeof *jobs);
+    if (!jobs) {
+        oom(err, errlen);
+        goto done;
+    }
+    if (fo.ts.rows > 0) {
+        jobs[njobs].script = "timeseries.gp";
+        add_fig(&jobs[njobs++], "", "timeseries");
+    }
+    if (nsweeps > 0) {
+        jobs[njobs].script = "sweep.gp";
+        jobs[njobs].a1 = "auto";
+        nm = sweep_metric_list(&fo, ml);
+        for (int i = 0; i < nm; i++)
+            add_fig(&jobs[njobs], "sweep_", metric_table[ml[i]].name);
+        njobs++;
+    }
+    if (fo.cmp.present) {
+        if (nsweeps > 0) { /* swept: drawn like the sweep figures */
+            jobs[njobs].script = "sweep.gp";
+            jobs[njobs].a1 = "linear";
+            jobs[njobs].a2 = "compare";
+        } else {
+            jobs[njobs].script = "compare.gp";
+        }
+        add_fig(&jobs[njobs++], "", "compare");
+    }
+    if (fo.cmp.present && nsweeps == 2 && !fo.ks.variant) {
+        jobs[njobs].script = "sensitivity.gp";
+        add_fig(&jobs[njobs++], "", "sensitivity");
+    }
+    if (fo.ks.variant) {
+        jobs[njobs].script = "variants.gp";
+        add_fig(&jobs[njobs++], "", "variants");
+    }
+    if (fo.ts.rows > 0) {
+        jobs[njobs].script = "goodput.gp";
+        add_fig(&jobs[njobs++], "", "goodput");
+    }
+    if (o->gif) {
+        jobs[njobs].script = "animate.gp";
+        jobs[njobs].gif = 1;
+        add_fig(&jobs[njobs++], "", "load");
+    }
+    if (njobs && find_scripts(plots, err, errlen))
         goto done;
 
     /* 2. the figures' data, in a private directory beside the figures (so
      * that they can be renamed into place) */
-    if (any) {
+    if (njobs) {
         if (path_fmt(wd, err, errlen, "%s%s/.herd-plot.XXXXXX", d[0] == '/' ? "" : "./", d))
             goto done;
         if (!mkdtemp(wd)) {
@@ -1841,22 +3248,29 @@ int plot_render(const char *dir, int quiet, char *err, size_t errlen)
             goto done;
         }
         made = 1;
-        if (prepare(&fo, use, dir, wd, err, errlen))
+        if (prepare(&fo, jobs, njobs, dir, wd, err, errlen))
             goto done;
         const char *keep = getenv("HERD_PLOT_DATA");
-        if (keep && *keep && (csv_mkdirs(keep, err, errlen) || prepare(&fo, use, dir, keep, err, errlen)))
+        if (keep && *keep && (csv_mkdirs(keep, err, errlen) || prepare(&fo, jobs, njobs, dir, keep, err, errlen)))
             goto done;
     }
 
-    /* 3. draw, then move every figure into place */
-    for (int i = 0; i < NSCRIPTS; i++)
-        if (use[i] && render_one(i, &fo, plots, wd, err, errlen))
+    /* 3. draw, then move every figure into place (or print it) */
+    for (int i = 0; i < njobs; i++)
+        if (render_one(&fo, &jobs[i], plots, wd, err, errlen))
             goto done;
-    for (int i = 0; i < NSCRIPTS; i++)
-        for (size_t j = 0; use[i] && j < scripts[i].nfigures; j++)
-            for (size_t k = 0; k < 2; k++) {
-                if (path_fmt(from, err, errlen, "%s/%s.%s", wd, scripts[i].figures[j], formats[k]) ||
-                    path_fmt(to, err, errlen, "%s/%s.%s", d, scripts[i].figures[j], formats[k]))
+    for (int i = 0; i < njobs; i++) {
+        const char *fmt[2];
+        int nf = job_formats(&fo, &jobs[i], fmt);
+        for (int f = 0; f < jobs[i].nfig; f++)
+            for (int k = 0; k < nf; k++) {
+                if (!strcmp(fmt[k], "txt")) {
+                    if (print_text(wd, jobs[i].fig[f], err, errlen))
+                        goto done;
+                    continue;
+                }
+                if (path_fmt(from, err, errlen, "%s/%s.%s", wd, jobs[i].fig[f], fmt[k]) ||
+                    path_fmt(to, err, errlen, "%s/%s.%s", d, jobs[i].fig[f], fmt[k]))
                     goto done;
                 if (rename(from, to) != 0) {
                     char t[SHOWN_MAX + 8];
@@ -1865,21 +3279,33 @@ int plot_render(const char *dir, int quiet, char *err, size_t errlen)
                     goto done;
                 }
             }
+    }
+    if (fflush(stdout) != 0) {
+        snprintf(err, errlen, "cannot write to standard output: %s", strerror(errno));
+        goto done;
+    }
 
-    if (!quiet) {
+    if (!o->quiet) {
         const char *sep = "wrote ";
-        for (int i = 0; i < NSCRIPTS; i++)
-            for (size_t j = 0; use[i] && j < scripts[i].nfigures; j++)
-                for (size_t k = 0; k < 2; k++) {
+        int drawn = 0;
+        for (int i = 0; i < njobs; i++) {
+            const char *fmt[2];
+            int nf = job_formats(&fo, &jobs[i], fmt);
+            for (int f = 0; f < jobs[i].nfig; f++)
+                for (int k = 0; k < nf; k++) {
                     char fig[PATH_MAX + 64];
-                    snprintf(fig, sizeof fig, "%s/%s.%s", d, scripts[i].figures[j], formats[k]);
+                    drawn = 1;
+                    if (!strcmp(fmt[k], "txt"))
+                        continue;
+                    snprintf(fig, sizeof fig, "%s/%s.%s", d, jobs[i].fig[f], fmt[k]);
                     esc(shown, sizeof shown, fig, SHOWN_MAX);
                     printf("%s%s", sep, shown);
                     sep = ", ";
                 }
+        }
         if (*sep == ',') {
             printf("\n");
-        } else {
+        } else if (!drawn) {
             esc(shown, sizeof shown, d, SHOWN_MAX);
             printf("%s: nothing to plot (timeseries.csv is empty, no sweep, no compare.csv)\n", shown);
         }
@@ -1888,8 +3314,17 @@ int plot_render(const char *dir, int quiet, char *err, size_t errlen)
 done:
     if (made)
         remove_workdir(wd);
+    herd_free(jobs);
     folder_free(&fo);
     return rc;
+}
+
+int plot_render(const char *dir, int quiet, char *err, size_t errlen)
+{
+    plot_opts o;
+    plot_opts_init(&o);
+    o.quiet = quiet;
+    return plot_render_opts(dir, &o, err, errlen);
 }
 
 int plot_dir(const char *dir, char *err, size_t errlen)

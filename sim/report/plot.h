@@ -40,16 +40,46 @@
 /* plot_render's result for a malformed results directory (exit status 2). */
 #define PLOT_INVALID (-2)
 
+/* What herd plot draws and how (herd plot's options). */
+enum { PLOT_STYLE_TALK, PLOT_STYLE_PAPER };
+enum { PLOT_TERM_PNG, PLOT_TERM_DUMB };
+#define PLOT_MAX_SELECT 8 /* --point and --metric options at most */
+
+typedef struct plot_opts {
+    int style;   /* PLOT_STYLE_TALK (default: 1600x900, 16 pt) or PLOT_STYLE_PAPER */
+    int term;    /* PLOT_TERM_PNG (PNG and SVG files) or PLOT_TERM_DUMB (text on stdout) */
+    int gif;     /* also write load.gif: load over time per strategy, animated */
+    int quiet;   /* print nothing on success (the text of --term dumb excepted) */
+    const char *variant;     /* the variant drawn (NULL: the first; goodput: all) */
+    const char *point[PLOT_MAX_SELECT]; /* KEY=VALUE or VALUE (the swept keys in order) */
+    int npoint;
+    const char *replication; /* the replication drawn over time (NULL: 0) */
+    const char *metric[PLOT_MAX_SELECT]; /* metrics of the sweep and variants figures */
+    int nmetric;
+} plot_opts;
+
+/* The defaults: talk style, PNG and SVG, no selection. */
+void plot_opts_init(plot_opts *o);
+
 /* Draws the figures of the results directory dir (PNG and SVG beside its
- * CSVs): timeseries.* and goodput.* when timeseries.csv has data,
- * sweep_<metric>.* when the CSVs have sweep columns, compare.* when
+ * CSVs, or text on stdout with PLOT_TERM_DUMB): timeseries.* and goodput.*
+ * when timeseries.csv has data (outage and trigger windows shaded),
+ * sweep_<metric>.* when the CSVs have sweep columns (lines; a heatmap per
+ * strategy when a second swept key has more than 4 values), compare.* when
  * compare.csv exists, sensitivity.* with a baseline and two sweeps,
- * variants.* with [variant] sections.  Prints the files written on one line
- * of stdout.  Returns 0; PLOT_INVALID with "FILE:LINE: ..." in err when a
- * CSV is malformed (nothing is drawn); or -1 with a message in err: dir has
- * no aggregate.csv, the scripts or gnuplot cannot be found, gnuplot failed
- * (its first lines of output are quoted), a figure is missing or cannot be
- * written.  A figure file is replaced whole or not at all. */
+ * variants.* with [variant] sections ([run] columns, read from the
+ * scenario copied into manifest.txt), load.gif with gif.  The selection of
+ * o (variant, point, replication, metrics) is checked against the data: an
+ * unknown value is refused with the valid ones (PLOT_INVALID).  Prints the
+ * files written on one line of stdout.  Returns 0; PLOT_INVALID with
+ * "FILE:LINE: ..." in err when a CSV is malformed (nothing is drawn); or -1
+ * with a message in err: dir has no aggregate.csv, the scripts or gnuplot
+ * cannot be found, gnuplot failed (its first lines of output are quoted), a
+ * figure is missing or cannot be written.  A figure file is replaced whole
+ * or not at all. */
+int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errlen);
+
+/* plot_render_opts with the defaults. */
 int plot_dir(const char *dir, char *err, size_t errlen);
 
 /* plot_dir, printing nothing on success when quiet is nonzero. */
