@@ -3,7 +3,7 @@
  *
  *   herd run SCENARIO [-o DIR] [--seed N] [--replications N]
  *                     [--set section.key=value ...] [--jobs N] [--quiet] [--stats] [--plot]
- *   herd plot DIR [--quiet]   the figures of a results directory (gnuplot)
+ *   herd plot DIR [options]   the figures of a results directory (gnuplot)
  *   herd keys          the scenario key reference (Markdown)
  *   herd --help | --version
  *
@@ -97,7 +97,8 @@ static void usage(FILE *f)
             "usage: herd run SCENARIO [options]   simulate every strategy of a scenario\n"
             "       herd check SCENARIO [options] validate and print the plan (points, jobs, memory,\n"
             "                                     events) without running anything\n"
-            "       herd plot DIR [--quiet]       draw the figures of a results directory (gnuplot)\n"
+            "       herd plot DIR [options]       draw the figures of a results directory (gnuplot;\n"
+            "                                     herd plot --help for styles and selection)\n"
             "       herd merge OUT DIR... [--plot] combine the shards of one run (--shard) into OUT\n"
             "       herd columns                  print the columns of summary.csv and their meaning\n"
             "       herd keys [--list]            print the scenario key reference (--list: one\n"

@@ -532,7 +532,7 @@ static int check_row(csv_rd *r, const keyset *ks, const colspec *tail, int ntail
             hp_strategy s;
             if (hp_strategy_parse(f, &s) != 0)
                 return rd_fail(r, "column %d (%s) is '%s'; expected immediate, constant, exponential, full_jitter, "
-                                  "equal_jitter or decorrelated_jitter",
+                                  "equal_jitter, decorrelated_jitter or random",
                                i + 1, name, v);
             if (i == ks->k)
                 *strategy = (int)s;
