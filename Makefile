@@ -128,10 +128,12 @@ build/fuzz_scenario: $(FUZZ_SRC)
 fuzz: build/fuzz_scenario
 	@mkdir -p build/fuzz-corpus
 	@cp scenarios/*.ini build/fuzz-corpus/ 2>/dev/null; \
-	 for f in tests/bad/*.ini; do [ -f "$$f" ] && cp "$$f" build/fuzz-corpus/; done; \
+	 for f in tests/bad/*.ini tests/fuzz-regressions/*; do [ -f "$$f" ] && cp "$$f" build/fuzz-corpus/; done; \
 	 printf '[clients]\ncount = 5\n[sweep]\nkey = run.seed\nvalues = 1:3:1\n--\n--set\nretry.max_attempts=3\n--sweep\nserver.workers=1,2\n--replications\n2\n' \
 	   >build/fuzz-corpus/flags-1.txt; \
 	 printf '[clients]\ncount = 3\n[variant a]\nrun.seed = 4\n--\n--seed\n7\n-o\n\n--jobs\n2\n' >build/fuzz-corpus/flags-2.txt; true
+	@echo "fuzz: replaying the inputs of every crash found so far (tests/fuzz-regressions)"
+	build/fuzz_scenario -close_fd_mask=3 tests/fuzz-regressions/*
 	build/fuzz_scenario -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -close_fd_mask=1 \
 	  -rss_limit_mb=2048 -print_final_stats=1 build/fuzz-corpus
 

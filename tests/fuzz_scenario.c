@@ -112,7 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* 1. load and plan */
     static scn_config c;
-    char err[1024];
+    char err[SCN_ERR_MAX];
     int loaded = scn_load(&c, path, NULL, 0, err) == 0;
     exp_plan plan;
     int planned = loaded && exp_plan_build(&plan, &c, path, err, sizeof err) == 0;

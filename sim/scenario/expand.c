@@ -283,7 +283,7 @@ static void sweep_origin(const scn_sweep *s, const char *path, char *out, size_t
 }
 
 int scn_derive(scn_config *out, const scn_config *base, int variant, const char *const *labels,
-               const char *path, char err[SCN_ERR_MAX])
+               const char *path, char err[static SCN_ERR_MAX])
 {
     *out = *base;
     char origin[SCN_ERR_MAX / 2], e[SCN_ERR_MAX], line[SCN_VARIANT_SETS_MAX];
@@ -328,7 +328,7 @@ int scn_derive(scn_config *out, const scn_config *base, int variant, const char 
 }
 
 int scn_check_variation(const scn_config *c, const char *path, const char *const *sets, int nsets,
-                        char err[SCN_ERR_MAX])
+                        char err[static SCN_ERR_MAX])
 {
     char a[SCN_SWEEP_KEY_MAX + 64], b[SCN_SWEEP_KEY_MAX + 64], origin[SCN_ERR_MAX / 2];
     const char *why;

@@ -654,14 +654,14 @@ void scn_display_path(const char *path, char *out, size_t n)
         snprintf(out, n, "...%s", path + len - 117);
 }
 
-int scn_load(scn_config *c, const char *path, const char *const *sets, int nsets, char err[SCN_ERR_MAX])
+int scn_load(scn_config *c, const char *path, const char *const *sets, int nsets, char err[static SCN_ERR_MAX])
 {
     return scn_load_text(c, path, sets, nsets, err, NULL, NULL);
 }
 
 /* The whole file into a NUL-terminated buffer (herd_malloc).  0, or -1
  * with err filled. */
-static int slurp(const char *path, const char *shown, char **out, size_t *len, char err[SCN_ERR_MAX])
+static int slurp(const char *path, const char *shown, char **out, size_t *len, char err[static SCN_ERR_MAX])
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -704,7 +704,7 @@ static int slurp(const char *path, const char *shown, char **out, size_t *len, c
     return 0;
 }
 
-int scn_load_text(scn_config *c, const char *path, const char *const *sets, int nsets, char err[SCN_ERR_MAX],
+int scn_load_text(scn_config *c, const char *path, const char *const *sets, int nsets, char err[static SCN_ERR_MAX],
                   char **text, size_t *textlen)
 {
     char *buf = NULL;
@@ -831,7 +831,7 @@ static int assign(pstate *ps, const char *assignment)
     return set_key(ps, section, name, value, 0);
 }
 
-int scn_set(scn_config *c, const char *assignment, const char *origin, char err[SCN_ERR_MAX])
+int scn_set(scn_config *c, const char *assignment, const char *origin, char err[static SCN_ERR_MAX])
 {
     static pstate ps_zero;
     pstate *ps = malloc(sizeof *ps);
@@ -1094,7 +1094,7 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
 #undef BAD
 }
 
-int scn_validate(const scn_config *c, const char *path, char err[SCN_ERR_MAX])
+int scn_validate(const scn_config *c, const char *path, char err[static SCN_ERR_MAX])
 {
     pstate *ps = calloc(1, sizeof *ps);
     if (!ps) {

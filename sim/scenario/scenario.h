@@ -183,8 +183,8 @@ void scn_defaults(scn_config *c);
  * *text receives the file's bytes as read (NUL-terminated, *len bytes; free
  * with herd_free), so a manifest can quote exactly what ran. */
 int scn_load(scn_config *c, const char *path, const char *const *sets, int nsets,
-             char err[SCN_ERR_MAX]);
-int scn_load_text(scn_config *c, const char *path, const char *const *sets, int nsets, char err[SCN_ERR_MAX],
+             char err[static SCN_ERR_MAX]);
+int scn_load_text(scn_config *c, const char *path, const char *const *sets, int nsets, char err[static SCN_ERR_MAX],
                   char **text, size_t *len);
 
 /* path as messages show it: whole up to 120 bytes, else "..." and its
@@ -195,11 +195,11 @@ void scn_display_path(const char *path, char *out, size_t n);
 /* Applies one "section.key=value" override to *c (no validation of the
  * whole config).  `origin` names the source in messages.  Returns 0 or -1
  * with err filled. */
-int scn_set(scn_config *c, const char *assignment, const char *origin, char err[SCN_ERR_MAX]);
+int scn_set(scn_config *c, const char *assignment, const char *origin, char err[static SCN_ERR_MAX]);
 
 /* Checks cross-key rules (cap >= base, outages in order, rates sum <= 1,
  * memory estimate, ...).  Returns 0 or -1 with err filled. */
-int scn_validate(const scn_config *c, const char *path, char err[SCN_ERR_MAX]);
+int scn_validate(const scn_config *c, const char *path, char err[static SCN_ERR_MAX]);
 
 /* The effective retry policy of tool t (cfg->ntools == 0: the implicit
  * single tool) under strategy s, and its side effect. */
@@ -222,14 +222,14 @@ long scn_sweep_labels(const scn_sweep *s, char (*out)[SCN_VALUE_MAX], long max, 
  * sets[0..nsets) names a key a variant or a sweep also sets.  0, or -1
  * with a one-line message. */
 int scn_check_variation(const scn_config *c, const char *path, const char *const *sets, int nsets,
-                        char err[SCN_ERR_MAX]);
+                        char err[static SCN_ERR_MAX]);
 
 /* The scenario of one point: *out = base with variant `variant`'s
  * overrides (-1: none), then labels[i] for the i-th sweep's key, applied
  * through the key table exactly as --set would, then validated.  Returns 0,
  * or -1 with err naming the variant's or sweep's line. */
 int scn_derive(scn_config *out, const scn_config *base, int variant, const char *const *labels, const char *path,
-               char err[SCN_ERR_MAX]);
+               char err[static SCN_ERR_MAX]);
 
 /* The model_spec of a validated scenario: presets applied, tool and layer
  * policies resolved, outages sorted.  Cannot fail. */
