@@ -22,6 +22,7 @@
 #include "../experiment/experiment.h"
 #include "../report/csv.h"
 #include "../base/alloc.h"
+#include "../engine/sim.h"
 #include "../model/model.h"
 #include "../policy/herdpolicy.h"
 #include "../report/plot.h"
@@ -52,6 +53,8 @@ static void usage(FILE *f)
             "                          results do not depend on N\n"
             "  -q, --quiet             print nothing on success\n"
             "  --stats                 print events/s and peak memory on stderr\n"
+            "  --queue NAME            pending-event set: ladder (default) or heap (the\n"
+            "                          reference 4-ary heap); results do not depend on it\n"
             "  --plot                  then draw the figures, as herd plot DIR does\n"
             "\n"
             "outputs: DIR/summary.csv (one row per variant, sweep point, strategy and replication),\n"
@@ -81,7 +84,7 @@ static int cmd_run(int argc, char **argv)
     const char *sets[MAX_SETS];
     static char flagbuf[MAX_SETS][SCN_SWEEP_VALUES_MAX + 160];
     const char *flags[MAX_SETS]; /* every override as given, for the manifest */
-    int nsets = 0, nflags = 0, quiet = 0, stats = 0, plot = 0;
+    int nsets = 0, nflags = 0, quiet = 0, stats = 0, plot = 0, queue = SIM_QUEUE_LADDER;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     int jobs = ncpu < 1 ? 1 : ncpu > 8 ? 8 : (int)ncpu;
 
@@ -151,6 +154,14 @@ static int cmd_run(int argc, char **argv)
             jobs = (int)v;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             quiet = 1;
+        } else if (!strcmp(a, "--queue")) {
+            if (!need_value(argc, argv, i))
+                return 2;
+            queue = sim_queue_parse(argv[++i]);
+            if (queue < 0) {
+                fprintf(stderr, "herd: --queue: expected ladder or heap, got '%s'\n", argv[i]);
+                return 2;
+            }
         } else if (!strcmp(a, "--stats")) {
             stats = 1;
         } else if (!strcmp(a, "--plot")) {
@@ -187,7 +198,7 @@ static int cmd_run(int argc, char **argv)
         snprintf(defdir, sizeof defdir, "out/%s", cfg->name);
         outdir = defdir;
     }
-    exp_options opt = {.outdir = outdir, .quiet = quiet, .jobs = jobs, .stats = stats,
+    exp_options opt = {.outdir = outdir, .quiet = quiet, .jobs = jobs, .stats = stats, .queue = queue,
                        .version = HERD_VERSION, .argc = argc, .argv = argv,
                        .text = text, .textlen = textlen, .sets = flags, .nsets = nflags};
     char rerr[1024];

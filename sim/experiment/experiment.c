@@ -25,6 +25,7 @@ typedef struct pool {
     atomic_size_t next;
     atomic_int failed;      /* a job ran out of memory */
     atomic_size_t failed_job;
+    int queue;              /* sim_queue_kind */
 } pool;
 
 static void run_job(pool *p, size_t j)
@@ -37,7 +38,7 @@ static void run_job(pool *p, size_t j)
     model md;
     memset(&md, 0, sizeof md);
     p->seeds[j] = exp_plan_seed(plan, pt, rep);
-    int ok = sim_init(&sim, p->seeds[j], (size_t)pt->spec.clients * 2 + 64) == 0 &&
+    int ok = sim_init_queue(&sim, p->seeds[j], (size_t)pt->spec.clients * 2 + 64, p->queue) == 0 &&
              model_init(&md, &pt->spec, g->strategy, &sim) == 0 && model_run(&md) == 0;
     if (ok)
         model_take_results(&md, &p->results[j],
@@ -160,7 +161,7 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
     }
     int rc = -1;
     size_t njobs = plan.njobs;
-    pool pl = {.plan = &plan};
+    pool pl = {.plan = &plan, .queue = opt->queue};
     rep_group *groups = NULL;
     char *man = NULL;
     atomic_init(&pl.next, 0);

@@ -26,6 +26,7 @@ typedef struct exp_options {
     int quiet;          /* no table on stdout */
     int jobs;           /* worker threads, >= 1 */
     int stats;          /* print engine figures (events/s, memory) on stderr */
+    int queue;          /* the engine's pending-event set (sim_queue_kind; 0: the default) */
     /* for manifest.txt (all optional) */
     const char *version;
     int argc;
