@@ -26,9 +26,11 @@
 
 #define LQ_THRES 8         /* a bucket this small goes straight to Bottom */
 #define LQ_TOP_TARGET 48   /* events per bucket of rung 0 */
+#define LQ_SMALL 4096      /* below, rung 0 has LQ_RUNG_TARGET per bucket */
 #define LQ_RUNG_TARGET 4   /* events per bucket of the rungs below */
 #define LQ_MAX_BUCKETS (1u << 22)
 #define LQ_BOTTOM_MIN 64
+#define LQ_BOTTOM_SPILL 64  /* Bottom this long becomes a rung */
 
 static inline int before(const eq_event *a, const eq_event *b)
 {
@@ -44,7 +46,13 @@ static void list_clear(lq_bucket *b, ck_pool *p)
         c = n;
     }
     b->head = b->tail = NULL;
-    b->n = 0;
+    b->n = b->tn = 0;
+}
+
+/* Events in chunk c of list b. */
+static inline uint32_t chunk_n(const lq_bucket *b, const ck_chunk *c)
+{
+    return c == b->tail ? b->tn : CK_EVENTS;
 }
 
 int lq_init(lq_queue *q, ck_pool *pool)
@@ -88,7 +96,7 @@ void lq_free(lq_queue *q)
 static inline int list_add(lq_bucket *b, ck_pool *p, const eq_event *ev)
 {
     ck_chunk *t = b->tail;
-    if (!t || t->n == CK_EVENTS) {
+    if (!t || b->tn == CK_EVENTS) {
         ck_chunk *c = ck_get(p);
         if (!c)
             return -1;
@@ -97,8 +105,9 @@ static inline int list_add(lq_bucket *b, ck_pool *p, const eq_event *ev)
         else
             b->head = c;
         b->tail = t = c;
+        b->tn = 0;
     }
-    t->u.ev[t->n++] = *ev;
+    t->u.ev[b->tn++] = *ev;
     b->n++;
     return 0;
 }
@@ -186,6 +195,33 @@ static int bottom_insert(lq_queue *q, const eq_event *ev)
     return 0;
 }
 
+static int make_rung(lq_queue *q, uint32_t r, lq_bucket *L, double lo, double hi, uint32_t target);
+static int reserve_chunks(ck_pool *p, size_t n);
+
+/* Bottom has grown past LQ_BOTTOM_SPILL (events keep landing in its time
+ * range): turn it into a new lowest rung, so that pushes stay O(1).
+ * Returns 0 (also when it cannot be split: all at one time, or no rung
+ * left), or -1 (allocation; nothing changed). */
+static int spill_bottom(lq_queue *q)
+{
+    uint32_t n = q->blen - q->bhead;
+    double lo = q->bot[q->bhead].time, hi = q->bot[q->blen - 1].time;
+    if (q->nrungs == LQ_MAX_RUNGS || lo == hi)
+        return 0;
+    if (reserve_chunks(q->pool, n / CK_EVENTS + 1) != 0)
+        return -1;
+    lq_bucket L = {0};
+    for (uint32_t i = q->bhead; i < q->blen; i++)
+        list_add(&L, q->pool, &q->bot[i]); /* reserved: cannot fail */
+    if (make_rung(q, q->nrungs, &L, lo, hi, LQ_RUNG_TARGET) != 0) {
+        list_clear(&L, q->pool);
+        return -1;
+    }
+    q->nrungs++;
+    q->bhead = q->blen = 0;
+    return 0;
+}
+
 int lq_push_seq(lq_queue *q, const eq_event *ev)
 {
     double t = ev->time;
@@ -209,6 +245,12 @@ int lq_push_seq(lq_queue *q, const eq_event *ev)
             q->len++;
             return 0;
         }
+    }
+    if (q->blen - q->bhead >= LQ_BOTTOM_SPILL && q->nrungs < LQ_MAX_RUNGS) {
+        if (spill_bottom(q) != 0)
+            return -1;
+        if (q->bhead == q->blen) /* spilled: the new rung takes it */
+            return lq_push_seq(q, ev);
     }
     if (bottom_insert(q, ev) != 0)
         return -1;
@@ -298,14 +340,15 @@ static void to_bottom(lq_queue *q, lq_bucket *L)
     uint32_t n = 0;
     ck_chunk *c = L->head;
     while (c) {
-        memcpy(q->bot + n, c->u.ev, (size_t)c->n * sizeof *q->bot);
-        n += c->n;
+        uint32_t k = chunk_n(L, c);
+        memcpy(q->bot + n, c->u.ev, (size_t)k * sizeof *q->bot);
+        n += k;
         ck_chunk *nx = c->next;
         ck_put(q->pool, c);
         c = nx;
     }
     L->head = L->tail = NULL;
-    L->n = 0;
+    L->n = L->tn = 0;
     q->bhead = 0;
     q->blen = n;
     bottom_sort(q, n);
@@ -316,7 +359,8 @@ static void spread(lq_queue *q, lq_rung *R, lq_bucket *L)
 {
     ck_chunk *c = L->head;
     while (c) {
-        for (uint32_t i = 0; i < c->n; i++) {
+        uint32_t m = chunk_n(L, c);
+        for (uint32_t i = 0; i < m; i++) {
             const eq_event *e = &c->u.ev[i];
             list_add(&R->b[bucket_of(R, e->time)], q->pool, e); /* reserved: cannot fail */
         }
@@ -326,7 +370,7 @@ static void spread(lq_queue *q, lq_rung *R, lq_bucket *L)
     }
     R->n = L->n;
     L->head = L->tail = NULL;
-    L->n = 0;
+    L->n = L->tn = 0;
 }
 
 /* Sets up rung r over [lo, hi] with about n / target buckets and moves L
@@ -371,7 +415,7 @@ int lq_fill_slow(lq_queue *q)
                 if (bottom_reserve(q, q->top.n) != 0)
                     return -1;
                 to_bottom(q, &q->top);
-            } else if (make_rung(q, 0, &q->top, lo, hi, LQ_TOP_TARGET) != 0) {
+            } else if (make_rung(q, 0, &q->top, lo, hi, q->top.n < LQ_SMALL ? LQ_RUNG_TARGET : LQ_TOP_TARGET) != 0) {
                 return -1;
             } else {
                 q->nrungs = 1;
@@ -400,7 +444,7 @@ int lq_fill_slow(lq_queue *q)
         }
         double lo = INFINITY, hi = -INFINITY;
         for (ck_chunk *c = L->head; c; c = c->next)
-            for (uint32_t i = 0; i < c->n; i++) {
+            for (uint32_t i = 0, m = chunk_n(L, c); i < m; i++) {
                 double t = c->u.ev[i].time;
                 lo = t < lo ? t : lo;
                 hi = t > hi ? t : hi;

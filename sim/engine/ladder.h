@@ -45,9 +45,11 @@
 
 #define LQ_MAX_RUNGS 8
 
+/* A list of chunks; every chunk but the tail is full, the tail holds tn
+ * events (kept here so that a push touches only the slot it writes). */
 typedef struct lq_bucket {
     ck_chunk *head, *tail;
-    uint64_t n;
+    uint32_t n, tn;
 } lq_bucket;
 
 typedef struct lq_rung {
