@@ -25,9 +25,12 @@
 #include "../base/alloc.h"
 
 #define LQ_THRES 8         /* a bucket this small goes straight to Bottom */
-#define LQ_TOP_TARGET 48   /* events per bucket of rung 0 */
-#define LQ_SMALL 4096      /* below, rung 0 has LQ_RUNG_TARGET per bucket */
-#define LQ_RUNG_TARGET 4   /* events per bucket of the rungs below */
+/* A rung made of n events has about n / LQ_FINE buckets when n is below
+ * LQ_SMALL (small buckets sort fast), else n / LQ_COARSE (few partly
+ * filled chunks and bucket tails that stay in cache). */
+#define LQ_FINE 4
+#define LQ_COARSE 256
+#define LQ_SMALL 4096
 #define LQ_MAX_BUCKETS (1u << 22)
 #define LQ_BOTTOM_MIN 64
 #define LQ_BOTTOM_SPILL 64  /* Bottom this long becomes a rung */
@@ -195,7 +198,7 @@ static int bottom_insert(lq_queue *q, const eq_event *ev)
     return 0;
 }
 
-static int make_rung(lq_queue *q, uint32_t r, lq_bucket *L, double lo, double hi, uint32_t target);
+static int make_rung(lq_queue *q, uint32_t r, lq_bucket *L, double lo, double hi);
 static int reserve_chunks(ck_pool *p, size_t n);
 
 /* Bottom has grown past LQ_BOTTOM_SPILL (events keep landing in its time
@@ -213,7 +216,7 @@ static int spill_bottom(lq_queue *q)
     lq_bucket L = {0};
     for (uint32_t i = q->bhead; i < q->blen; i++)
         list_add(&L, q->pool, &q->bot[i]); /* reserved: cannot fail */
-    if (make_rung(q, q->nrungs, &L, lo, hi, LQ_RUNG_TARGET) != 0) {
+    if (make_rung(q, q->nrungs, &L, lo, hi) != 0) {
         list_clear(&L, q->pool);
         return -1;
     }
@@ -373,11 +376,12 @@ static void spread(lq_queue *q, lq_rung *R, lq_bucket *L)
     L->n = L->tn = 0;
 }
 
-/* Sets up rung r over [lo, hi] with about n / target buckets and moves L
- * into it.  0, or -1 (allocation; nothing changed). */
-static int make_rung(lq_queue *q, uint32_t r, lq_bucket *L, double lo, double hi, uint32_t target)
+/* Sets up rung r over [lo, hi] for the events of L and moves them into
+ * it.  0, or -1 (allocation; nothing changed). */
+static int make_rung(lq_queue *q, uint32_t r, lq_bucket *L, double lo, double hi)
 {
     lq_rung *R = &q->rung[r];
+    uint32_t target = L->n < LQ_SMALL ? LQ_FINE : LQ_COARSE;
     uint64_t nb64 = (L->n + target - 1) / target;
     uint32_t nb = nb64 < 2 ? 2 : nb64 > LQ_MAX_BUCKETS ? LQ_MAX_BUCKETS : (uint32_t)nb64;
     if (nb > R->cap) {
@@ -388,8 +392,9 @@ static int make_rung(lq_queue *q, uint32_t r, lq_bucket *L, double lo, double hi
         R->b = b;
         R->cap = nb;
     }
-    /* each bucket needs at most one chunk more than its share of L */
-    if (reserve_chunks(q->pool, nb + L->n / CK_EVENTS + 1) != 0)
+    /* spreading frees L's chunks as it goes: at any moment the buckets
+     * hold at most one partly filled chunk each beyond what L freed */
+    if (reserve_chunks(q->pool, (size_t)nb + 2) != 0)
         return -1;
     memset(R->b, 0, (size_t)nb * sizeof *R->b);
     R->nb = nb;
@@ -415,7 +420,7 @@ int lq_fill_slow(lq_queue *q)
                 if (bottom_reserve(q, q->top.n) != 0)
                     return -1;
                 to_bottom(q, &q->top);
-            } else if (make_rung(q, 0, &q->top, lo, hi, q->top.n < LQ_SMALL ? LQ_RUNG_TARGET : LQ_TOP_TARGET) != 0) {
+            } else if (make_rung(q, 0, &q->top, lo, hi) != 0) {
                 return -1;
             } else {
                 q->nrungs = 1;
@@ -458,7 +463,7 @@ int lq_fill_slow(lq_queue *q)
             continue;
         }
         uint64_t n = L->n;
-        if (make_rung(q, q->nrungs, L, lo, hi, LQ_RUNG_TARGET) != 0)
+        if (make_rung(q, q->nrungs, L, lo, hi) != 0)
             return -1;
         R->cur = k;
         R->n -= n;

@@ -413,7 +413,6 @@ void client_hedge(sim_t *sim, const eq_event *ev, void *ctx)
 
 void client_reply(sim_t *sim, const eq_event *ev, void *ctx)
 {
-    (void)sim;
     model *md = ctx;
     client *c = &md->clients[ev->obj];
     if (c->tag != ev->tag) { /* the attempt is over (timed out, or a hedge answered) */
@@ -422,6 +421,8 @@ void client_reply(sim_t *sim, const eq_event *ev, void *ctx)
             md->m.wasted_work_s += ev->aux; /* the service time of a served attempt */
         return;
     }
+    if (md->timeout_lane >= 0) /* its timer (most likely on the lane) is cancelled */
+        sim_lane_dead(sim, md->timeout_lane);
     outcome(md, ev->obj, ev->arg, ev->aux);
 }
 
