@@ -40,7 +40,7 @@ SIM_SRC    := sim/base/alloc.c \
               sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/plot.c \
               sim/experiment/plan.c sim/experiment/experiment.c
 CLI_SRC    := sim/cli/main.c
-TESTS      := test_policy test_retry_after test_limit test_equeue test_dist test_scenario test_model
+TESTS      := test_policy test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model
 
 POLICY_OBJ := $(POLICY_SRC:%.c=$(BUILD)/%.o)
 SIM_OBJ    := $(SIM_SRC:%.c=$(BUILD)/%.o)

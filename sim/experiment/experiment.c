@@ -26,6 +26,7 @@ typedef struct pool {
     atomic_int failed;      /* a job ran out of memory */
     atomic_size_t failed_job;
     int queue;              /* sim_queue_kind */
+    char why[160];          /* the failed job's reason (set by the first to fail) */
 } pool;
 
 static void run_job(pool *p, size_t j)
@@ -40,11 +41,17 @@ static void run_job(pool *p, size_t j)
     p->seeds[j] = exp_plan_seed(plan, pt, rep);
     int ok = sim_init_queue(&sim, p->seeds[j], (size_t)pt->spec.clients * 2 + 64, p->queue) == 0 &&
              model_init(&md, &pt->spec, g->strategy, &sim) == 0 && model_run(&md) == 0;
-    if (ok)
+    if (ok) {
         model_take_results(&md, &p->results[j],
                            pt->timeseries == SCN_TS_ALL || (pt->timeseries == SCN_TS_FIRST && rep == 0));
-    else if (!atomic_exchange(&p->failed, 1))
+    } else if (!atomic_exchange(&p->failed, 1)) {
         atomic_store(&p->failed_job, j);
+        if (sim.error == SIM_ERR_STUCK)
+            snprintf(p->why, sizeof p->why, "simulated time stopped advancing at t = %.9g s (more than %llu events in a row at that instant)",
+                     sim.now, (unsigned long long)sim.same_time_limit);
+        else
+            snprintf(p->why, sizeof p->why, "out of memory");
+    }
     model_free(&md);
     sim_free(&sim);
 }
@@ -199,7 +206,7 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
     if (atomic_load(&pl.failed)) {
         size_t j = atomic_load(&pl.failed_job);
         const exp_group *g = &plan.groups[exp_plan_group_of(&plan, j)];
-        snprintf(err, errlen, "out of memory while simulating %s replication %zu", hp_strategy_name(g->strategy),
+        snprintf(err, errlen, "%s while simulating %s replication %zu", pl.why, hp_strategy_name(g->strategy),
                  j - g->first_job);
         goto done;
     }
