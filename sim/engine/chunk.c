@@ -34,31 +34,37 @@ void ck_pool_free(ck_pool *p)
     ck_pool_init(p);
 }
 
+/* Adds a slab to the free list.  0, or -1 (allocation; pool unchanged). */
+static int add_slab(ck_pool *p)
+{
+    if (p->nslab == p->slabcap) {
+        size_t ncap = p->slabcap ? p->slabcap * 2 : 16;
+        ck_chunk **n = herd_realloc_array(p->slab, ncap, sizeof *n);
+        if (!n)
+            return -1;
+        p->slab = n;
+        p->slabcap = ncap;
+    }
+    size_t k = p->next_slab;
+    char *raw = herd_malloc_array(k + 1, CK_BYTES);
+    if (!raw)
+        return -1;
+    p->slab[p->nslab++] = (ck_chunk *)raw;
+    ck_chunk *c = (ck_chunk *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+    for (size_t i = k; i-- > 0;) { /* lowest address first on the list */
+        c[i].next = p->free;
+        p->free = &c[i];
+    }
+    p->total += k;
+    if (p->next_slab < CK_MAX_SLAB)
+        p->next_slab *= 2;
+    return 0;
+}
+
 ck_chunk *ck_get(ck_pool *p)
 {
-    if (!p->free) {
-        if (p->nslab == p->slabcap) {
-            size_t ncap = p->slabcap ? p->slabcap * 2 : 16;
-            ck_chunk **n = herd_realloc_array(p->slab, ncap, sizeof *n);
-            if (!n)
-                return NULL;
-            p->slab = n;
-            p->slabcap = ncap;
-        }
-        size_t k = p->next_slab;
-        char *raw = herd_malloc_array(k + 1, CK_BYTES);
-        if (!raw)
-            return NULL;
-        p->slab[p->nslab++] = (ck_chunk *)raw;
-        ck_chunk *c = (ck_chunk *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
-        for (size_t i = k; i-- > 0;) { /* lowest address first on the list */
-            c[i].next = p->free;
-            p->free = &c[i];
-        }
-        p->total += k;
-        if (p->next_slab < CK_MAX_SLAB)
-            p->next_slab *= 2;
-    }
+    if (!p->free && add_slab(p) != 0)
+        return NULL;
     ck_chunk *c = p->free;
     p->free = c->next;
     c->next = NULL;
@@ -66,6 +72,14 @@ ck_chunk *ck_get(ck_pool *p)
     if (++p->used > p->peak)
         p->peak = p->used;
     return c;
+}
+
+int ck_reserve(ck_pool *p, size_t n)
+{
+    while (p->total - p->used < n)
+        if (add_slab(p) != 0)
+            return -1;
+    return 0;
 }
 
 void ck_fifo_init(ck_fifo *f, int narrow)

@@ -66,6 +66,10 @@ void ck_pool_free(ck_pool *p);
  * allocated (the pool is unchanged). */
 ck_chunk *ck_get(ck_pool *p);
 
+/* Makes sure the next n ck_get calls succeed without allocating: 0, or -1
+ * if a slab could not be allocated (some may have been added). */
+int ck_reserve(ck_pool *p, size_t n);
+
 /* Returns c (not NULL, from this pool) to the free list. */
 static inline void ck_put(ck_pool *p, ck_chunk *c)
 {

@@ -34,6 +34,10 @@
 #define LQ_MAX_BUCKETS (1u << 22)
 #define LQ_BOTTOM_MIN 64
 #define LQ_BOTTOM_SPILL 64  /* Bottom this long becomes a rung */
+/* Flat mode: while the queue is small (at most LQ_FLAT events; entered
+ * again when Top is sorted down with at most LQ_FLAT / 2), it is just
+ * Bottom, a sorted array: a push is a binary search and a short move. */
+#define LQ_FLAT 256
 
 static inline int before(const eq_event *a, const eq_event *b)
 {
@@ -64,7 +68,7 @@ int lq_init(lq_queue *q, ck_pool *pool)
     q->pool = pool;
     q->top_min = INFINITY;
     q->top_max = -INFINITY;
-    q->top_start = -INFINITY;
+    q->top_start = INFINITY; /* flat */
     q->bot = herd_malloc_array(LQ_BOTTOM_MIN, sizeof *q->bot);
     q->tmp = herd_malloc_array(LQ_BOTTOM_MIN, sizeof *q->tmp);
     if (!q->bot || !q->tmp) {
@@ -92,7 +96,7 @@ void lq_free(lq_queue *q)
     ck_pool *pool = q->pool;
     memset(q, 0, sizeof *q);
     q->pool = pool;
-    q->top_start = -INFINITY;
+    q->top_start = INFINITY;
 }
 
 /* Appends to a bucket; the chunk must be available (reserved) or -1. */
@@ -199,7 +203,6 @@ static int bottom_insert(lq_queue *q, const eq_event *ev)
 }
 
 static int make_rung(lq_queue *q, uint32_t r, lq_bucket *L, double lo, double hi);
-static int reserve_chunks(ck_pool *p, size_t n);
 
 /* Bottom has grown past LQ_BOTTOM_SPILL (events keep landing in its time
  * range): turn it into a new lowest rung, so that pushes stay O(1).
@@ -211,7 +214,7 @@ static int spill_bottom(lq_queue *q)
     double lo = q->bot[q->bhead].time, hi = q->bot[q->blen - 1].time;
     if (q->nrungs == LQ_MAX_RUNGS || lo == hi)
         return 0;
-    if (reserve_chunks(q->pool, n / CK_EVENTS + 1) != 0)
+    if (ck_reserve(q->pool, n / CK_EVENTS + 1) != 0)
         return -1;
     lq_bucket L = {0};
     for (uint32_t i = q->bhead; i < q->blen; i++)
@@ -222,6 +225,8 @@ static int spill_bottom(lq_queue *q)
     }
     q->nrungs++;
     q->bhead = q->blen = 0;
+    if (q->top_start == INFINITY) /* leaving flat mode: later times go to Top */
+        q->top_start = hi;
     return 0;
 }
 
@@ -249,7 +254,7 @@ int lq_push_seq(lq_queue *q, const eq_event *ev)
             return 0;
         }
     }
-    if (q->blen - q->bhead >= LQ_BOTTOM_SPILL && q->nrungs < LQ_MAX_RUNGS) {
+    if (q->blen - q->bhead >= (q->top_start == INFINITY ? LQ_FLAT : LQ_BOTTOM_SPILL) && q->nrungs < LQ_MAX_RUNGS) {
         if (spill_bottom(q) != 0)
             return -1;
         if (q->bhead == q->blen) /* spilled: the new rung takes it */
@@ -269,30 +274,6 @@ int lq_push(lq_queue *q, const eq_event *ev)
         return -1;
     q->next_seq++;
     return 0;
-}
-
-/* Makes sure the pool can hand out n chunks without allocating. */
-static int reserve_chunks(ck_pool *p, size_t n)
-{
-    ck_chunk *got = NULL;
-    size_t have = p->total - p->used;
-    int rc = 0;
-    while (have < n) {
-        ck_chunk *c = ck_get(p);
-        if (!c) {
-            rc = -1;
-            break;
-        }
-        c->next = got;
-        got = c;
-        have++;
-    }
-    while (got) {
-        ck_chunk *n2 = got->next;
-        ck_put(p, got);
-        got = n2;
-    }
-    return rc;
 }
 
 /* Stable sort of bot[0..n) by (time, seq): insertion sort when short or
@@ -394,7 +375,7 @@ static int make_rung(lq_queue *q, uint32_t r, lq_bucket *L, double lo, double hi
     }
     /* spreading frees L's chunks as it goes: at any moment the buckets
      * hold at most one partly filled chunk each beyond what L freed */
-    if (reserve_chunks(q->pool, (size_t)nb + 2) != 0)
+    if (ck_reserve(q->pool, (size_t)nb + 2) != 0)
         return -1;
     memset(R->b, 0, (size_t)nb * sizeof *R->b);
     R->nb = nb;
@@ -412,13 +393,15 @@ int lq_fill_slow(lq_queue *q)
         q->bhead = q->blen = 0;
         if (q->nrungs == 0) {
             if (q->top.n == 0) {
-                q->top_start = -INFINITY;
+                q->top_start = INFINITY; /* empty: flat */
                 return 0;
             }
             double lo = q->top_min, hi = q->top_max;
-            if (q->top.n <= LQ_THRES || lo == hi) {
+            if (q->top.n <= LQ_FLAT / 2 || lo == hi) {
                 if (bottom_reserve(q, q->top.n) != 0)
                     return -1;
+                if (q->top.n <= LQ_FLAT / 2)
+                    hi = INFINITY; /* small: flat again */
                 to_bottom(q, &q->top);
             } else if (make_rung(q, 0, &q->top, lo, hi) != 0) {
                 return -1;

@@ -95,27 +95,8 @@ int rq_fill_slow(rq_queue *q)
     rq_bucket *B = &q->b[i];
     /* the lower buckets are empty; spreading B needs at most one chunk per
      * target bucket beyond the chunks B frees as it goes */
-    size_t need = i + 1, have = q->pool->total - q->pool->used;
-    if (have < need) {
-        ck_chunk *got = NULL;
-        int rc = 0;
-        for (; have < need; have++) {
-            ck_chunk *c = ck_get(q->pool);
-            if (!c) {
-                rc = -1;
-                break;
-            }
-            c->next = got;
-            got = c;
-        }
-        while (got) {
-            ck_chunk *n = got->next;
-            ck_put(q->pool, got);
-            got = n;
-        }
-        if (rc)
-            return -1;
-    }
+    if (ck_reserve(q->pool, (size_t)i + 1) != 0)
+        return -1;
     uint64_t last = B->min;
     q->last = last;
     ck_chunk *c = B->head;

@@ -135,6 +135,7 @@ static inline int lane_put(sim_t *sim, sim_lane *l, const eq_event *ev)
 {
     if (l->head.time == INFINITY && !l->q.len) {
         l->head = *ev;
+        sim->lane_mask |= 1u << (l - sim->lane);
         return 0;
     }
     return ck_fifo_push(&l->q, &sim->pool, ev);
@@ -149,8 +150,8 @@ void sim_schedule(sim_t *sim, double delay, uint32_t type, uint32_t obj,
 void sim_schedule_aux(sim_t *sim, double delay, uint32_t type, uint32_t obj,
                       uint32_t tag, int32_t arg, float aux)
 {
-    assert(delay >= 0 && isfinite(delay));
-    assert(type < SIM_MAX_TYPES && sim->handler[type]);
+    assert(delay >= 0 && delay < INFINITY);
+    assert(type < SIM_MAX_TYPES);
     eq_event ev = {.time = sim->now + delay, .seq = sim->seq, .type = type, .obj = obj, .tag = tag,
                    .arg = arg, .aux = aux};
     int rc;
@@ -209,8 +210,10 @@ static int prune(sim_t *sim, sim_lane *l)
     l->q = kept;
     while (l->head.time != INFINITY && l->dead(&l->head, l->dead_ctx)) {
         dropped += l->head.time <= sim->until;
-        if (ck_fifo_pop(&l->q, &sim->pool, &l->head) != 0)
+        if (ck_fifo_pop(&l->q, &sim->pool, &l->head) != 0) {
             l->head.time = INFINITY;
+            sim->lane_mask &= ~(1u << (l - sim->lane));
+        }
     }
     sim->events += dropped;
     l->ndead = 0;
@@ -252,6 +255,7 @@ int sim_source(sim_t *sim, uint64_t count, sim_source_fn gen, void *ctx)
     sim->seq += count;
     gen(ctx, 0, &l->head);
     l->head.seq = l->gseq;
+    sim->lane_mask |= 1u << i;
     assert(l->head.time >= sim->now);
     return i;
 }
@@ -265,101 +269,68 @@ static inline void lane_next(sim_t *sim, sim_lane *l)
             l->head.seq = l->gseq + l->gi;
         } else {
             l->head.time = INFINITY;
+            sim->lane_mask &= ~(1u << (l - sim->lane));
         }
     } else if (ck_fifo_pop(&l->q, &sim->pool, &l->head) != 0) {
         l->head.time = INFINITY;
+        sim->lane_mask &= ~(1u << (l - sim->lane));
     }
 }
 
-/* The set's minimum, or NULL if it is empty (or could not be filled: then
- * the simulation is marked failed). */
-static inline const eq_event *queue_peek(sim_t *sim)
+/* The run loop for one kind of pending-event set (kind is a constant in
+ * each caller, so each gets its own loop without a switch per event).
+ * The earliest of the set's minimum and the lane heads is dispatched. */
+static inline __attribute__((always_inline)) int run_loop(sim_t *sim, double until, const int kind)
 {
-    switch (sim->qkind) {
-    case SIM_QUEUE_HEAP:
-        return eq_peek(&sim->heap);
-    case SIM_QUEUE_RADIX: {
-        const eq_event *e = rq_peek(&sim->radix);
-        if (!e && sim->radix.len)
-            sim_fail(sim);
-        return e;
-    }
-    default: {
-        const eq_event *e = lq_peek(&sim->ladder);
-        if (!e && sim->ladder.len)
-            sim_fail(sim);
-        return e;
-    }
-    }
-}
-
-static inline void queue_pop(sim_t *sim, eq_event *out)
-{
-    switch (sim->qkind) {
-    case SIM_QUEUE_HEAP:
-        eq_pop(&sim->heap, out);
-        break;
-    case SIM_QUEUE_RADIX:
-        rq_pop(&sim->radix, out);
-        break;
-    default:
-        *out = sim->ladder.bot[sim->ladder.bhead++]; /* peeked: Bottom holds it */
-        sim->ladder.len--;
-        break;
-    }
-}
-
-int sim_run(sim_t *sim, double until)
-{
-    static const eq_event none = {.time = INFINITY, .seq = (1ULL << 56) - 1};
+    static const eq_event none = {.time = INFINITY, .seq = 0};
     sim->until = until;
     sim->stopped = sim->failed;
     while (!sim->stopped) {
-        /* The earliest of the set's minimum and the lane heads. */
-        const eq_event *top;
+        const eq_event *top = &none;
         sim_lane *from = NULL;
-        if (sim->qkind == SIM_QUEUE_RADIX) {
-            /* the radix heap may only be peeked when its minimum is due */
-            const eq_event *lm = &none;
-            for (int i = 0; i < sim->nlanes; i++) {
-                sim_lane *l = &sim->lane[i];
-                if (eq_before(&l->head, lm)) {
-                    lm = &l->head;
-                    from = l;
-                }
-            }
-            top = lm;
-            if (rq_min_time(&sim->radix) <= lm->time) {
-                const eq_event *q = queue_peek(sim);
-                if (sim->failed)
-                    break;
-                if (q && !eq_before(lm, q)) {
-                    top = q;
-                    from = NULL;
-                }
-            }
-        } else {
-            top = queue_peek(sim);
-            if (sim->failed)
-                break;
-            if (!top)
-                top = &none;
-            for (int i = 0; i < sim->nlanes; i++) {
-                sim_lane *l = &sim->lane[i];
-                if (eq_before(&l->head, top)) {
-                    top = &l->head;
-                    from = l;
-                }
+        for (uint32_t m = sim->lane_mask; m; m &= m - 1) {
+            sim_lane *l = &sim->lane[__builtin_ctz(m)];
+            if (top == &none || eq_before(&l->head, top)) {
+                top = &l->head;
+                from = l;
             }
         }
-        if (top->time == INFINITY || top->time > until)
-            break;
-        eq_event ev;
-        if (from) {
-            ev = from->head;
-            lane_next(sim, from);
+        const eq_event *q = NULL;
+        if (kind == SIM_QUEUE_HEAP) {
+            q = eq_peek(&sim->heap);
+        } else if (kind == SIM_QUEUE_RADIX) {
+            /* the radix heap may only be peeked when its minimum is due:
+             * peeking moves its floor up to that minimum */
+            if (rq_min_time(&sim->radix) <= top->time && !(q = rq_peek(&sim->radix)) && sim->radix.len) {
+                sim_fail(sim);
+                break;
+            }
         } else {
-            queue_pop(sim, &ev);
+            if (lq_fill(&sim->ladder) != 0) {
+                sim_fail(sim);
+                break;
+            }
+            if (sim->ladder.bhead < sim->ladder.blen)
+                q = &sim->ladder.bot[sim->ladder.bhead];
+        }
+        eq_event ev;
+        if (q && !eq_before(top, q)) {
+            if (q->time > until)
+                break;
+            if (kind == SIM_QUEUE_HEAP) {
+                eq_pop(&sim->heap, &ev);
+            } else if (kind == SIM_QUEUE_RADIX) {
+                rq_pop(&sim->radix, &ev);
+            } else {
+                ev = *q; /* Bottom's head */
+                sim->ladder.bhead++;
+                sim->ladder.len--;
+            }
+        } else {
+            if (top->time > until || top->time == INFINITY)
+                break;
+            ev = *top;
+            lane_next(sim, from);
         }
         assert(ev.time >= sim->now);
         if (ev.time == sim->now) {
@@ -376,4 +347,20 @@ int sim_run(sim_t *sim, double until)
         sim->handler[ev.type](sim, &ev, sim->ctx[ev.type]);
     }
     return sim->failed ? -1 : 0;
+}
+
+static int run_ladder(sim_t *sim, double until) { return run_loop(sim, until, SIM_QUEUE_LADDER); }
+static int run_heap(sim_t *sim, double until) { return run_loop(sim, until, SIM_QUEUE_HEAP); }
+static int run_radix(sim_t *sim, double until) { return run_loop(sim, until, SIM_QUEUE_RADIX); }
+
+int sim_run(sim_t *sim, double until)
+{
+    switch (sim->qkind) {
+    case SIM_QUEUE_HEAP:
+        return run_heap(sim, until);
+    case SIM_QUEUE_RADIX:
+        return run_radix(sim, until);
+    default:
+        return run_ladder(sim, until);
+    }
 }

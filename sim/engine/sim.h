@@ -110,6 +110,7 @@ struct sim {
     void *ctx[SIM_MAX_TYPES];
     sim_lane lane[SIM_MAX_LANES];
     int nlanes;
+    uint32_t lane_mask; /* bit i: lane i has a head */
     int zero_lane;    /* lane of 0 s delays, or -1 */
 };
 
