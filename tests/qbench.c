@@ -7,7 +7,8 @@
  *     QUEUE  heap | ladder | radix
  *     DIST   exp (mean 1), unif [0, 2), bimodal (90% [0, 0.1), 10% [0, 100)),
  *            herd (half |N(5 ms, 1 ms)| hops, half sleeps U(0, 2^k), k in 0..6),
- *            ties (integers 0..3: many events at one time)
+ *            ties (integers 0..3: many events at one time),
+ *            occ (80% hops |N(10 ms, 2 ms)|, 20% full-jitter sleeps 10 ms..2 s)
  *
  * Prints ns per hold and a checksum of the popped sequence, which must be
  * the same for every queue (the order is exactly (time, seq)).
@@ -45,6 +46,14 @@ static double incr(const char *d)
         return u < 0.9 ? 0.1 * unif() : 100 * unif();
     if (!strcmp(d, "ties"))
         return (double)(int)(4 * u);
+    if (!strcmp(d, "occ")) { /* 4 hops of |N(10 ms, 2 ms)| and a full-jitter sleep */
+        if (u < 0.8) {
+            double a = unif(), b = unif();
+            return __builtin_fabs(0.01 + 0.002 * 2.449 * (a + b - 1));
+        }
+        double c = 0.005 * (double)(1u << (1 + (int)(9 * unif())));
+        return (c < 2 ? c : 2) * unif();
+    }
     /* herd */
     if (u < 0.5) {
         double a = unif(), b = unif(); /* a crude normal from 12 uniforms is too slow: Irwin-Hall of 2 */
@@ -56,7 +65,7 @@ static double incr(const char *d)
 int main(int argc, char **argv)
 {
     if (argc != 5) {
-        fprintf(stderr, "usage: qbench heap|ladder|radix N HOLDS exp|unif|bimodal|herd|ties\n");
+        fprintf(stderr, "usage: qbench heap|ladder|radix N HOLDS exp|unif|bimodal|herd|ties|occ\n");
         return 2;
     }
     const char *kind = argv[1], *dist = argv[4];

@@ -37,7 +37,7 @@
 /* Flat mode: while the queue is small (at most LQ_FLAT events; entered
  * again when Top is sorted down with at most LQ_FLAT / 2), it is just
  * Bottom, a sorted array: a push is a binary search and a short move. */
-#define LQ_FLAT 256
+#define LQ_FLAT 128
 
 static inline int before(const eq_event *a, const eq_event *b)
 {
@@ -176,14 +176,14 @@ static int bottom_insert(lq_queue *q, const eq_event *ev)
         q->bot[q->blen++] = *ev;
         return 0;
     }
-    while (lo < hi) { /* first index with time > t */
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (q->bot[mid].time <= t)
-            lo = mid + 1;
-        else
-            hi = mid;
+    /* the first index with time > t, without branches to mispredict: the
+     * answer stays in [lo, lo + n] */
+    for (uint32_t n = hi - lo; n > 1;) {
+        uint32_t half = n / 2;
+        lo = q->bot[lo + half - 1].time <= t ? lo + half : lo;
+        n -= half;
     }
-    uint32_t pos = lo;
+    uint32_t pos = lo + (q->bot[lo].time <= t);
     if (q->bhead > 0 && pos - q->bhead < q->blen - pos) {
         memmove(q->bot + q->bhead - 1, q->bot + q->bhead, (size_t)(pos - q->bhead) * sizeof *q->bot);
         q->bhead--;
@@ -282,10 +282,12 @@ static void bottom_sort(lq_queue *q, uint32_t n)
 {
     eq_event *a = q->bot;
     uint32_t inversions = 0;
-    for (uint32_t i = 1; i < n; i++)
-        inversions += before(&a[i], &a[i - 1]);
-    if (inversions == 0)
-        return;
+    if (n > 16) { /* a big bucket is often all ties: already sorted */
+        for (uint32_t i = 1; i < n; i++)
+            inversions += before(&a[i], &a[i - 1]);
+        if (inversions == 0)
+            return;
+    }
     if (n <= 24 || inversions <= 4) {
         for (uint32_t i = 1; i < n; i++) {
             eq_event x = a[i];
