@@ -204,7 +204,8 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
         layer_done(md, id, k, r); /* fails fast, locally: not a call */
         return;
     }
-    hp_limiter_on_request_start(&md->limiter, now, st.attempts > 1);
+    if (spec->limiter.kind != HP_LIMITER_NONE)
+        hp_limiter_on_request_start(&md->limiter, now, st.attempts > 1);
     c->tag++; /* odd: waiting for this attempt */
     assert(c->tag & 1);
     model_after(md, &md->spec->delay, md->delay_lane, RNG_NETWORK, EV_ARRIVE, id, c->tag, (int32_t)c->done, 0);

@@ -62,12 +62,34 @@ void model_take_results(model *md, model_results *out, bool keep_series)
     }
 }
 
-ts_bucket *model_bucket(model *md)
+/* The smallest time t with floor(t / bs) >= k as computed in floating
+ * point (k >= 1), found from k * bs by steps of one ulp (a few at most). */
+static double first_time_of(double k, double bs)
 {
-    double i = floor(sim_now(md->sim) / md->ts.bucket_s);
+    double c = k * bs;
+    if (floor(c / bs) >= k) {
+        for (double p = nextafter(c, -INFINITY); floor(p / bs) >= k; p = nextafter(c, -INFINITY))
+            c = p;
+    } else {
+        do
+            c = nextafter(c, INFINITY);
+        while (floor(c / bs) < k);
+    }
+    return c;
+}
+
+ts_bucket *model_bucket_slow(model *md)
+{
+    double bs = md->ts.bucket_s, i = floor(sim_now(md->sim) / bs);
     ts_bucket *b = ts_at(&md->ts, (size_t)i, model_inflight(md));
-    if (!b)
+    if (!b) {
         sim_fail(md->sim);
+        return NULL;
+    }
+    /* the range of times that floor(t / bs) maps to i, exactly */
+    md->ts_i = (size_t)i;
+    md->ts_lo = i > 0 ? first_time_of(i, bs) : -INFINITY;
+    md->ts_hi = first_time_of(i + 1, bs);
     return b;
 }
 

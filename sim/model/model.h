@@ -139,6 +139,8 @@ typedef struct model {
     /* measurements */
     metrics m;
     timeseries ts;
+    double ts_lo, ts_hi; /* the times whose bucket is ts_i: [ts_lo, ts_hi) */
+    size_t ts_i;
     double *latency;    /* one sample per finished, measured logical request, or NULL */
     uint64_t nlatency;
     lh_hist *hist;      /* the samples' histogram when there are too many to keep, or NULL */
@@ -195,8 +197,17 @@ void occ_read_reply(sim_t *sim, const eq_event *ev, void *ctx);
 void occ_write_arrive(sim_t *sim, const eq_event *ev, void *ctx);
 
 /* Timeseries bucket for the current time (NULL and sim marked failed on
- * allocation failure). */
-ts_bucket *model_bucket(model *md);
+ * allocation failure).  The current bucket's exact time range is cached,
+ * so most calls are two comparisons. */
+ts_bucket *model_bucket_slow(model *md);
+
+static inline ts_bucket *model_bucket(model *md)
+{
+    double now = sim_now(md->sim);
+    if (now >= md->ts_lo && now < md->ts_hi)
+        return &md->ts.b[md->ts_i];
+    return model_bucket_slow(md);
+}
 
 /* Schedules an event after a draw of d, through `lane` when d is constant
  * (lane >= 0), else through the heap. */
