@@ -29,7 +29,7 @@
  * LQ_SMALL (small buckets sort fast), else n / LQ_COARSE (few partly
  * filled chunks and bucket tails that stay in cache). */
 #define LQ_FINE 4
-#define LQ_COARSE 256
+#define LQ_COARSE 1024
 #define LQ_SMALL 4096
 #define LQ_MAX_BUCKETS (1u << 22)
 #define LQ_BOTTOM_MIN 64
@@ -344,10 +344,14 @@ static void to_bottom(lq_queue *q, lq_bucket *L)
 static void spread(lq_queue *q, lq_rung *R, lq_bucket *L)
 {
     ck_chunk *c = L->head;
+    /* a small rung is dispatched next: start loading what its events need */
+    const char *pf = L->n < LQ_SMALL ? q->pf_base : NULL;
     while (c) {
         uint32_t m = chunk_n(L, c);
         for (uint32_t i = 0; i < m; i++) {
             const eq_event *e = &c->u.ev[i];
+            if (pf)
+                __builtin_prefetch(pf + e->obj * q->pf_stride);
             list_add(&R->b[bucket_of(R, e->time)], q->pool, e); /* reserved: cannot fail */
         }
         ck_chunk *nx = c->next;

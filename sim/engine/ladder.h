@@ -72,6 +72,8 @@ typedef struct lq_queue {
     uint32_t bhead, blen, bcap;
     uint64_t len;
     uint64_t next_seq;   /* for lq_push */
+    const char *pf_base; /* prefetch base + obj * pf_stride of events soon due (NULL: none) */
+    size_t pf_stride;
 } lq_queue;
 
 /* An empty queue whose events live in chunks of `pool` (which must outlive

@@ -18,6 +18,9 @@
 #include <math.h>
 #include <string.h>
 
+/* How many events ahead the run loop prefetches (sim_set_prefetch). */
+#define SIM_PREFETCH_AHEAD 4
+
 static const char *const queue_names[SIM_QUEUE_COUNT] = {"ladder", "heap", "radix"};
 
 int sim_queue_parse(const char *name)
@@ -191,20 +194,28 @@ int sim_timer_lane(sim_t *sim, double delay, sim_dead_fn dead, void *ctx)
  * list frees are the ones the new one takes, so memory does not grow. */
 static int prune(sim_t *sim, sim_lane *l)
 {
+    /* the new list takes at most one chunk more than the old one has freed */
+    if (ck_reserve(&sim->pool, 2) != 0)
+        return -1;
     ck_fifo kept;
     ck_fifo_init(&kept, 1);
     eq_event e;
     uint64_t dropped = 0;
-    while (ck_fifo_pop(&l->q, &sim->pool, &e) == 0) {
-        if (l->dead(&e, l->dead_ctx)) {
-            dropped += e.time <= sim->until;
-            continue;
+    while (l->q.len) {
+        if (sim->pf_base) { /* the rest of this chunk's objects, before testing them */
+            const ck_chunk *c = l->q.head;
+            for (uint32_t i = l->q.off; i < c->n; i++)
+                __builtin_prefetch(sim->pf_base + c->u.nv[i].obj * sim->pf_stride);
         }
-        if (ck_fifo_push(&kept, &sim->pool, &e) != 0) {
-            /* cannot happen (a chunk was freed before one is needed), but
-             * never lose a timer: give up pruning with what is left */
-            ck_fifo_clear(&kept, &sim->pool);
-            return -1;
+        for (uint32_t k = l->q.head->n - l->q.off; k > 0; k--) {
+            ck_fifo_pop(&l->q, &sim->pool, &e);
+            if (l->dead(&e, l->dead_ctx)) {
+                dropped += e.time <= sim->until;
+                continue;
+            }
+            int rc = ck_fifo_push(&kept, &sim->pool, &e);
+            assert(rc == 0); /* reserved */
+            (void)rc;
         }
     }
     l->q = kept;
@@ -274,6 +285,15 @@ static inline void lane_next(sim_t *sim, sim_lane *l)
     } else if (ck_fifo_pop(&l->q, &sim->pool, &l->head) != 0) {
         l->head.time = INFINITY;
         sim->lane_mask &= ~(1u << (l - sim->lane));
+    } else if (sim->pf_base && l->q.head) {
+        /* the entry SIM_PREFETCH_AHEAD behind the new head, if in its chunk */
+        const ck_fifo *f = &l->q;
+        uint32_t i = f->off + SIM_PREFETCH_AHEAD - 1;
+        uint32_t n = f->head == f->tail ? f->tail->n : (f->narrow ? CK_NARROW : CK_EVENTS);
+        if (i < n) {
+            uint32_t obj = f->narrow ? f->head->u.nv[i].obj : f->head->u.ev[i].obj;
+            __builtin_prefetch(sim->pf_base + obj * sim->pf_stride);
+        }
     }
 }
 
@@ -323,8 +343,11 @@ static inline __attribute__((always_inline)) int run_loop(sim_t *sim, double unt
                 rq_pop(&sim->radix, &ev);
             } else {
                 ev = *q; /* Bottom's head */
-                sim->ladder.bhead++;
-                sim->ladder.len--;
+                lq_queue *l = &sim->ladder;
+                l->bhead++;
+                l->len--;
+                if (sim->pf_base && l->bhead + SIM_PREFETCH_AHEAD < l->blen)
+                    __builtin_prefetch(sim->pf_base + l->bot[l->bhead + SIM_PREFETCH_AHEAD].obj * sim->pf_stride);
             }
         } else {
             if (top->time > until || top->time == INFINITY)

@@ -111,6 +111,8 @@ struct sim {
     sim_lane lane[SIM_MAX_LANES];
     int nlanes;
     uint32_t lane_mask; /* bit i: lane i has a head */
+    const char *pf_base; /* see sim_set_prefetch */
+    size_t pf_stride;
     int zero_lane;    /* lane of 0 s delays, or -1 */
 };
 
@@ -175,6 +177,19 @@ void sim_schedule_lane(sim_t *sim, int lane, uint32_t type, uint32_t obj, uint32
  * this way costs no memory.  Returns the lane, or -1 if all lanes are in
  * use (then schedule them one by one). */
 int sim_source(sim_t *sim, uint64_t count, sim_source_fn gen, void *ctx);
+
+/* Asks the engine to prefetch base + obj * stride for events about to be
+ * dispatched (those the ladder sorts into its last rung, those a few
+ * places ahead in Bottom and in the FIFO lanes, timers it prunes), so that
+ * a model's per-object record is in cache when it is needed.  base NULL: no prefetching (the
+ * default).  Changes no result. */
+static inline void sim_set_prefetch(sim_t *sim, const void *base, size_t stride)
+{
+    sim->pf_base = base;
+    sim->pf_stride = stride;
+    sim->ladder.pf_base = base;
+    sim->ladder.pf_stride = stride;
+}
 
 /* Sets the bound on consecutive events at one instant (default
  * SIM_SAME_TIME_LIMIT, at least 1). */
