@@ -26,12 +26,12 @@ LDLIBS   := -linih -lgsl -lgslcblas -lm -lpthread
 DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev valgrind \
             clang libclang-rt-14-dev
 FUZZ_SECONDS ?= 600
-FUZZ_SRC = tests/fuzz_scenario.c sim/scenario/scenario.c sim/scenario/keys.c sim/scenario/expand.c sim/spec/dist.c sim/model/sample.c sim/model/results.c sim/model/lathist.c sim/model/model.c sim/model/client.c sim/model/server.c sim/model/occ.c sim/engine/equeue.c sim/engine/chunk.c sim/engine/ladder.c sim/engine/radix.c sim/engine/rng.c sim/engine/sim.c sim/scenario/compile.c sim/experiment/plan.c sim/base/alloc.c \
+FUZZ_SRC = tests/fuzz_scenario.c sim/scenario/scenario.c sim/scenario/keys.c sim/scenario/expand.c sim/spec/dist.c sim/model/sample.c sim/model/results.c sim/model/lathist.c sim/model/model.c sim/model/client.c sim/model/server.c sim/model/occ.c sim/engine/equeue.c sim/engine/chunk.c sim/engine/ladder.c sim/engine/rng.c sim/engine/sim.c sim/scenario/compile.c sim/experiment/plan.c sim/base/alloc.c \
             $(POLICY_SRC)
 
 POLICY_SRC := sim/policy/backoff.c sim/policy/classify.c sim/policy/retry_after.c sim/policy/limit.c sim/policy/breaker.c sim/policy/throttle.c sim/policy/hedge.c
 SIM_SRC    := sim/base/alloc.c \
-              sim/engine/equeue.c sim/engine/chunk.c sim/engine/ladder.c sim/engine/radix.c \
+              sim/engine/equeue.c sim/engine/chunk.c sim/engine/ladder.c \
               sim/engine/rng.c sim/engine/sim.c \
               sim/spec/dist.c \
               sim/model/sample.c sim/model/results.c sim/model/lathist.c sim/model/model.c sim/model/client.c \

@@ -4,7 +4,7 @@
  * minimum, push one at its time + a random increment", and time the holds.
  *
  *   build/tests/qbench QUEUE N HOLDS DIST
- *     QUEUE  heap | ladder | radix
+ *     QUEUE  heap | ladder
  *     DIST   exp (mean 1), unif [0, 2), bimodal (90% [0, 0.1), 10% [0, 100)),
  *            herd (half |N(5 ms, 1 ms)| hops, half sleeps U(0, 2^k), k in 0..6),
  *            ties (integers 0..3: many events at one time),
@@ -22,7 +22,6 @@
 #include "../sim/engine/chunk.h"
 #include "../sim/engine/equeue.h"
 #include "../sim/engine/ladder.h"
-#include "../sim/engine/radix.h"
 
 static uint64_t s = 0x9e3779b97f4a7c15ULL;
 
@@ -65,7 +64,7 @@ static double incr(const char *d)
 int main(int argc, char **argv)
 {
     if (argc != 5) {
-        fprintf(stderr, "usage: qbench heap|ladder|radix N HOLDS exp|unif|bimodal|herd|ties|occ\n");
+        fprintf(stderr, "usage: qbench heap|ladder N HOLDS exp|unif|bimodal|herd|ties|occ\n");
         return 2;
     }
     const char *kind = argv[1], *dist = argv[4];
@@ -73,16 +72,15 @@ int main(int argc, char **argv)
     ck_pool pool;
     eq_queue h;
     lq_queue l;
-    rq_queue r;
     ck_pool_init(&pool);
-    int k = !strcmp(kind, "heap") ? 0 : !strcmp(kind, "ladder") ? 1 : 2;
-    if ((k == 0 && eq_init(&h, n)) || (k == 1 && lq_init(&l, &pool)) || (k == 2 && rq_init(&r, &pool)))
+    int k = !strcmp(kind, "heap") ? 0 : 1;
+    if ((k == 0 && eq_init(&h, n)) || (k == 1 && lq_init(&l, &pool)))
         return 1;
     eq_event e = {0};
     for (size_t i = 0; i < n; i++) {
         e.time = incr(dist);
         e.obj = (uint32_t)i;
-        int rc = k == 0 ? eq_push(&h, &e) : k == 1 ? lq_push(&l, &e) : rq_push(&r, &e);
+        int rc = k == 0 ? eq_push(&h, &e) : lq_push(&l, &e);
         if (rc)
             return 1;
     }
@@ -90,12 +88,12 @@ int main(int argc, char **argv)
     uint64_t sum = 0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (size_t i = 0; i < holds; i++) {
-        int rc = k == 0 ? eq_pop(&h, &e) : k == 1 ? lq_pop(&l, &e) : rq_pop(&r, &e);
+        int rc = k == 0 ? eq_pop(&h, &e) : lq_pop(&l, &e);
         if (rc)
             return 1;
         sum = sum * 31 + e.obj;
         e.time += incr(dist);
-        rc = k == 0 ? eq_push(&h, &e) : k == 1 ? lq_push(&l, &e) : rq_push(&r, &e);
+        rc = k == 0 ? eq_push(&h, &e) : lq_push(&l, &e);
         if (rc)
             return 1;
     }
@@ -105,10 +103,8 @@ int main(int argc, char **argv)
            holds, dist, ns, pool.peak, (unsigned long long)sum);
     if (k == 0)
         eq_free(&h);
-    else if (k == 1)
-        lq_free(&l);
     else
-        rq_free(&r);
+        lq_free(&l);
     ck_pool_free(&pool);
     return 0;
 }

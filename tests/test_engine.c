@@ -185,20 +185,15 @@ TEST(test_lanes_merge_in_order)
 {
     static const uint64_t seeds[] = {1, 2, 0xabcdef};
     for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
-        size_t n0, n1, n2;
+        size_t n0, n1;
         rec *a = merge_run(SIM_QUEUE_LADDER, seeds[i], 300000, &n0);
         rec *b = merge_run(SIM_QUEUE_HEAP, seeds[i], 300000, &n1);
-        rec *c = merge_run(SIM_QUEUE_RADIX, seeds[i], 300000, &n2);
         assert_int_equal(n0, n1);
-        assert_int_equal(n0, n2);
         assert_true(n0 > 100000);
-        for (size_t k = 0; k < n0; k++) {
+        for (size_t k = 0; k < n0; k++)
             assert_int_equal(a[k].seq, b[k].seq);
-            assert_int_equal(a[k].seq, c[k].seq);
-        }
         free(a);
         free(b);
-        free(c);
     }
 }
 

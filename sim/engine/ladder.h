@@ -10,14 +10,18 @@
  *   - rungs 0..nrungs-1: each an array of buckets of equal width; bucket k
  *     of a rung holds unsorted events with (t - lo) * inv in [k, k + 1)
  *     (clamped to the rung's first and last bucket).  Rung 0 is made from
- *     Top when everything below is used up (about LQ_TOP_TARGET events per
- *     bucket); rung r + 1 is made from the next bucket of rung r when that
- *     bucket holds more than LQ_THRES events (about LQ_RUNG_TARGET per
- *     bucket);
- *   - Bottom: a small sorted array the minimum is popped from.
+ *     Top when everything below is used up; rung r + 1 from the next
+ *     bucket of rung r when that bucket holds more than a few events.  A
+ *     rung made of n events has about n / 1024 buckets if n is large (few
+ *     partly filled chunks, bucket tails that stay in cache), n / 4 if it
+ *     is small (buckets short enough to sort at once);
+ *   - Bottom: a sorted array the minimum is popped from.
  * An event moves Top -> rung 0 -> (rung 1 ...) -> Bottom, about three
  * times, each a sequential copy, so push and pop are O(1) amortised for
- * the time distributions a simulation produces.
+ * the time distributions a simulation produces.  While the queue is small
+ * (up to 128 events) it is Bottom alone ("flat": a binary search and a
+ * short move per push); when Bottom grows past that, or past 64 events
+ * with rungs in place, it becomes a rung of its own.
  *
  * Exact order.  The bucket of a time is a monotone function of the time
  * (a rounded subtraction and a multiplication by a positive constant, then
@@ -26,10 +30,11 @@
  * list is filled from an older list in its order, or by pushes), so events
  * of equal time keep insertion order wherever they are.
  *
- * Contract: a pushed event's time is finite and not before the time of
- * the last event popped (a simulation's clock never goes back); seq values
- * increase with every push (lq_push assigns them, lq_push_seq takes the
- * caller's).  Memory: the events (15 per 512-byte chunk of the pool the
+ * Contract: times are finite; seq values increase with every push
+ * (lq_push assigns them, lq_push_seq takes the caller's).  Times may be
+ * anything (the order stays exact: tested with times before the last
+ * pop), but the costs above assume what a simulation does: pushes not
+ * before the last popped time.  Memory: the events (15 per 512-byte chunk of the pool the
  * queue was given), at most one partly used chunk per non-empty bucket,
  * 24 bytes per bucket, and Bottom; nothing grows by doubling except
  * Bottom, which holds a few dozen events unless thousands share one time.

@@ -21,7 +21,7 @@
 /* How many events ahead the run loop prefetches (sim_set_prefetch). */
 #define SIM_PREFETCH_AHEAD 4
 
-static const char *const queue_names[SIM_QUEUE_COUNT] = {"ladder", "heap", "radix"};
+static const char *const queue_names[SIM_QUEUE_COUNT] = {"ladder", "heap"};
 
 int sim_queue_parse(const char *name)
 {
@@ -68,9 +68,6 @@ int sim_init_queue(sim_t *sim, uint64_t replication_seed, size_t hint, int kind)
     case SIM_QUEUE_HEAP:
         rc = eq_init(&sim->heap, hint);
         break;
-    case SIM_QUEUE_RADIX:
-        rc = rq_init(&sim->radix, &sim->pool);
-        break;
     default:
         rc = lq_init(&sim->ladder, &sim->pool);
         break;
@@ -93,8 +90,6 @@ void sim_free(sim_t *sim)
     eq_free(&sim->heap);
     if (sim->ladder.pool)
         lq_free(&sim->ladder);
-    if (sim->radix.pool)
-        rq_free(&sim->radix);
     sim->nlanes = 0;
     sim->zero_lane = -1;
     ck_pool_free(&sim->pool); /* every lane's chunks with it */
@@ -113,8 +108,6 @@ static inline int queue_push(sim_t *sim, const eq_event *ev)
     switch (sim->qkind) {
     case SIM_QUEUE_HEAP:
         return eq_push_seq(&sim->heap, ev);
-    case SIM_QUEUE_RADIX:
-        return rq_push_seq(&sim->radix, ev);
     default:
         return lq_push_seq(&sim->ladder, ev);
     }
@@ -318,13 +311,6 @@ static inline __attribute__((always_inline)) int run_loop(sim_t *sim, double unt
         const eq_event *q = NULL;
         if (kind == SIM_QUEUE_HEAP) {
             q = eq_peek(&sim->heap);
-        } else if (kind == SIM_QUEUE_RADIX) {
-            /* the radix heap may only be peeked when its minimum is due:
-             * peeking moves its floor up to that minimum */
-            if (rq_min_time(&sim->radix) <= top->time && !(q = rq_peek(&sim->radix)) && sim->radix.len) {
-                sim_fail(sim);
-                break;
-            }
         } else {
             if (lq_fill(&sim->ladder) != 0) {
                 sim_fail(sim);
@@ -339,8 +325,6 @@ static inline __attribute__((always_inline)) int run_loop(sim_t *sim, double unt
                 break;
             if (kind == SIM_QUEUE_HEAP) {
                 eq_pop(&sim->heap, &ev);
-            } else if (kind == SIM_QUEUE_RADIX) {
-                rq_pop(&sim->radix, &ev);
             } else {
                 ev = *q; /* Bottom's head */
                 lq_queue *l = &sim->ladder;
@@ -374,15 +358,12 @@ static inline __attribute__((always_inline)) int run_loop(sim_t *sim, double unt
 
 static int run_ladder(sim_t *sim, double until) { return run_loop(sim, until, SIM_QUEUE_LADDER); }
 static int run_heap(sim_t *sim, double until) { return run_loop(sim, until, SIM_QUEUE_HEAP); }
-static int run_radix(sim_t *sim, double until) { return run_loop(sim, until, SIM_QUEUE_RADIX); }
 
 int sim_run(sim_t *sim, double until)
 {
     switch (sim->qkind) {
     case SIM_QUEUE_HEAP:
         return run_heap(sim, until);
-    case SIM_QUEUE_RADIX:
-        return run_radix(sim, until);
     default:
         return run_ladder(sim, until);
     }

@@ -40,7 +40,6 @@
 #include "chunk.h"
 #include "equeue.h"
 #include "ladder.h"
-#include "radix.h"
 #include "rng.h"
 
 #define SIM_MAX_TYPES 16
@@ -53,7 +52,6 @@
 typedef enum sim_queue_kind {
     SIM_QUEUE_LADDER = 0, /* the default */
     SIM_QUEUE_HEAP,       /* the 4-ary heap, for reference */
-    SIM_QUEUE_RADIX,
     SIM_QUEUE_COUNT
 } sim_queue_kind;
 
@@ -97,7 +95,6 @@ struct sim {
     int qkind;        /* sim_queue_kind */
     eq_queue heap;
     lq_queue ladder;
-    rq_queue radix;
     ck_pool pool;
     rng_set rng;
     uint64_t seq;     /* the next insertion sequence number */
@@ -116,7 +113,7 @@ struct sim {
     int zero_lane;    /* lane of 0 s delays, or -1 */
 };
 
-/* The queue kind called `name` ("ladder", "heap", "radix"), or -1. */
+/* The queue kind called `name` ("ladder" or "heap"), or -1. */
 int sim_queue_parse(const char *name);
 
 /* The name of queue kind k ("ladder", ...), or NULL if out of range. */
