@@ -1,13 +1,84 @@
 #!/bin/sh
-# make bench: engine throughput and memory on the thundering-herd scenario
-# at 10,000 and 1,000,000 clients (one thread, one replication of every
-# strategy).  Prints events/s and peak resident memory; asserts nothing.
+# make bench: engine throughput and memory, the default pending-event set
+# (ladder queue) against the 4-ary heap (--queue heap), in one run.
+#
+# Cases (each queue in a process of its own, so peak RSS is the case's):
+#   th-1e4   thundering-herd.ini, 10,000 clients, 6 strategies x 5 replications
+#   th-1e6   1,000,000 clients, full jitter, 1 replication, the whole run
+#   th-1e7   10,000,000 clients, full jitter, the first 2 simulated seconds
+#            (the burst and the first retries: the memory peak); BENCH_FULL=1
+#            runs the whole of it (about 400 M events) with the ladder only
+#   occ      aws-2015-occ.ini, the whole sweep (19 points x 5 strategies x 100
+#            replications, ~75 M events)
+#   occ-2t   the same on 2 threads (the speed-up is printed)
+# All on one thread but occ-2t.  Prints a table, then one line per case and
+# queue for scripts:
+#   bench: case=NAME clients=N queue=Q events=E events_per_s=X peak_rss_mib=M bytes_per_client=B ratio_vs_heap=R
+# (bytes_per_client: peak RSS / clients, "na" for the OCC sweep whose
+# clients vary; ratio_vs_heap: events/s over the heap's in this run, 1 for
+# the heap).  Asserts nothing: the figures depend on the machine.
 set -eu
 HERD=${1:-./herd}
 T=$(mktemp -d /tmp/herd-bench.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-for n in 10000 1000000; do
-    echo "== thundering-herd, $n clients, 6 strategies x 1 replication, 1 thread"
-    "$HERD" run scenarios/thundering-herd.ini -o "$T/$n" --quiet --stats --jobs 1 \
-        --replications 1 --set clients.count=$n 2>&1
-done
+LINES="$T/lines"
+: >"$LINES"
+
+# run CASE CLIENTS QUEUE herd-run-arguments...: one measured process
+run() {
+    name=$1 clients=$2 q=$3
+    shift 3
+    if ! "$HERD" run "$@" -o "$T/out" --quiet --stats --queue "$q" >"$T/stdout" 2>"$T/stats"; then
+        echo "bench: $name ($q) failed:" >&2
+        cat "$T/stats" >&2
+        exit 1
+    fi
+    # stats: R runs, E events in W s wall (J thread(s)): X events/s; peak RSS M MiB; ...
+    set -- $(sed -n 's/^stats: [0-9]* runs, \([0-9]*\) events in \([0-9.]*\) s wall.*peak RSS \([0-9.]*\) MiB.*/\1 \2 \3/p' "$T/stats")
+    [ $# -eq 3 ] || { echo "bench: $name ($q): no stats line" >&2; cat "$T/stats" >&2; exit 1; }
+    echo "$name $clients $q $1 $2 $3" >>"$LINES"
+    printf '  %-8s %-7s %12s events %8.2f s  %6.2f M events/s  %8.1f MiB\n' "$name" "$q" "$1" "$2" \
+        "$(echo "$1 $2" | awk '{ printf "%.4f", $1 / $2 / 1e6 }')" "$3"
+}
+
+pair() { # CASE CLIENTS args...: the ladder, then the heap
+    name=$1 clients=$2
+    shift 2
+    run "$name" "$clients" ladder "$@"
+    run "$name" "$clients" heap "$@"
+}
+
+TH=scenarios/thundering-herd.ini
+echo "== make bench: ladder queue against the 4-ary heap (one process per line)"
+pair th-1e4 10000 $TH --jobs 1 --replications 5 --set clients.count=10000
+pair th-1e6 1000000 $TH --jobs 1 --replications 1 --set clients.count=1000000 --set run.strategies=full_jitter
+if [ "${BENCH_FULL:-0}" = 1 ]; then
+    run th-1e7 10000000 ladder $TH --jobs 1 --replications 1 --set clients.count=10000000 \
+        --set run.strategies=full_jitter
+else
+    pair th-1e7 10000000 $TH --jobs 1 --replications 1 --set clients.count=10000000 \
+        --set run.strategies=full_jitter --set run.horizon_s=2
+fi
+pair occ 190 scenarios/aws-2015-occ.ini --jobs 1
+pair occ-2t 190 scenarios/aws-2015-occ.ini --jobs 2
+
+echo
+awk '
+{ ev[$1 " " $3] = $4; wall[$1 " " $3] = $5; rss[$1 " " $3] = $6; cl[$1] = $2; q[NR] = $1 " " $3 }
+END {
+    printf "%-8s %-7s %10s %13s %12s %11s %9s %10s\n", "case", "queue", "clients", "events", "M events/s", "peak MiB", "B/client", "vs heap"
+    for (i = 1; i <= NR; i++) {
+        split(q[i], k, " "); c = k[1]; qq = k[2]
+        x = ev[q[i]] / wall[q[i]]
+        h = (c " heap") in ev ? ev[c " heap"] / wall[c " heap"] : 0
+        r = h > 0 ? sprintf("%.2f", x / h) : "na"
+        b = c ~ /^occ/ ? "na" : sprintf("%.1f", rss[q[i]] * 1048576 / cl[c])
+        printf "%-8s %-7s %10d %13d %12.2f %11.1f %9s %10s\n", c, qq, cl[c], ev[q[i]], x / 1e6, rss[q[i]], b, r
+        line[i] = sprintf("bench: case=%s clients=%d queue=%s events=%d events_per_s=%.0f peak_rss_mib=%.1f bytes_per_client=%s ratio_vs_heap=%s", c, cl[c], qq, ev[q[i]], x, rss[q[i]], b, r)
+    }
+    if (("occ ladder" in ev) && ("occ-2t ladder" in ev))
+        printf "\n2-thread speed-up on the OCC sweep (ladder): %.2fx\n", (ev["occ-2t ladder"] / wall["occ-2t ladder"]) / (ev["occ ladder"] / wall["occ ladder"])
+    print ""
+    for (i = 1; i <= NR; i++)
+        print line[i]
+}' "$LINES"

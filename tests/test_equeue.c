@@ -1,11 +1,20 @@
 /*
- * test_equeue.c - cmocka tests for the pending-event set (equeue.h).
+ * test_equeue.c - cmocka tests for the pending-event sets: the 4-ary heap
+ * (equeue.h) and the ladder queue (ladder.h).
  *
  * The heap is checked against a plain array oracle (insert at the end, find
  * the minimum by linear scan in (time, seq) order) on long random operation
  * sequences from a fixed-seed splitmix64 generator.  Times are drawn from a
  * small set so that most events tie on time and the FIFO rule carries the
  * order.  Allocation failures are injected through herd_alloc_fail_after().
+ *
+ * The ladder is then checked against the heap as its oracle, event by
+ * event (time, seq and payload), on random sequences of interleaved pushes
+ * and pops that fill it to tens of thousands of events and drain it again:
+ * ties and repeated times, delays spread log-uniformly from 1e-9 s to
+ * 1e7 s, far-future events among near ones, bursts of thousands of events
+ * at one time, and times before the last pop.  Its allocation failures
+ * leave it unchanged.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,6 +31,7 @@
 
 #include "../sim/base/alloc.h"
 #include "../sim/engine/equeue.h"
+#include "../sim/engine/ladder.h"
 
 
 
@@ -475,6 +485,274 @@ TEST(test_alloc_failure)
     }
 }
 
+/* ------------------------------------------------- ladder against heap */
+
+/* Delay generators for the ladder runs; each returns a delay >= 0 from
+ * the last popped time (or, for LD_ANY, a time of its own). */
+enum {
+    LD_TIES,  /* delays 0, 0.5, 1, 0.1 + 0.2, 0.3: most events tie */
+    LD_SPAN,  /* log-uniform in [1e-9, 1e7] s, and 0 */
+    LD_FAR,   /* ~ 10 ms hops, 5% sleeps up to 60 s, 1% at 1e7 s */
+    LD_BURST, /* phases of thousands of events at one time, then spread */
+    LD_ANY,   /* times from tie_time(), before the last pop too */
+    LD_COUNT
+};
+
+static double ladder_delay(uint64_t *s, int mode, uint64_t i)
+{
+    volatile double a = 0.1, b = 0.2;
+    double u = unif(s);
+
+    switch (mode) {
+    case LD_TIES:
+        switch (below(s, 6)) {
+        case 0:
+        case 1:
+            return 0;
+        case 2:
+            return 0.5;
+        case 3:
+            return 1;
+        case 4:
+            return a + b;
+        default:
+            return 0.3;
+        }
+    case LD_SPAN:
+        return u < 0.05 ? 0 : pow(10.0, -9.0 + 16.0 * unif(s));
+    case LD_FAR:
+        if (u < 0.01)
+            return 1e7 * (1 + unif(s));
+        if (u < 0.06)
+            return 60 * unif(s);
+        return 0.01 + 0.002 * (unif(s) - 0.5);
+    case LD_BURST:
+        return (i / 4096) % 2 ? 0 : 5 * unif(s);
+    default:
+        return 0;
+    }
+}
+
+/* Runs nops random pushes and pops on a ladder and a heap in lock step:
+ * every pop must give the same event (time, seq, payload).  The push
+ * probability alternates between fill and drain phases of 2^10..2^15
+ * operations. */
+static void ladder_vs_heap(uint64_t seed, size_t nops, int mode)
+{
+    uint64_t s = seed;
+    eq_queue h;
+    lq_queue l;
+    ck_pool pool;
+    double now = 0, p_push = 0.3;
+    size_t i, peak = 0, phase_end = 0;
+
+    ck_pool_init(&pool);
+    assert_int_equal(eq_init(&h, 0), 0);
+    assert_int_equal(lq_init(&l, &pool), 0);
+    for (i = 0; i < nops; i++) {
+        if (i == phase_end) {
+            p_push = p_push > 0.5 ? 0.3 : 0.7;
+            phase_end += (size_t)1024 << below(&s, 6);
+        }
+        if (eq_len(&h) == 0 || unif(&s) < p_push) {
+            double t = mode == LD_ANY ? tie_time(&s) : now + ladder_delay(&s, mode, i);
+            eq_event e = random_payload(&s, t);
+
+            assert_int_equal(eq_push(&h, &e), 0);
+            assert_int_equal(lq_push(&l, &e), 0);
+            if (eq_len(&h) > peak)
+                peak = eq_len(&h);
+        } else {
+            eq_event want, got;
+            const eq_event *top = lq_peek(&l);
+
+            assert_non_null(top);
+            assert_int_equal(eq_pop(&h, &want), 0);
+            assert_event_equal(top, &want);
+            assert_int_equal(lq_pop(&l, &got), 0);
+            assert_event_equal(&got, &want);
+            assert_true(got.aux == want.aux);
+            now = got.time;
+        }
+        assert_int_equal(lq_len(&l), eq_len(&h));
+    }
+    while (eq_len(&h)) {
+        eq_event want, got;
+
+        assert_int_equal(eq_pop(&h, &want), 0);
+        assert_int_equal(lq_pop(&l, &got), 0);
+        assert_event_equal(&got, &want);
+    }
+    assert_int_equal(lq_len(&l), 0);
+    assert_null(lq_peek(&l));
+    assert_int_equal(lq_pop(&l, &(eq_event){0}), -1);
+    assert_true(peak > 2000); /* it grew past the small-queue regime */
+    lq_free(&l);
+    eq_free(&h);
+    assert_int_equal(pool.used, 0); /* every chunk came back */
+    ck_pool_free(&pool);
+}
+
+TEST(test_ladder_vs_heap)
+{
+    static const uint64_t seeds[3] = {7, 0xfeedface, UINT64_C(0x0123456789abcdef)};
+    int mode;
+    size_t k;
+
+    for (mode = 0; mode < LD_COUNT; mode++)
+        for (k = 0; k < 3; k++)
+            ladder_vs_heap(seeds[k] + (uint64_t)mode, 100000, mode);
+}
+
+/* A large fill and drain: 300,000 events with delays over 16 decades,
+ * then held and popped in order (many rungs, spills and the coarse-bucket regime). */
+TEST(test_ladder_large)
+{
+    uint64_t s = 99;
+    eq_queue h;
+    lq_queue l;
+    ck_pool pool;
+    size_t i, n = 300000;
+    double now = 0;
+
+    ck_pool_init(&pool);
+    assert_int_equal(eq_init(&h, n), 0);
+    assert_int_equal(lq_init(&l, &pool), 0);
+    for (i = 0; i < n; i++) {
+        eq_event e = random_payload(&s, ladder_delay(&s, LD_SPAN, i));
+
+        assert_int_equal(eq_push(&h, &e), 0);
+        assert_int_equal(lq_push(&l, &e), 0);
+    }
+    /* hold: pop one, push one, as a simulation does */
+    for (i = 0; i < 2 * n; i++) {
+        eq_event want, got, e;
+
+        assert_int_equal(eq_pop(&h, &want), 0);
+        assert_int_equal(lq_pop(&l, &got), 0);
+        assert_event_equal(&got, &want);
+        now = got.time;
+        e = random_payload(&s, now + ladder_delay(&s, i % 2 ? LD_FAR : LD_SPAN, i));
+        assert_int_equal(eq_push(&h, &e), 0);
+        assert_int_equal(lq_push(&l, &e), 0);
+    }
+    /* memory: the chunks in use are the events plus a few percent */
+    assert_true(pool.peak * CK_EVENTS < n + n / 4 + 4096);
+    for (i = 0; i < n; i++) {
+        eq_event want, got;
+
+        assert_int_equal(eq_pop(&h, &want), 0);
+        assert_int_equal(lq_pop(&l, &got), 0);
+        assert_event_equal(&got, &want);
+    }
+    assert_int_equal(lq_len(&l), 0);
+    lq_free(&l);
+    eq_free(&h);
+    ck_pool_free(&pool);
+}
+
+TEST(test_ladder_ties_fifo)
+{
+    /* 20,000 events at one time, pushed in between pops of earlier ones,
+     * come out in push order: a bucket that cannot be split goes to Bottom
+     * whole, in seq order */
+    lq_queue l;
+    ck_pool pool;
+    eq_event out;
+    uint32_t i, next = 0;
+
+    ck_pool_init(&pool);
+    assert_int_equal(lq_init(&l, &pool), 0);
+    for (i = 0; i < 20000; i++) {
+        eq_event e = {.time = 5.0, .obj = i};
+        eq_event f = {.time = 4.0 + (double)i / 20000.0, .obj = 1000000 + i};
+
+        assert_int_equal(lq_push(&l, &e), 0);
+        assert_int_equal(lq_push(&l, &f), 0);
+    }
+    while (lq_pop(&l, &out) == 0) {
+        if (out.obj >= 1000000)
+            continue;
+        assert_true(out.time == 5.0);
+        assert_int_equal(out.obj, next);
+        next++;
+    }
+    assert_int_equal(next, 20000);
+    lq_free(&l);
+    ck_pool_free(&pool);
+}
+
+TEST(test_ladder_alloc_failure)
+{
+    /* With the n-th allocation failing, pushes and pops fail cleanly: a
+     * failed push leaves the queue unchanged (and uses no seq), a failed
+     * fill leaves it valid; once allocation works again, everything comes
+     * out in heap order. */
+    long n, used = 0;
+    int runs_failed = 0;
+
+    for (n = 0; n < 400; n++) {
+        uint64_t s = 1234 + (uint64_t)n;
+        eq_queue h;
+        lq_queue l;
+        ck_pool pool;
+        size_t i, failures = 0;
+        double now = 0;
+
+        ck_pool_init(&pool);
+        assert_int_equal(eq_init(&h, 30000), 0); /* the oracle never grows */
+        herd_alloc_fail_after(n);
+        if (lq_init(&l, &pool) != 0) {
+            herd_alloc_fail_after(-1);
+            lq_free(&l); /* safe after a failed init */
+            eq_free(&h);
+            ck_pool_free(&pool);
+            continue;
+        }
+        for (i = 0; i < 30000; i++) {
+            if (eq_len(&h) == 0 || i % 3 != 0) {
+                eq_event e = random_payload(&s, now + ladder_delay(&s, LD_FAR, i));
+                size_t before = lq_len(&l);
+                uint64_t seq = l.next_seq;
+
+                if (lq_push(&l, &e) != 0) {
+                    failures++;
+                    assert_int_equal(lq_len(&l), before);
+                    assert_int_equal(l.next_seq, seq);
+                    continue;
+                }
+                assert_int_equal(eq_push(&h, &e), 0);
+            } else {
+                eq_event want, got;
+
+                if (lq_pop(&l, &got) != 0) {
+                    failures++;
+                    assert_int_equal(lq_len(&l), eq_len(&h));
+                    continue;
+                }
+                assert_int_equal(eq_pop(&h, &want), 0);
+                assert_event_equal(&got, &want);
+                now = got.time;
+            }
+        }
+        used = herd_alloc_fail_after(-1);
+        runs_failed += failures > 0;
+        while (eq_len(&h)) {
+            eq_event want, got;
+
+            assert_int_equal(eq_pop(&h, &want), 0);
+            assert_int_equal(lq_pop(&l, &got), 0);
+            assert_event_equal(&got, &want);
+        }
+        lq_free(&l);
+        eq_free(&h);
+        ck_pool_free(&pool);
+        if (!failures && used <= n)
+            break; /* the run needed at most n allocations: every site was seen */
+    }
+    assert_true(runs_failed >= 5);
+}
+
 /* Teardown: a failed assertion must not leave fault injection armed. */
 static int disarm(void **state)
 {
@@ -492,6 +770,10 @@ int main(void)
         cmocka_unit_test(test_ties_fifo),
         cmocka_unit_test(test_ties_fifo_interleaved),
         cmocka_unit_test_teardown(test_alloc_failure, disarm),
+        cmocka_unit_test(test_ladder_vs_heap),
+        cmocka_unit_test(test_ladder_large),
+        cmocka_unit_test(test_ladder_ties_fifo),
+        cmocka_unit_test_teardown(test_ladder_alloc_failure, disarm),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

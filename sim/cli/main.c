@@ -25,6 +25,7 @@
 #include "../experiment/experiment.h"
 #include "../report/csv.h"
 #include "../base/alloc.h"
+#include "../engine/sim.h"
 #include "../model/model.h"
 #include "../policy/herdpolicy.h"
 #include "../report/partial.h"
@@ -83,6 +84,8 @@ static void errorf(const char *fmt, ...)
     "                          results do not depend on N\n" \
     "  -q, --quiet             print nothing on success\n" \
     "  --stats                 print events/s and peak memory on stderr\n" \
+    "  --queue NAME            pending-event set: ladder (default) or heap (the reference\n" \
+    "                          4-ary heap); results do not depend on it\n" \
     "  --plot                  then draw the figures, as herd plot DIR does\n" \
     "  --shard K/N             run shard K of N of the plan's jobs (balanced by cost) and\n" \
     "                          write DIR/partial.herd; herd merge makes the outputs\n" \
@@ -205,12 +208,12 @@ static int cmd_run(int argc, char **argv, int check)
     const char *sets[MAX_SETS];
     static char flagbuf[MAX_SETS][SCN_SWEEP_VALUES_MAX + 160];
     const char *flags[MAX_SETS]; /* every override as given, for the manifest */
-    int nsets = 0, nflags = 0, quiet = 0, stats = 0, plot = 0, mpi = 0;
+    int nsets = 0, nflags = 0, quiet = 0, stats = 0, plot = 0, mpi = 0, queue = SIM_QUEUE_LADDER;
     unsigned shard_k = 0, shard_n = 0;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     int jobs = ncpu < 1 ? 1 : ncpu > 8 ? 8 : (int)ncpu;
 
-    enum { O_SEED = 256, O_REPS, O_SET, O_SWEEP, O_JOBS, O_STATS, O_PLOT, O_MPI, O_SHARD, O_LIVE };
+    enum { O_SEED = 256, O_REPS, O_SET, O_SWEEP, O_JOBS, O_STATS, O_PLOT, O_MPI, O_SHARD, O_LIVE, O_QUEUE };
     double live = 0;
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},     {"seed", required_argument, NULL, O_SEED},
@@ -219,7 +222,7 @@ static int cmd_run(int argc, char **argv, int check)
         {"quiet", no_argument, NULL, 'q'},            {"stats", no_argument, NULL, O_STATS},
         {"plot", no_argument, NULL, O_PLOT},          {"mpi", no_argument, NULL, O_MPI},
         {"shard", required_argument, NULL, O_SHARD},  {"help", no_argument, NULL, 'h'},
-        {"live", optional_argument, NULL, O_LIVE},
+        {"live", optional_argument, NULL, O_LIVE},    {"queue", required_argument, NULL, O_QUEUE},
         {NULL, 0, NULL, 0}};
     /* getopt_long permutes its vector: parse a copy, keep argv as given
      * for the manifest */
@@ -308,6 +311,13 @@ static int cmd_run(int argc, char **argv, int check)
         case 'q':
             quiet = 1;
             break;
+        case O_QUEUE:
+            queue = sim_queue_parse(v);
+            if (queue < 0) {
+                errorf("--queue: expected ladder or heap, got '%s'", v);
+                return 2;
+            }
+            break;
         case O_STATS:
             stats = 1;
             break;
@@ -385,7 +395,7 @@ static int cmd_run(int argc, char **argv, int check)
         herd_free(text);
         return 2;
     }
-    exp_options opt = {.outdir = outdir, .quiet = quiet, .jobs = jobs, .stats = stats,
+    exp_options opt = {.outdir = outdir, .quiet = quiet, .jobs = jobs, .stats = stats, .queue = queue,
                        .shard_k = shard_k, .shard_n = shard_n, .mpi = mpi, .live = check ? 0 : live,
                        .version = HERD_VERSION, .argc = argc, .argv = argv,
                        .text = text, .textlen = textlen, .sets = flags, .nsets = nflags};

@@ -51,10 +51,19 @@ static int grow(eq_queue *q)
 
 int eq_push(eq_queue *q, const eq_event *ev)
 {
+    eq_event e = *ev;
+    e.seq = q->next_seq;
+    if (eq_push_seq(q, &e) != 0)
+        return -1;
+    q->next_seq++;
+    return 0;
+}
+
+int eq_push_seq(eq_queue *q, const eq_event *ev)
+{
     if (q->len == q->cap && grow(q) != 0)
         return -1;
     eq_event e = *ev;
-    e.seq = q->next_seq++;
     size_t i = q->len++;
     while (i > 0) {
         size_t parent = (i - 1) / ARITY;

@@ -51,6 +51,12 @@ void eq_free(eq_queue *q);
  * Returns 0, or -1 on allocation failure (queue unchanged). */
 int eq_push(eq_queue *q, const eq_event *ev);
 
+/* Inserts a copy of *ev keeping ev->seq, which the caller numbers (a
+ * simulation shares one sequence between the queue and its lanes); the
+ * queue's own counter is not used.  Returns 0, or -1 on allocation failure
+ * (queue unchanged). */
+int eq_push_seq(eq_queue *q, const eq_event *ev);
+
 /* Removes the minimum into *out.  Returns 0, or -1 if the queue is empty. */
 int eq_pop(eq_queue *q, eq_event *out);
 

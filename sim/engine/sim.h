@@ -12,6 +12,24 @@
  * resolves about 1e-10 s, far below any delay herd models (microseconds at
  * the least), and events that land on exactly the same time are ordered by
  * insertion sequence, so ties never depend on rounding.
+ *
+ * Where pending events live.  Every event gets the next insertion
+ * sequence number of the simulation, and the run loop always dispatches
+ * the smallest (time, seq) among:
+ *   - the pending-event set: a ladder queue (ladder.h, the default) or the
+ *     4-ary heap (equeue.h, the reference), chosen at sim_init_queue;
+ *   - lanes, FIFO queues of events that become due in the order they were
+ *     scheduled, so they never enter the set: a fixed-delay lane (a
+ *     constant network delay or service time), the zero-delay lane (every
+ *     event scheduled 0 s ahead), timer lanes (a constant attempt timeout,
+ *     24 bytes a timer, cancelled timers pruned), and source lanes (a
+ *     sequence of events produced on demand, such as every client's start
+ *     in order).
+ * So the order is exactly the order one heap of every event would give.
+ *
+ * Memory: events live in 512-byte chunks of one pool (chunk.h) shared by
+ * the set and the lanes, reused as events come and go; nothing per event
+ * is allocated.
  */
 #ifndef HERD_SIM_H
 #define HERD_SIM_H
@@ -19,49 +37,98 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "chunk.h"
 #include "equeue.h"
+#include "ladder.h"
 #include "rng.h"
 
 #define SIM_MAX_TYPES 16
 #define SIM_MAX_LANES 8
 
-/* A FIFO lane: events that are all scheduled with the same fixed delay
- * (a constant timeout, a constant network delay) become due in the order
- * they were scheduled, so a ring buffer holds them in time order and they
- * never enter the heap: O(1) to schedule and to pop.  The run loop takes
- * the earliest of the heap top and the lane heads by (time, seq), with seq
- * shared with the heap, so the event order is exactly the order a single
- * heap would give. */
-typedef struct sim_lane {
-    double delay;
-    eq_event *ring;
-    size_t head, len, cap;
-} sim_lane;
+/* More consecutive events than this at one simulated instant stop the run
+ * with SIM_ERR_STUCK (the default bound; see sim_set_same_time_limit). */
+#define SIM_SAME_TIME_LIMIT 10000000ULL
+
+typedef enum sim_queue_kind {
+    SIM_QUEUE_LADDER = 0, /* the default */
+    SIM_QUEUE_HEAP,       /* the 4-ary heap, for reference */
+    SIM_QUEUE_COUNT
+} sim_queue_kind;
+
+typedef enum sim_error {
+    SIM_OK = 0,
+    SIM_ERR_MEMORY, /* an allocation failed */
+    SIM_ERR_STUCK   /* too many events at one instant: time does not advance */
+} sim_error;
 
 typedef struct sim sim_t;
 
 /* A handler for one event type; ev is valid only during the call. */
 typedef void (*sim_handler)(sim_t *sim, const eq_event *ev, void *ctx);
 
+/* For a timer lane: true if the timer ev is cancelled (its handler would
+ * do nothing), so it may be dropped unseen. */
+typedef bool (*sim_dead_fn)(const eq_event *ev, void *ctx);
+
+/* For a source lane: fills ev (time, type, obj, tag, arg, aux; not seq)
+ * with the i-th event of the source, i = 0, 1, ... in order. */
+typedef void (*sim_source_fn)(void *ctx, uint64_t i, eq_event *ev);
+
+enum { SIM_LANE_FIXED = 0, SIM_LANE_TIMER, SIM_LANE_SOURCE };
+
+typedef struct sim_lane {
+    eq_event head;       /* the lane's next event; time = +inf when empty */
+    double delay;        /* fixed and timer lanes */
+    int kind;
+    ck_fifo q;           /* the entries after head */
+    sim_dead_fn dead;    /* timer lanes */
+    void *dead_ctx;
+    uint64_t ndead;      /* timers reported cancelled since the last pruning */
+    sim_source_fn gen;   /* source lanes */
+    void *gen_ctx;
+    uint64_t gi, gn, gseq; /* next index, count, seq of index 0 */
+} sim_lane;
+
 struct sim {
     double now;
-    eq_queue queue;
+    double until;     /* of the current sim_run */
+    int qkind;        /* sim_queue_kind */
+    eq_queue heap;
+    lq_queue ladder;
+    ck_pool pool;
     rng_set rng;
-    uint64_t events;  /* events dispatched so far */
+    uint64_t seq;     /* the next insertion sequence number */
+    uint64_t events;  /* events dispatched so far (pruned timers included) */
+    uint64_t same_time, same_time_limit;
     bool stopped;
-    bool failed;      /* an allocation failed while scheduling */
+    bool failed;      /* see error */
+    sim_error error;
     sim_handler handler[SIM_MAX_TYPES];
     void *ctx[SIM_MAX_TYPES];
     sim_lane lane[SIM_MAX_LANES];
     int nlanes;
+    uint32_t lane_mask; /* bit i: lane i has a head */
+    const char *pf_base; /* see sim_set_prefetch */
+    size_t pf_stride;
+    int zero_lane;    /* lane of 0 s delays, or -1 */
 };
 
+/* The queue kind called `name` ("ladder" or "heap"), or -1. */
+int sim_queue_parse(const char *name);
+
+/* The name of queue kind k ("ladder", ...), or NULL if out of range. */
+const char *sim_queue_name(int k);
+
 /* Initialises a simulation at time 0 with streams seeded from
- * replication_seed and room for `hint` pending events.  Returns 0, or -1 on
- * allocation failure (sim is then safe to sim_free). */
+ * replication_seed, the default pending-event set and room for `hint`
+ * pending events where the set preallocates (the heap).  Returns 0, or -1
+ * on allocation failure (sim is then safe to sim_free). */
 int sim_init(sim_t *sim, uint64_t replication_seed, size_t hint);
 
-/* Frees the queue and streams.  sim_free(NULL) is a no-op. */
+/* sim_init with the pending-event set `kind` (a sim_queue_kind). */
+int sim_init_queue(sim_t *sim, uint64_t replication_seed, size_t hint, int kind);
+
+/* Frees the queue, lanes and streams.  sim_free(NULL) is a no-op. */
 void sim_free(sim_t *sim);
 
 /* Registers handler h (with ctx) for events of `type` (< SIM_MAX_TYPES). */
@@ -81,14 +148,55 @@ void sim_schedule_aux(sim_t *sim, double delay, uint32_t type, uint32_t obj,
  * use (then use sim_schedule). */
 int sim_lane_for(sim_t *sim, double delay);
 
+/* Returns a new timer lane: events delayed by exactly `delay` seconds
+ * (> 0, finite), stored without arg and aux (24 bytes).  When the model
+ * has reported (sim_lane_dead) that at least half of the lane's timers are
+ * cancelled, the next schedule on it drops every timer for which dead()
+ * is true, counting each as a dispatched event if its time is within the
+ * current sim_run's `until` (the count, and so every result, stays what
+ * dispatching them would give).  -1 if all lanes are in use. */
+int sim_timer_lane(sim_t *sim, double delay, sim_dead_fn dead, void *ctx);
+
+/* Tells timer lane `lane` that one of its timers was cancelled (a hint
+ * that decides when to prune; an extra or missing call only changes when). */
+static inline void sim_lane_dead(sim_t *sim, int lane) { sim->lane[lane].ndead++; }
+
 /* Schedules an event `delay` seconds from now through lane `lane` (the
- * lane's delay).  On allocation failure the simulation is marked failed. */
+ * lane's delay; a timer lane takes arg = 0 and aux = 0 only).  On
+ * allocation failure the simulation is marked failed. */
 void sim_schedule_lane(sim_t *sim, int lane, uint32_t type, uint32_t obj, uint32_t tag, int32_t arg,
                        float aux);
 
-/* Runs until the queue is empty, sim_stop() is called, or the next event
+/* Adds a source of `count` events, the i-th produced by gen(ctx, i, ev)
+ * when the one before it has been dispatched; their times must not
+ * decrease with i nor be before now.  They take the next `count` sequence
+ * numbers, as if all were scheduled now in order: scheduling N events
+ * this way costs no memory.  Returns the lane, or -1 if all lanes are in
+ * use (then schedule them one by one). */
+int sim_source(sim_t *sim, uint64_t count, sim_source_fn gen, void *ctx);
+
+/* Asks the engine to prefetch base + obj * stride for events about to be
+ * dispatched (those the ladder sorts into its last rung, those a few
+ * places ahead in Bottom and in the FIFO lanes, timers it prunes), so that
+ * a model's per-object record is in cache when it is needed.  base NULL: no prefetching (the
+ * default).  Changes no result. */
+static inline void sim_set_prefetch(sim_t *sim, const void *base, size_t stride)
+{
+    sim->pf_base = base;
+    sim->pf_stride = stride;
+    sim->ladder.pf_base = base;
+    sim->ladder.pf_stride = stride;
+}
+
+/* Sets the bound on consecutive events at one instant (default
+ * SIM_SAME_TIME_LIMIT, at least 1). */
+static inline void sim_set_same_time_limit(sim_t *sim, uint64_t n) { sim->same_time_limit = n ? n : 1; }
+
+/* Runs until nothing is pending, sim_stop() is called, or the next event
  * lies after `until` (events at exactly `until` run).  Returns 0, or -1 if
- * the simulation failed (allocation). */
+ * the simulation failed: sim->error says why (SIM_ERR_MEMORY: an
+ * allocation; SIM_ERR_STUCK: more than the same-time limit of consecutive
+ * events at one instant, sim->now being that instant). */
 int sim_run(sim_t *sim, double until);
 
 /* Makes sim_run return after the current event. */
@@ -98,9 +206,14 @@ static inline void sim_stop(sim_t *sim) { sim->stopped = true; }
  * after the current event and returns -1. */
 static inline void sim_fail(sim_t *sim)
 {
+    if (!sim->failed)
+        sim->error = SIM_ERR_MEMORY;
     sim->failed = true;
     sim->stopped = true;
 }
+
+/* A one-line description of sim->error (a static string). */
+const char *sim_error_text(sim_error e);
 
 static inline double sim_now(const sim_t *sim) { return sim->now; }
 

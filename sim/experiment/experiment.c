@@ -31,6 +31,8 @@ typedef struct pool {
     atomic_int finished;    /* every worker has returned */
     atomic_int failed;      /* a job failed: 1 out of memory, 2 its timeseries outgrew its budget */
     atomic_size_t failed_job;
+    int queue;              /* sim_queue_kind */
+    char why[160];          /* the failed job's reason (set by the first to fail) */
 } pool;
 
 static void run_job(pool *p, size_t j)
@@ -43,13 +45,19 @@ static void run_job(pool *p, size_t j)
     model md;
     memset(&md, 0, sizeof md);
     p->seeds[j] = exp_plan_seed(plan, pt, rep);
-    int ok = sim_init(&sim, p->seeds[j], (size_t)pt->spec.clients * 2 + 64) == 0 &&
+    int ok = sim_init_queue(&sim, p->seeds[j], (size_t)pt->spec.clients * 2 + 64, p->queue) == 0 &&
              model_init(&md, &pt->spec, g->strategy, &sim) == 0 && model_run(&md) == 0;
-    if (ok)
+    if (ok) {
         model_take_results(&md, &p->results[j],
                            pt->timeseries == SCN_TS_ALL || (pt->timeseries == SCN_TS_FIRST && rep == 0));
-    else if (!atomic_exchange(&p->failed, md.ts.over ? 2 : 1))
+    } else if (!atomic_exchange(&p->failed, md.ts.over ? 2 : 1)) {
         atomic_store(&p->failed_job, j);
+        if (sim.error == SIM_ERR_STUCK)
+            snprintf(p->why, sizeof p->why, "simulated time stopped advancing at t = %.9g s (more than %llu events in a row at that instant)",
+                     sim.now, (unsigned long long)sim.same_time_limit);
+        else
+            snprintf(p->why, sizeof p->why, "out of memory");
+    }
     model_free(&md);
     sim_free(&sim);
 }
@@ -174,11 +182,13 @@ static char *manifest(const exp_plan *plan, const char *path, const exp_options 
     fprintf(f, "command: herd");
     for (int i = 1; i < opt->argc; i++) {
         const char *a = opt->argv[i];
-        if (!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--jobs") || !strcmp(a, "--shard")) {
+        if (!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--jobs") || !strcmp(a, "--shard") ||
+            !strcmp(a, "--queue")) {
             i++;
             continue;
         }
         if (!strncmp(a, "--output=", 9) || !strncmp(a, "--jobs=", 7) || !strncmp(a, "--shard=", 8) ||
+            !strncmp(a, "--queue=", 8) ||
             (a[0] == '-' && a[1] == 'o') || !strcmp(a, "-q") || !strcmp(a, "--quiet") || !strcmp(a, "--stats") ||
             !strcmp(a, "--plot") || !strcmp(a, "--mpi"))
             continue;
@@ -313,7 +323,7 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
     }
     int rc = -1;
     size_t njobs = plan.njobs;
-    pool pl = {.plan = &plan};
+    pool pl = {.plan = &plan, .queue = opt->queue};
     rep_group *groups = NULL;
     char *man = NULL;
     uint8_t *mine = NULL;
@@ -394,7 +404,7 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
                      hp_strategy_name(g->strategy), j - g->first_job, (unsigned long long)sp->max_buckets,
                      (double)sp->max_buckets * sp->bucket_s, sp->bucket_s);
         else
-            snprintf(err, errlen, "out of memory while simulating %s replication %zu", hp_strategy_name(g->strategy),
+            snprintf(err, errlen, "%s while simulating %s replication %zu", pl.why, hp_strategy_name(g->strategy),
                      j - g->first_job);
         goto done;
     }

@@ -30,6 +30,7 @@ typedef struct exp_options {
     uint32_t shard_k, shard_n; /* run shard k of n only (n = 0: every job) and write partial.herd */
     int mpi;            /* hand jobs out to MPI ranks (herd-mpi only); rank 0 writes */
     double live;        /* > 0: first show the live view at this speed (simulated s per wall s) */
+    int queue;          /* the engine's pending-event set (sim_queue_kind; 0: the default) */
     /* for manifest.txt (all optional) */
     const char *version;
     int argc;

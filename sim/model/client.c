@@ -28,13 +28,50 @@
  */
 #include "model.h"
 
+#include <assert.h>
 #include <math.h>
 
 #include "sample.h"
 
-static inline hp_state *lst(model *md, uint32_t id, uint32_t k)
+/* The retry state of layer k of client id, as the policy library sees it.
+ * An outer layer's is stored whole (md->outer); the innermost layer's
+ * counters are in the client record, its decorrelated-jitter memory and
+ * its deadline in md->prev_sleep and md->deadline, which exist only when
+ * some innermost policy can use them (without them: 0, never read, and
+ * no deadline). */
+static inline hp_state st_load(const model *md, uint32_t id, uint32_t k)
 {
-    return &md->lst[(size_t)id * md->nlayers + k];
+    if (k + 1 < md->nlayers)
+        return md->outer[(size_t)id * (md->nlayers - 1) + k];
+    const client *c = &md->clients[id];
+    return (hp_state){.prev_sleep_s = md->prev_sleep ? md->prev_sleep[id] : 0,
+                      .deadline_s = md->deadline ? md->deadline[id] : INFINITY,
+                      .attempts = c->attempts,
+                      .retries = c->retries};
+}
+
+/* Stores st back as layer k's state of client id (see st_load). */
+static inline void st_store(model *md, uint32_t id, uint32_t k, const hp_state *st)
+{
+    if (k + 1 < md->nlayers) {
+        md->outer[(size_t)id * (md->nlayers - 1) + k] = *st;
+        return;
+    }
+    client *c = &md->clients[id];
+    c->attempts = st->attempts;
+    c->retries = st->retries;
+    if (md->prev_sleep)
+        md->prev_sleep[id] = st->prev_sleep_s;
+    if (md->deadline)
+        md->deadline[id] = st->deadline_s;
+    else
+        assert(!(st->deadline_s < INFINITY)); /* model_init allocates it when one can occur */
+}
+
+/* Attempts made by layer k of client id. */
+static inline uint32_t st_attempts(const model *md, uint32_t id, uint32_t k)
+{
+    return k + 1 < md->nlayers ? md->outer[(size_t)id * (md->nlayers - 1) + k].attempts : md->clients[id].attempts;
 }
 
 static inline uint64_t op_of(const model *md, uint32_t id)
@@ -62,8 +99,13 @@ static void finish(model *md, uint32_t id, hp_decision d)
     client *c = &md->clients[id];
     const model_spec *spec = md->spec;
     double now = sim_now(sim);
-    if (c->req_start >= spec->warmup_s)
-        md->latency[md->nlatency++] = now - c->req_start;
+    if (c->req_start >= spec->warmup_s) {
+        if (md->latency)
+            md->latency[md->nlatency] = now - c->req_start;
+        else
+            lh_add(md->hist, now - c->req_start);
+        md->nlatency++;
+    }
     tool_metrics *tm = &md->tm[c->tool];
     tm->successes += d.action == HP_DONE_OK;
     tm->failures += d.action != HP_DONE_OK;
@@ -100,9 +142,9 @@ static void finish(model *md, uint32_t id, hp_decision d)
         md->m.tasks++;
         if (!(c->flags & CL_TASK_FAILED)) {
             md->m.task_successes++;
-            md->task_latency_sum += now - c->task_start;
+            md->task_latency_sum += now - (md->task_start ? md->task_start[id] : c->req_start);
         }
-        c->flags &= (uint8_t)~CL_TASK_FAILED;
+        c->flags &= ~CL_TASK_FAILED & 0xfu;
     }
     if (c->done < spec->requests_per_client)
         sim_schedule(sim, dist_sample(&spec->think, sim_rng(sim, RNG_ARRIVALS)), EV_START, id, 0, 0);
@@ -114,10 +156,11 @@ static void finish(model *md, uint32_t id, hp_decision d)
 static void layer_start(model *md, uint32_t id, uint32_t k, double deadline_s)
 {
     sim_t *sim = md->sim;
-    hp_state *st = lst(md, id, k);
-    hp_state_start(st, policy_of(md, id, k), sim_now(sim));
-    if (deadline_s < st->deadline_s)
-        st->deadline_s = deadline_s;
+    hp_state st;
+    hp_state_start(&st, policy_of(md, id, k), sim_now(sim));
+    if (deadline_s < st.deadline_s)
+        st.deadline_s = deadline_s;
+    st_store(md, id, k, &st);
     const spec_layer *L = layer_cfg(md, k);
     if (L && L->kind == SPEC_LAYER_LLM)
         sim_schedule(sim, dist_sample(&L->think, sim_rng(sim, RNG_ARRIVALS)), EV_SEND, id, 0, (int32_t)k);
@@ -132,16 +175,17 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
     sim_t *sim = md->sim;
     client *c = &md->clients[id];
     const hp_policy *p = policy_of(md, id, k);
-    hp_state *st = lst(md, id, k);
+    hp_state st = st_load(md, id, k);
     double now = sim_now(sim);
-    double timeout = hp_attempt_timeout(p, st, now);
+    double timeout = hp_attempt_timeout(p, &st, now);
     if (!(timeout > 0)) { /* the budget is spent: nothing is sent */
         layer_result r = {.d = {.action = HP_GIVE_UP, .reason = HP_REASON_BUDGET}, .outcome = HP_OUTCOME_TIMEOUT,
                           .retry_after_s = -1};
         layer_done(md, id, k, r);
         return;
     }
-    hp_on_attempt(st);
+    hp_on_attempt(&st);
+    st_store(md, id, k, &st);
     if (k + 1 < md->nlayers) {
         const spec_layer *L = layer_cfg(md, k);
         double bound = L && L->propagate_deadline ? now + timeout : INFINITY;
@@ -160,9 +204,10 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
         layer_done(md, id, k, r); /* fails fast, locally: not a call */
         return;
     }
-    hp_limiter_on_request_start(&md->limiter, now, st->attempts > 1);
-    c->tag++;
-    c->waiting = 1;
+    if (spec->limiter.kind != HP_LIMITER_NONE)
+        hp_limiter_on_request_start(&md->limiter, now, st.attempts > 1);
+    c->tag++; /* odd: waiting for this attempt */
+    assert(c->tag & 1);
     model_after(md, &md->spec->delay, md->delay_lane, RNG_NETWORK, EV_ARRIVE, id, c->tag, (int32_t)c->done, 0);
     if (spec->hedging) {
         double hd = hp_hedge_delay(&md->hedge);
@@ -171,7 +216,7 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
     }
     if (isinf(timeout))
         return;
-    if (md->timeout_lane >= 0 && timeout == sim->lane[md->timeout_lane].delay)
+    if (md->timeout_lane >= 0 && timeout == md->spec->policy.attempt_timeout_s)
         sim_schedule_lane(sim, md->timeout_lane, EV_TIMEOUT, id, c->tag, 0, 0);
     else
         sim_schedule(sim, timeout, EV_TIMEOUT, id, c->tag, 0);
@@ -185,7 +230,7 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
     client *c = &md->clients[id];
     const hp_policy *p = policy_of(md, id, k);
     const spec_layer *L = layer_cfg(md, k);
-    hp_state *st = lst(md, id, k);
+    hp_state st = st_load(md, id, k);
     double now = sim_now(sim), u = sim_uniform(sim, RNG_BACKOFF);
     bool inner = k + 1 < md->nlayers;
     int out = r.outcome;
@@ -202,18 +247,19 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
                 md->m.intercepted++;
             } else {
                 c->flags |= CL_REPEATING;
-                hp_on_attempt(st);
+                hp_on_attempt(&st);
+                st_store(md, id, k, &st);
                 layer_start(md, id, k + 1, INFINITY);
                 return;
             }
         }
-        c->flags &= (uint8_t)~CL_REPEATING;
+        c->flags &= ~CL_REPEATING & 0xfu;
         layer_done(md, id, k, r);
         return;
     }
     if (inner && (c->flags & CL_REPEATING)) {
         /* the repeat failed; the first call had succeeded */
-        c->flags &= (uint8_t)~CL_REPEATING;
+        c->flags &= ~CL_REPEATING & 0xfu;
         layer_done(md, id, k, (layer_result){.d = {.action = HP_DONE_OK}, .outcome = 200, .retry_after_s = -1});
         return;
     }
@@ -225,9 +271,9 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
         d = (hp_decision){.action = HP_GIVE_UP, .reason = HP_REASON_NON_RETRYABLE, .cls = cls};
     } else if (L && L->kind == SPEC_LAYER_LLM && inner) {
         /* the model re-issues a failed call with probability reissue_p */
-        bool more = p->max_attempts == 0 || st->attempts < p->max_attempts;
+        bool more = p->max_attempts == 0 || st.attempts < p->max_attempts;
         double think = dist_sample(&L->think, sim_rng(sim, RNG_BACKOFF));
-        if (more && u < L->reissue_p && now + think < st->deadline_s) {
+        if (more && u < L->reissue_p && now + think < st.deadline_s) {
             md->m.retries++;
             sim_schedule(sim, think, EV_SEND, id, 0, (int32_t)k);
             return;
@@ -235,12 +281,13 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
         d = (hp_decision){.action = HP_GIVE_UP, .reason = more ? HP_REASON_NON_RETRYABLE : HP_REASON_ATTEMPTS};
     } else {
         hp_result res = {.outcome = out, .retry_after_s = r.retry_after_s};
-        d = hp_decide_result(p, st, res, now, u);
+        d = hp_decide_result(p, &st, res, now, u);
+        st_store(md, id, k, &st);
     }
     if (d.action == HP_RETRY && !inner && md->spec->limiter.kind != HP_LIMITER_NONE) {
         uint32_t cost = 0;
         if (hp_limiter_try_retry(&md->limiter, now, out == HP_OUTCOME_TIMEOUT, &cost)) {
-            c->retry_cost = cost;
+            md->retry_cost[id] = cost;
         } else {
             md->m.retries_denied++;
             d = (hp_decision){.action = HP_GIVE_UP, .reason = HP_REASON_RETRY_LIMITED, .cls = d.cls};
@@ -273,11 +320,11 @@ static void layer_done(model *md, uint32_t id, uint32_t k, layer_result r)
 static void outcome(model *md, uint32_t id, int out, float aux)
 {
     client *c = &md->clients[id];
-    c->waiting = 0;
+    c->tag++; /* even: the attempt is over, its other events are stale */
     hp_class cls = hp_classify(out);
     double now = sim_now(md->sim);
     const model_spec *spec = md->spec;
-    if (spec->hedging && cls == HP_CLASS_OK && lst(md, id, 0)->attempts == 1)
+    if (spec->hedging && cls == HP_CLASS_OK && st_attempts(md, id, 0) == 1)
         hp_hedge_observe(&md->hedge, now - c->req_start); /* first-attempt latencies */
     if (spec->breaker) /* the server's failures open it, not the caller's (4xx) */
         hp_breaker_on_result(&md->breaker, now,
@@ -286,13 +333,13 @@ static void outcome(model *md, uint32_t id, int out, float aux)
         hp_throttle_on_accept(&md->throttle, now); /* the backend took it */
     if (spec->limiter.kind != HP_LIMITER_NONE) {
         hp_limiter_on_request_end(&md->limiter, now);
-        if (lst(md, id, md->nlayers - 1)->attempts > 1)
+        if (c->attempts > 1)
             hp_limiter_on_retry_end(&md->limiter, now);
         if (cls == HP_CLASS_OK)
-            hp_limiter_on_success(&md->limiter, now, c->retry_cost);
+            hp_limiter_on_success(&md->limiter, now, md->retry_cost[id]);
         else if (hp_retryable(policy_of(md, id, md->nlayers - 1), cls))
             hp_limiter_on_failure(&md->limiter, now);
-        c->retry_cost = 0;
+        md->retry_cost[id] = 0;
     }
     if (cls == HP_CLASS_NOT_IMPLEMENTED || cls == HP_CLASS_BAD_REQUEST || cls == HP_CLASS_AUTH ||
         cls == HP_CLASS_NOT_FOUND)
@@ -322,7 +369,7 @@ void client_start(sim_t *sim, const eq_event *ev, void *ctx)
     uint32_t t = 0;
     while (t + 1 < md->ntools && ut >= md->tool_cum[t])
         t++;
-    c->tool = (uint8_t)t;
+    c->tool = t & 0xfu;
     md->tm[t].requests++;
     if (md->op_tool)
         md->op_tool[op] = (uint8_t)t;
@@ -333,10 +380,11 @@ void client_start(sim_t *sim, const eq_event *ev, void *ctx)
 
     c->req_start = sim_now(sim);
     uint32_t steps = md->spec->task_steps;
-    if (c->done % steps == 0)
-        c->task_start = c->req_start;
-    c->flags &= (uint8_t)~CL_REPEATING;
-    c->retry_cost = 0;
+    if (md->task_start && c->done % steps == 0)
+        md->task_start[id] = c->req_start;
+    c->flags &= ~CL_REPEATING & 0xfu;
+    if (md->retry_cost)
+        md->retry_cost[id] = 0;
     ts_bucket *b = model_bucket(md);
     if (b)
         b->offered++;
@@ -355,7 +403,7 @@ void client_hedge(sim_t *sim, const eq_event *ev, void *ctx)
 {
     model *md = ctx;
     client *c = &md->clients[ev->obj];
-    if (!c->waiting || c->tag != ev->tag)
+    if (c->tag != ev->tag) /* the attempt is over */
         return;
     md->m.hedges++;
     model_after(md, &md->spec->delay, md->delay_lane, RNG_NETWORK, EV_ARRIVE, ev->obj, c->tag, (int32_t)c->done, 0);
@@ -366,15 +414,16 @@ void client_hedge(sim_t *sim, const eq_event *ev, void *ctx)
 
 void client_reply(sim_t *sim, const eq_event *ev, void *ctx)
 {
-    (void)sim;
     model *md = ctx;
     client *c = &md->clients[ev->obj];
-    if (!c->waiting || c->tag != ev->tag) {
+    if (c->tag != ev->tag) { /* the attempt is over (timed out, or a hedge answered) */
         md->m.late_replies++;
         if (ev->arg != 429 && ev->aux > 0)
             md->m.wasted_work_s += ev->aux; /* the service time of a served attempt */
         return;
     }
+    if (md->timeout_lane >= 0) /* its timer (most likely on the lane) is cancelled */
+        sim_lane_dead(sim, md->timeout_lane);
     outcome(md, ev->obj, ev->arg, ev->aux);
 }
 
@@ -383,7 +432,7 @@ void client_timeout(sim_t *sim, const eq_event *ev, void *ctx)
     (void)sim;
     model *md = ctx;
     client *c = &md->clients[ev->obj];
-    if (!c->waiting || c->tag != ev->tag)
+    if (c->tag != ev->tag)
         return; /* the attempt already ended: a cancelled timer */
     md->m.timeouts++;
     outcome(md, ev->obj, HP_OUTCOME_TIMEOUT, 0);

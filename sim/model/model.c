@@ -18,18 +18,37 @@
 size_t model_client_bytes(const model_spec *spec)
 {
     size_t layers = spec->nlayers ? spec->nlayers : 1;
-    size_t per_op = sizeof(double) + sizeof(uint8_t) + (spec->keys == SPEC_KEYS_CONTENT_HASH ? sizeof(uint32_t) : 0);
-    return sizeof(client) + layers * sizeof(hp_state) + per_op * spec->requests_per_client;
+    uint64_t total = (uint64_t)spec->clients * spec->requests_per_client;
+    const spec_layer *in = spec->nlayers ? &spec->layers[spec->nlayers - 1] : NULL;
+    bool budget = false;
+    for (uint32_t t = 0; t < (spec->ntools ? spec->ntools : 1) && !in; t++)
+        budget |= (spec->ntools ? spec->tools[t].policy : spec->policy).budget_s > 0;
+    size_t b = sizeof(client) + (layers - 1) * sizeof(hp_state);
+    b += (!in || !in->own_strategy || in->policy.strategy == HP_DECORRELATED_JITTER) ? sizeof(double) : 0;
+    b += (layers > 1 || budget || (in && in->policy.budget_s > 0)) ? sizeof(double) : 0;
+    b += spec->task_steps > 1 ? sizeof(double) : 0;
+    b += spec->limiter.kind != HP_LIMITER_NONE ? sizeof(uint32_t) : 0;
+    size_t per_op = sizeof(uint8_t) + (spec->keys == SPEC_KEYS_CONTENT_HASH ? sizeof(uint32_t) : 0) +
+                    (spec->ntools > 1 ? sizeof(uint8_t) : 0) + (total <= MODEL_EXACT_LATENCIES ? sizeof(double) : 0);
+    for (uint32_t l = 0; l < spec->nlayers; l++)
+        if (spec->layers[l].dedup_window_s > 0) {
+            per_op += sizeof(float);
+            break;
+        }
+    return b + per_op * spec->requests_per_client;
 }
 
 double model_memory_estimate(const model_spec *spec)
 {
-    /* per client: state (48 B) + about two pending events (2 x 32 B); per
-     * logical request: a latency sample (8 B) and its flags (1 B, plus a
-     * 4 B content key with content_hash keys); the queue grows on demand
-     * and is not counted. */
-    double per_op = 9.0 + (spec->keys == SPEC_KEYS_CONTENT_HASH ? 4.0 : 0.0);
-    return (double)spec->clients * (48.0 + 64.0 + per_op * spec->requests_per_client) + (double)spec->workers * 8.0;
+    /* per client: its state (model_client_bytes, an upper bound over the
+     * strategies) and about two pending events (2 x 32 B) and a timer
+     * (24 B), doubled for the peaks (every client's events at once, spread
+     * starts all pending, allocator slack); the latency histogram when the
+     * samples are not kept; the server's queue grows on demand and is not
+     * counted. */
+    uint64_t total = (uint64_t)spec->clients * spec->requests_per_client;
+    return 2.0 * (double)spec->clients * ((double)model_client_bytes(spec) + 64.0 + 24.0) +
+           (double)spec->workers * 8.0 + (total > MODEL_EXACT_LATENCIES ? (double)sizeof(lh_hist) : 0.0);
 }
 
 void model_take_results(model *md, model_results *out, bool keep_series)
@@ -43,12 +62,34 @@ void model_take_results(model *md, model_results *out, bool keep_series)
     }
 }
 
-ts_bucket *model_bucket(model *md)
+/* The smallest time t with floor(t / bs) >= k as computed in floating
+ * point (k >= 1), found from k * bs by steps of one ulp (a few at most). */
+static double first_time_of(double k, double bs)
 {
-    double i = floor(sim_now(md->sim) / md->ts.bucket_s);
+    double c = k * bs;
+    if (floor(c / bs) >= k) {
+        for (double p = nextafter(c, -INFINITY); floor(p / bs) >= k; p = nextafter(c, -INFINITY))
+            c = p;
+    } else {
+        do
+            c = nextafter(c, INFINITY);
+        while (floor(c / bs) < k);
+    }
+    return c;
+}
+
+ts_bucket *model_bucket_slow(model *md)
+{
+    double bs = md->ts.bucket_s, i = floor(sim_now(md->sim) / bs);
     ts_bucket *b = ts_at(&md->ts, (size_t)i, model_inflight(md));
-    if (!b)
+    if (!b) {
         sim_fail(md->sim);
+        return NULL;
+    }
+    /* the range of times that floor(t / bs) maps to i, exactly */
+    md->ts_i = (size_t)i;
+    md->ts_lo = i > 0 ? first_time_of(i, bs) : -INFINITY;
+    md->ts_hi = first_time_of(i + 1, bs);
     return b;
 }
 
@@ -107,6 +148,28 @@ static double next_start(const model_spec *c, double t, gsl_rng *r)
     }
 }
 
+/* The timer lane's test: a timeout whose attempt is over (the client's tag
+ * moved on) does nothing when it fires. */
+static bool timer_dead(const eq_event *ev, void *ctx)
+{
+    const model *md = ctx;
+    return md->clients[ev->obj].tag != ev->tag;
+}
+
+/* Source lanes of the clients' starts: client i's first request. */
+static void burst_start(void *ctx, uint64_t i, eq_event *ev)
+{
+    (void)ctx;
+    *ev = (eq_event){.time = 0, .type = EV_START, .obj = (uint32_t)i};
+}
+
+static void poisson_start(void *ctx, uint64_t i, eq_event *ev)
+{
+    model *md = ctx;
+    md->start_t = next_start(md->spec, md->start_t, md->start_rng);
+    *ev = (eq_event){.time = md->start_t, .type = EV_START, .obj = (uint32_t)i};
+}
+
 int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *sim)
 {
     memset(md, 0, sizeof *md);
@@ -139,12 +202,37 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
     uint64_t total = (uint64_t)spec->clients * spec->requests_per_client;
     md->open = total;
 
-    md->clients = herd_calloc(spec->clients, sizeof *md->clients);
-    md->latency = herd_malloc_array(total, sizeof *md->latency);
-    md->op = herd_calloc(total, sizeof *md->op);
-    md->lst = herd_calloc((size_t)spec->clients * md->nlayers, sizeof *md->lst);
-    if (!md->lst)
+    /* Per client: the record, and only the arrays this scenario uses. */
+    size_t n = spec->clients;
+    bool decorrelated = false, deadline = spec->nlayers > 1; /* an outer layer may propagate one */
+    for (uint32_t t = 0; t < md->ntools && !spec->nlayers; t++) {
+        decorrelated |= md->tool_policy[t].strategy == HP_DECORRELATED_JITTER;
+        deadline |= md->tool_policy[t].budget_s > 0;
+    }
+    if (spec->nlayers) {
+        decorrelated = md->layer_policy[spec->nlayers - 1].strategy == HP_DECORRELATED_JITTER;
+        deadline |= md->layer_policy[spec->nlayers - 1].budget_s > 0;
+    }
+    md->clients = herd_calloc(n, sizeof *md->clients);
+    if (!md->clients)
         return -1;
+    if (md->nlayers > 1 && !(md->outer = herd_calloc(n * (md->nlayers - 1), sizeof *md->outer)))
+        return -1;
+    if (decorrelated && !(md->prev_sleep = herd_calloc(n, sizeof *md->prev_sleep)))
+        return -1;
+    if (deadline && !(md->deadline = herd_calloc(n, sizeof *md->deadline)))
+        return -1;
+    if (spec->task_steps > 1 && !(md->task_start = herd_calloc(n, sizeof *md->task_start)))
+        return -1;
+    if (spec->limiter.kind != HP_LIMITER_NONE && !(md->retry_cost = herd_calloc(n, sizeof *md->retry_cost)))
+        return -1;
+    if (total <= MODEL_EXACT_LATENCIES)
+        md->latency = herd_malloc_array(total, sizeof *md->latency);
+    else
+        md->hist = lh_new();
+    if (!md->latency && !md->hist)
+        return -1;
+    md->op = herd_calloc(total, sizeof *md->op);
     for (uint32_t l = 0; l < spec->nlayers; l++)
         if (spec->layers[l].dedup_window_s > 0 && !md->effect_at &&
             !(md->effect_at = herd_calloc(total, sizeof *md->effect_at)))
@@ -154,8 +242,6 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
     if (!md->op)
         return -1;
     if (spec->ntools > 1 && !(md->op_tool = herd_calloc(total, sizeof *md->op_tool)))
-        return -1;
-    if (!md->clients || !md->latency)
         return -1;
 
     sim_on(sim, EV_START, client_start, md);
@@ -171,14 +257,31 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
     sim_on(sim, EV_REPLY, client_reply, md);
     sim_on(sim, EV_TIMEOUT, client_timeout, md);
     sim_on(sim, EV_HEDGE, client_hedge, md);
+    /* every event's obj is a client: have its record in cache in time */
+    sim_set_prefetch(sim, md->clients, sizeof *md->clients);
     /* the [retry] timeout: most attempts' (tools and layers may differ) */
-    md->timeout_lane = spec->policy.attempt_timeout_s > 0 ? sim_lane_for(sim, spec->policy.attempt_timeout_s) : -1;
+    md->timeout_lane =
+        spec->policy.attempt_timeout_s > 0 ? sim_timer_lane(sim, spec->policy.attempt_timeout_s, timer_dead, md) : -1;
     md->delay_lane = lane_if_constant(sim, &spec->delay);
     md->service_lane = lane_if_constant(sim, &spec->service);
+    /* a run that keeps dispatching at one instant is stuck, unless it is
+     * this big: every client starting at once, a few events each */
+    sim_set_same_time_limit(sim, SIM_SAME_TIME_LIMIT + 64 * total);
 
     /* Start times come first from the arrivals stream, in client order, so
-     * every strategy sees the same ones. */
+     * every strategy sees the same ones.  In order of time (burst, poisson)
+     * they are produced one by one as the run reaches them (a source lane:
+     * no memory per client), from a copy of the stream taken before they
+     * were drawn; the stream itself is advanced past them here. */
     gsl_rng *r = sim_rng(sim, RNG_ARRIVALS);
+    md->start_lane = -1;
+    if (spec->start == SPEC_START_BURST) {
+        md->start_lane = sim_source(sim, spec->clients, burst_start, md);
+    } else if (spec->start == SPEC_START_POISSON) {
+        if (!(md->start_rng = gsl_rng_clone(r)))
+            return -1;
+        md->start_lane = sim_source(sim, spec->clients, poisson_start, md);
+    }
     double t = 0;
     for (uint32_t i = 0; i < spec->clients; i++) {
         if (spec->start == SPEC_START_SPREAD)
@@ -187,7 +290,10 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
             t = next_start(spec, t, r);
         if (t > md->last_start)
             md->last_start = t;
-        sim_schedule(sim, t, EV_START, i, 0, 0);
+        if (md->start_lane < 0)
+            sim_schedule(sim, t, EV_START, i, 0, 0);
+        else if (spec->start == SPEC_START_BURST)
+            break; /* nothing drawn: every start is at 0 */
     }
     return sim->failed ? -1 : 0;
 }
@@ -274,7 +380,12 @@ int model_run(model *md)
             peak = md->ts.b[i].arrivals;
     m->peak_arrivals_per_s = peak / md->ts.bucket_s;
 
-    if (md->nlatency) {
+    if (md->nlatency && md->hist) {
+        m->mean_latency_s = lh_mean(md->hist);
+        m->p50_latency_s = lh_quantile(md->hist, 0.5);
+        m->p99_latency_s = lh_quantile(md->hist, 0.99);
+        m->max_latency_s = md->hist->max;
+    } else if (md->nlatency) {
         double *x = md->latency;
         size_t n = (size_t)md->nlatency;
         gsl_sort(x, 1, n);
@@ -294,13 +405,24 @@ void model_free(model *md)
         return;
     herd_free(md->clients);
     herd_free(md->latency);
+    lh_free(md->hist);
+    md->hist = NULL;
     herd_free(md->op);
     herd_free(md->content);
-    herd_free(md->lst);
+    herd_free(md->outer);
+    herd_free(md->prev_sleep);
+    herd_free(md->deadline);
+    herd_free(md->task_start);
+    herd_free(md->retry_cost);
+    md->outer = NULL;
+    md->prev_sleep = md->deadline = md->task_start = NULL;
+    md->retry_cost = NULL;
+    if (md->start_rng)
+        gsl_rng_free(md->start_rng);
+    md->start_rng = NULL;
     herd_free(md->op_tool);
     md->op_tool = NULL;
     herd_free(md->effect_at);
-    md->lst = NULL;
     md->effect_at = NULL;
     md->op = NULL;
     md->content = NULL;

@@ -9,8 +9,10 @@
  * outcome and schedule the next event. It owns per-run state only; the
  * spec (spec/spec.h) is read, never changed.
  *
- * Per-client state is `struct client` (40 bytes) plus one latency sample
- * (8 bytes) per logical request; see model_client_bytes().
+ * Per-client state is `struct client` (24 bytes) plus a byte of flags per
+ * logical request, and what the scenario needs beyond (see
+ * model_client_bytes()); latencies are kept exactly (8 bytes a request)
+ * up to MODEL_EXACT_LATENCIES requests per run, in a histogram beyond.
  */
 #ifndef HERD_MODEL_H
 #define HERD_MODEL_H
@@ -20,6 +22,7 @@
 #include "../engine/sim.h"
 #include "../policy/herdpolicy.h"
 #include "../spec/spec.h"
+#include "lathist.h"
 #include "results.h"
 
 /* Event types of this model. */
@@ -39,16 +42,21 @@ enum {
     EV_COUNT
 };
 
-/* Per client; its retry state lives in model.lst (one hp_state per layer). */
+/* Per client, 24 bytes, everything an event of the client touches: the
+ * innermost layer's retry counters live here (the library's hp_state is
+ * rebuilt around them, see client.c), the rest of a client's state is in
+ * optional arrays of the model that exist only when the scenario needs
+ * them (task start, limiter cost, decorrelated memory, deadline, outer
+ * layers). */
 typedef struct client {
-    double req_start;   /* when the current logical request began */
-    double task_start;  /* when the current task (task_steps requests) began */
-    uint32_t tag;       /* attempt generation: events with another tag are stale */
-    uint32_t done;      /* logical requests finished (or skipped) */
-    uint8_t waiting;    /* an attempt is outstanding (not timed out, no reply) */
-    uint8_t tool;       /* the tool of the current logical request */
-    uint8_t flags;      /* CL_* */
-    uint32_t retry_cost; /* what the limiter charged for the current retry (refunded on success) */
+    double req_start;    /* when the current logical request began */
+    uint32_t tag;        /* attempt generation, odd while an attempt is outstanding (not timed
+                          * out, no reply): events with another tag are stale */
+    uint32_t done : 24;  /* logical requests finished (or skipped); requests_per_client <= 1e6 */
+    uint32_t tool : 4;   /* the tool of the current logical request */
+    uint32_t flags : 4;  /* CL_* */
+    uint32_t attempts;   /* innermost layer: attempts sent (hp_state.attempts) */
+    uint32_t retries;    /* innermost layer: retries scheduled (hp_state.retries) */
 } client;
 
 enum {
@@ -91,7 +99,12 @@ typedef struct model {
     hp_policy tool_policy[SPEC_MAX_TOOLS];
     hp_policy layer_policy[SPEC_MAX_LAYERS];
     uint32_t nlayers;   /* >= 1: without [layer] sections, one layer of the tool's policy */
-    hp_state *lst;      /* clients x nlayers retry states */
+    hp_state *outer;    /* clients x (nlayers - 1) retry states of the outer layers, or NULL */
+    double *prev_sleep; /* innermost layer's decorrelated-jitter memory per client, or NULL
+                         * (no innermost policy is decorrelated) */
+    double *deadline;   /* innermost layer's deadline per client, or NULL (never one) */
+    double *task_start; /* when each client's current task began, or NULL (task_steps 1) */
+    uint32_t *retry_cost; /* what the limiter charged each client's current retry, or NULL */
     float *effect_at;   /* llm intent de-duplication: when each operation's effect happened */
     hp_limiter limiter; /* [limits], shared by all clients */
     hp_breaker breaker;
@@ -100,7 +113,10 @@ typedef struct model {
     double tool_cum[SPEC_MAX_TOOLS]; /* cumulative tool probabilities */
     uint32_t ntools;
     sim_t *sim;
-    int timeout_lane;   /* FIFO lane of the constant attempt timeout, or -1 */
+    int timeout_lane;   /* timer lane of the constant attempt timeout, or -1 */
+    int start_lane;     /* source lane of the clients' first starts, or -1 */
+    gsl_rng *start_rng; /* poisson starts: the arrivals stream as it was before them */
+    double start_t;     /* poisson starts: the last one produced */
     int delay_lane;     /* lane of a constant network delay, or -1 */
     int service_lane;   /* lane of a constant service time, or -1 */
 
@@ -123,8 +139,11 @@ typedef struct model {
     /* measurements */
     metrics m;
     timeseries ts;
-    double *latency;    /* one sample per finished, measured logical request */
+    double ts_lo, ts_hi; /* the times whose bucket is ts_i: [ts_lo, ts_hi) */
+    size_t ts_i;
+    double *latency;    /* one sample per finished, measured logical request, or NULL */
     uint64_t nlatency;
+    lh_hist *hist;      /* the samples' histogram when there are too many to keep, or NULL */
     double wait_sum;    /* queueing, over attempts served after warm-up */
     uint64_t waited;
     double busy_area;   /* integral of busy workers over time, after warm-up */
@@ -132,6 +151,13 @@ typedef struct model {
     double task_latency_sum; /* over successful tasks */
     double last_start;  /* the last client start: the end of the offered load */
 } model;
+
+/* Up to this many logical requests per run, latencies are kept exactly and
+ * their quantiles are exact (every scenario of scenarios/ and every golden
+ * run is below it); beyond, they go into a log-linear histogram (lathist.h:
+ * p50 and p99 within LH_REL_ERROR relative error, mean and max exact up
+ * to rounding) so that memory does not grow with the requests. */
+#define MODEL_EXACT_LATENCIES (1u << 18)
 
 /* Sets up a model for spec with the given strategy on sim (whose handlers
  * it registers) and schedules every client's first request.  Returns 0 or
@@ -171,8 +197,17 @@ void occ_read_reply(sim_t *sim, const eq_event *ev, void *ctx);
 void occ_write_arrive(sim_t *sim, const eq_event *ev, void *ctx);
 
 /* Timeseries bucket for the current time (NULL and sim marked failed on
- * allocation failure). */
-ts_bucket *model_bucket(model *md);
+ * allocation failure).  The current bucket's exact time range is cached,
+ * so most calls are two comparisons. */
+ts_bucket *model_bucket_slow(model *md);
+
+static inline ts_bucket *model_bucket(model *md)
+{
+    double now = sim_now(md->sim);
+    if (now >= md->ts_lo && now < md->ts_hi)
+        return &md->ts.b[md->ts_i];
+    return model_bucket_slow(md);
+}
 
 /* Schedules an event after a draw of d, through `lane` when d is constant
  * (lane >= 0), else through the heap. */
