@@ -8,7 +8,7 @@
 #   make workshop the five lessons of scenarios/workshop/: run, check what each page says, draw
 #   make validate the engine against queueing theory (full table)
 #   make fuzz     libFuzzer over scenario parsing (FUZZ_SECONDS=600)
-#   make bench    events/s and peak memory at 10,000 and 1,000,000 clients
+#   make bench    events/s and peak memory, ladder queue vs heap, 1e4..1e7 clients and the OCC sweep
 #   make install  PREFIX=/usr/local DESTDIR=
 #   make readme-keys  regenerate the key reference in README.md
 #   make clean

@@ -611,9 +611,9 @@ static int herd(int argc, char **argv)
         return 0;
     }
     if (!strcmp(cmd, "--version")) {
-        printf("herd %s (libherdpolicy %s; state per client: %zu bytes, + %zu per retry layer, "
-               "+ %zu per logical request)\n",
-               HERD_VERSION, HP_VERSION, sizeof(client), sizeof(hp_state), sizeof(double) + 1);
+        printf("herd %s (libherdpolicy %s; state per client: %zu bytes, + %zu per outer retry layer, "
+               "+ 1 per logical request, + %zu while latencies are kept exactly)\n",
+               HERD_VERSION, HP_VERSION, sizeof(client), sizeof(hp_state), sizeof(double));
         return 0;
     }
     if (!strcmp(cmd, "run"))

@@ -24,11 +24,11 @@
 
 #include "../base/alloc.h"
 
-#define LQ_THRES 8         /* a bucket this small goes straight to Bottom */
+#define LQ_THRES 24         /* a bucket this small goes straight to Bottom */
 /* A rung made of n events has about n / LQ_FINE buckets when n is below
  * LQ_SMALL (small buckets sort fast), else n / LQ_COARSE (few partly
  * filled chunks and bucket tails that stay in cache). */
-#define LQ_FINE 4
+#define LQ_FINE 8
 #define LQ_COARSE 1024
 #define LQ_SMALL 4096
 #define LQ_MAX_BUCKETS (1u << 22)

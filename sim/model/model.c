@@ -87,19 +87,11 @@ ts_bucket *model_bucket_slow(model *md)
         return NULL;
     }
     /* the range of times that floor(t / bs) maps to i, exactly */
+    bool next = md->ts_hi > 0 && (size_t)i == md->ts_i + 1; /* the usual step: lo is the old hi */
+    md->ts_lo = next ? md->ts_hi : i > 0 ? first_time_of(i, bs) : -INFINITY;
     md->ts_i = (size_t)i;
-    md->ts_lo = i > 0 ? first_time_of(i, bs) : -INFINITY;
     md->ts_hi = first_time_of(i + 1, bs);
     return b;
-}
-
-void model_after(model *md, const dist *d, int lane, rng_purpose p, uint32_t type, uint32_t obj, uint32_t tag,
-                 int32_t arg, float aux)
-{
-    if (lane >= 0)
-        sim_schedule_lane(md->sim, lane, type, obj, tag, arg, aux);
-    else
-        sim_schedule_aux(md->sim, dist_sample(d, sim_rng(md->sim, p)), type, obj, tag, arg, aux);
 }
 
 static int lane_if_constant(sim_t *sim, const dist *d)

@@ -23,6 +23,7 @@
 #include "../policy/herdpolicy.h"
 #include "../spec/spec.h"
 #include "lathist.h"
+#include "sample.h"
 #include "results.h"
 
 /* Event types of this model. */
@@ -209,11 +210,18 @@ static inline ts_bucket *model_bucket(model *md)
     return model_bucket_slow(md);
 }
 
-/* Schedules an event after a draw of d, through `lane` when d is constant
- * (lane >= 0), else through the heap. */
-void model_after(model *md, const dist *d, int lane, rng_purpose p, uint32_t type, uint32_t obj, uint32_t tag,
-                 int32_t arg, float aux);
-
 static inline uint32_t model_inflight(const model *md) { return md->busy + md->qlen; }
+
+/* Schedules an event one network hop from now: a draw of the spec's
+ * one-way delay from the network stream, or its lane when the delay is
+ * constant.  Inline: it is the model's most frequent schedule. */
+static inline void model_hop(model *md, uint32_t type, uint32_t obj, uint32_t tag, int32_t arg, float aux)
+{
+    if (md->delay_lane >= 0)
+        sim_schedule_lane(md->sim, md->delay_lane, type, obj, tag, arg, aux);
+    else
+        sim_schedule_aux(md->sim, dist_sample(&md->spec->delay, sim_rng(md->sim, RNG_NETWORK)), type, obj, tag, arg,
+                         aux);
+}
 
 #endif

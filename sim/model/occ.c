@@ -23,7 +23,7 @@ void occ_read_arrive(sim_t *sim, const eq_event *ev, void *ctx)
 {
     (void)sim;
     model *md = ctx;
-    model_after(md, &md->spec->delay, md->delay_lane, RNG_NETWORK, EV_OCC_READ_REPLY, ev->obj, ev->tag,
+    model_hop(md, EV_OCC_READ_REPLY, ev->obj, ev->tag,
                 md->version, 0);
 }
 
@@ -31,7 +31,7 @@ void occ_read_reply(sim_t *sim, const eq_event *ev, void *ctx)
 {
     (void)sim;
     model *md = ctx;
-    model_after(md, &md->spec->delay, md->delay_lane, RNG_NETWORK, EV_OCC_WRITE, ev->obj, ev->tag, ev->arg, 0);
+    model_hop(md, EV_OCC_WRITE, ev->obj, ev->tag, ev->arg, 0);
 }
 
 void occ_write_arrive(sim_t *sim, const eq_event *ev, void *ctx)
@@ -47,5 +47,5 @@ void occ_write_arrive(sim_t *sim, const eq_event *ev, void *ctx)
         md->version++;
         outcome = 200;
     }
-    model_after(md, &md->spec->delay, md->delay_lane, RNG_NETWORK, EV_REPLY, ev->obj, ev->tag, outcome, 0);
+    model_hop(md, EV_REPLY, ev->obj, ev->tag, outcome, 0);
 }

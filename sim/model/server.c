@@ -44,7 +44,7 @@
 
 static void reply(model *md, uint32_t c, uint32_t tag, int outcome, float aux)
 {
-    model_after(md, &md->spec->delay, md->delay_lane, RNG_NETWORK, EV_REPLY, c, tag, outcome, aux);
+    model_hop(md, EV_REPLY, c, tag, outcome, aux);
 }
 
 /* Doubles the queue ring (up to spec->queue places), unwrapping it.
