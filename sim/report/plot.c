@@ -35,6 +35,8 @@
  */
 #include "plot.h"
 
+#include "../base/text.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -1019,21 +1021,7 @@ done:
 /* s trimmed, runs of blanks made one space, into out[n]. */
 static void norm_blanks(char *out, size_t n, const char *s, size_t len)
 {
-    size_t o = 0;
-    int blank = 0;
-    for (size_t i = 0; i < len && s[i]; i++) {
-        char c = s[i];
-        if (c == ' ' || c == '\t') {
-            blank = o > 0;
-            continue;
-        }
-        if (blank && o + 1 < n)
-            out[o++] = ' ';
-        blank = 0;
-        if (o + 1 < n)
-            out[o++] = c;
-    }
-    out[o] = '\0';
+    text_collapse_blanks(s, len, out, n);
 }
 
 /* A scenario name: 1-63 of [A-Za-z0-9._-]. */

@@ -26,6 +26,7 @@
 #include <ini.h>
 
 #include "../base/alloc.h"
+#include "../base/text.h"
 #include "../model/model.h"
 #include "keys.h"
 
@@ -434,20 +435,7 @@ static char *reader(char *str, int num, void *stream)
  * space: "[ outage \t 1 ]" is [outage 1]. */
 static void normalise_section(const char *in, size_t len, char *out, size_t n)
 {
-    size_t o = 0;
-    int blank = 0;
-    for (size_t i = 0; i < len && o + 1 < n; i++) {
-        if (in[i] == ' ' || in[i] == '\t') {
-            blank = o > 0;
-            continue;
-        }
-        if (blank && o + 1 < n)
-            out[o++] = ' ';
-        blank = 0;
-        if (o + 1 < n)
-            out[o++] = in[i];
-    }
-    out[o] = '\0';
+    text_collapse_blanks(in, len, out, n);
 }
 
 static int handler(void *user, const char *section, const char *name, const char *value)
