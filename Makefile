@@ -30,7 +30,7 @@ DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev 
 FUZZ_SECONDS ?= 600
 FUZZ_SRC = tests/fuzz_scenario.c $(SIM_SRC) $(POLICY_SRC) sim/cli/main.c
 
-POLICY_SRC := sim/policy/backoff.c sim/policy/classify.c sim/policy/retry_after.c sim/policy/limit.c sim/policy/breaker.c sim/policy/throttle.c sim/policy/hedge.c
+POLICY_SRC := sim/policy/backoff.c sim/policy/call.c sim/policy/classify.c sim/policy/retry_after.c sim/policy/limit.c sim/policy/breaker.c sim/policy/throttle.c sim/policy/hedge.c
 SIM_SRC    := sim/base/alloc.c sim/base/text.c \
               sim/engine/equeue.c sim/engine/chunk.c sim/engine/ladder.c \
               sim/engine/rng.c sim/engine/sim.c \
@@ -41,7 +41,7 @@ SIM_SRC    := sim/base/alloc.c sim/base/text.c \
               sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/report/plot.c \
               sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c
 CLI_SRC    := sim/cli/main.c
-TESTS      := test_policy test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model
+TESTS      := test_policy test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model
 
 POLICY_OBJ := $(POLICY_SRC:%.c=$(BUILD)/%.o)
 SIM_OBJ    := $(SIM_SRC:%.c=$(BUILD)/%.o)

@@ -479,6 +479,8 @@ hp_decision hp_decide_result(const hp_policy *p, hp_state *st, hp_result r,
 
     if (d.cls == HP_CLASS_OK) {
         d.action = HP_DONE_OK;
+    } else if (r.overloaded && p->obey_overload) {
+        d.reason = HP_REASON_NON_RETRYABLE; /* the server asked for no retry */
     } else if (d.cls == HP_CLASS_NOT_FOUND && p->not_found_ok_on_retry &&
                st->attempts > 1) {
         d.action = HP_DONE_OK; /* an earlier attempt did it */
@@ -501,6 +503,30 @@ hp_decision hp_decide_result(const hp_policy *p, hp_state *st, hp_result r,
             if (st->retries < UINT32_MAX)
                 st->retries++;
         }
+    }
+    return d;
+}
+
+hp_decision hp_decide_chosen(const hp_policy *p, hp_state *st, hp_result r,
+                             double now_s, double delay_s)
+{
+    hp_decision d = {.action = HP_GIVE_UP, .reason = HP_REASON_NONE, .cls = hp_classify(r.outcome)};
+
+    if (!(delay_s >= 0.0))
+        delay_s = 0.0; /* NaN or negative: at once */
+    if (d.cls == HP_CLASS_OK) {
+        d.action = HP_DONE_OK;
+    } else if ((r.overloaded && p->obey_overload) || !hp_retryable(p, d.cls)) {
+        d.reason = HP_REASON_NON_RETRYABLE;
+    } else if (p->max_attempts != 0 && st->attempts >= p->max_attempts) {
+        d.reason = HP_REASON_ATTEMPTS;
+    } else if (now_s + delay_s >= st->deadline_s) {
+        d.reason = HP_REASON_BUDGET;
+    } else {
+        d.action = HP_RETRY;
+        d.delay_s = delay_s;
+        if (st->retries < UINT32_MAX)
+            st->retries++;
     }
     return d;
 }

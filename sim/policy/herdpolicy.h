@@ -142,6 +142,8 @@ typedef struct hp_policy {
                                 * hp_classify's table refuses) */
     hp_delay_kind delay_kind;  /* HP_RANDOM: the distribution of the sleep */
     double delay_a, delay_b;   /* its parameters (see hp_delay_kind), seconds */
+    bool obey_overload;        /* give up at once when the server says "overloaded, don't
+                                * retry" (hp_result.overloaded); default false */
 } hp_policy;
 
 #define HP_DEFAULT_BASE_S 0.1
@@ -225,6 +227,8 @@ typedef struct hp_result {
     int outcome;          /* status code or HP_OUTCOME_* */
     double retry_after_s; /* Retry-After as a delay from now (see hp_parse_retry_after);
                            * negative: none given */
+    bool overloaded;      /* the reply says "overloaded, don't retry" (a policy with
+                           * obey_overload then gives up: HP_REASON_NON_RETRYABLE) */
 } hp_result;
 
 /* Call once per attempt, when it is sent. Increments st->attempts. */
@@ -246,9 +250,21 @@ hp_decision hp_decide(const hp_policy *p, hp_state *st, int outcome,
  * retryable gives up; so does an exhausted max_attempts.  Otherwise the
  * sleep is the backoff, or the Retry-After when it is honoured and longer
  * (clamped to retry_after_max_s); if now_s + sleep reaches the deadline the
- * call gives up now (HP_REASON_BUDGET) instead of sleeping. */
+ * call gives up now (HP_REASON_BUDGET) instead of sleeping.  A failure with
+ * r.overloaded under a policy with obey_overload gives up at once
+ * (HP_REASON_NON_RETRYABLE), before any other rule but success. */
 hp_decision hp_decide_result(const hp_policy *p, hp_state *st, hp_result r,
                              double now_s, double u);
+
+/* A retry the caller has chosen itself, after delay_s (an agent that
+ * re-issues a failed tool call after thinking, whatever the policy's
+ * backoff and idempotency rules): done on success; given up as
+ * HP_REASON_NON_RETRYABLE when the reply is overloaded under obey_overload
+ * or the class is not retryable (hp_retryable), HP_REASON_ATTEMPTS when
+ * max_attempts is reached, HP_REASON_BUDGET when now_s + delay_s reaches
+ * the deadline; else HP_RETRY with that delay (st->retries incremented). */
+hp_decision hp_decide_chosen(const hp_policy *p, hp_state *st, hp_result r,
+                             double now_s, double delay_s);
 
 /* Parses an HTTP Retry-After field value (RFC 9110 section 10.2.3):
  * delta-seconds (1*DIGIT) or an HTTP-date in any of its three formats
@@ -731,6 +747,138 @@ double hp_hedge_delay(const hp_hedge *h);
 
 /* The most extra copies per request (max_hedges). */
 uint32_t hp_hedge_max(const hp_hedge *h);
+
+
+/* ===================================================================== *
+ * The client API: one retry loop with every mechanism, in one order
+ *
+ * What a program that calls a flaky service needs, in the style of
+ * aws-c-io's retry strategy: an options struct in which zero means the
+ * default, state the caller owns, and time and uniform random numbers
+ * passed in.  The simulator's clients run exactly these functions.
+ *
+ *   hp_client  what one application shares across its calls (an SDK
+ *              instance): an optional retry limiter (hp_limiter), circuit
+ *              breaker, adaptive throttling and hedge tracker.
+ *   hp_call    one logical call (40 bytes), started with hp_call_start
+ *              with the call's policy (different calls, e.g. different
+ *              tools, may use different policies on one client).
+ *
+ * The loop (a NULL client: no shared mechanism, only the policy):
+ *
+ *     hp_call_start(&call, &policy, now());
+ *     for (;;) {
+ *         hp_admit a = hp_call_admit(&client, &call, &policy, now(), u());
+ *         if (!a.allowed)
+ *             break;                    // a.deny: deadline, throttle, breaker
+ *         send, with a timeout of a.timeout_s (+infinity: none); with
+ *         hedging, send a copy after a.hedge_after_s if still no reply
+ *         (then every hp_hedge_delay, up to a.hedges copies);
+ *         hp_result r = {status, retry_after_s, overloaded};
+ *         hp_decision d = hp_call_outcome(&client, &call, &policy, r, now(), u());
+ *         if (d.action != HP_RETRY)
+ *             break;                    // done, or given up: d.reason
+ *         sleep(d.delay_s);
+ *     }
+ *     hp_call_finish(&client, &call, now());
+ *
+ * hp_call_admit, before each attempt, in this order:
+ *   1. the deadline (budget_s from hp_call_start, or a tighter one the
+ *      caller set in call.st.deadline_s, e.g. propagated from an outer
+ *      loop): none left -> denied, HP_DENY_DEADLINE, nothing counted;
+ *   2. the attempt is counted (hp_on_attempt);
+ *   3. adaptive throttling (u is read only here, and only when the client
+ *      throttles) -> denied, HP_DENY_THROTTLED;
+ *   4. the circuit breaker -> denied, HP_DENY_BREAKER;
+ *   5. allowed: the limiter sees the attempt start; timeout_s is
+ *      hp_attempt_timeout; hedge_after_s the hedge delay when it is below
+ *      the timeout (else +infinity).
+ *   A denied attempt sends nothing; the call is over (report it to an
+ *   outer loop as a local failure, and call hp_call_finish).
+ *
+ * hp_call_outcome, after each attempt's outcome, in this order:
+ *   1. the hedge tracker sees the latency of a successful first attempt;
+ *   2. the breaker sees the result: a failure if the class is server,
+ *      timeout or connection (the server's failures, not the caller's 4xx);
+ *   3. throttling counts an accept unless the outcome is 503, 429 or a
+ *      timeout;
+ *   4. the limiter sees the attempt end (and the retry end, for a retry);
+ *      a success returns the retry's cost; a retryable failure is one
+ *      (gRPC);
+ *   5. the decision: hp_decide_result;
+ *   6. a retry must then pass the limiter (hp_limiter_try_retry, after a
+ *      timeout at the timeout cost), else HP_GIVE_UP with
+ *      HP_REASON_RETRY_LIMITED.
+ * hp_call_finish releases what a call may still hold (an Envoy retry slot
+ * taken for a retry that is never sent).
+ */
+
+typedef struct hp_client_opts {
+    hp_limiter_opts limiter;       /* kind HP_LIMITER_NONE (0): no limiter */
+    bool breaker;                  /* a circuit breaker, with breaker_opts */
+    hp_breaker_opts breaker_opts;
+    bool throttling;               /* adaptive throttling, with throttle_opts */
+    hp_throttle_opts throttle_opts;
+    bool hedging;                  /* hedged requests, with hedge_opts */
+    hp_hedge_opts hedge_opts;
+} hp_client_opts;
+
+typedef struct hp_client {
+    hp_client_opts opts;
+    hp_limiter limiter;
+    hp_breaker breaker;
+    hp_throttle throttle;
+    hp_hedge hedge;
+} hp_client;
+
+typedef struct hp_call {
+    hp_state st;          /* the policy's state: attempts, retries, deadline */
+    double sent_s;        /* when the current attempt was admitted (hedging) */
+    uint32_t retry_cost;  /* what the limiter charged for the retry in flight */
+    uint32_t flags;       /* internal */
+} hp_call;
+
+typedef enum hp_deny {
+    HP_DENY_NONE = 0,     /* allowed */
+    HP_DENY_DEADLINE,     /* no time left before the call's deadline */
+    HP_DENY_THROTTLED,    /* adaptive throttling rejected it locally */
+    HP_DENY_BREAKER,      /* the circuit breaker is open (or half-open, probes out) */
+    HP_DENY_COUNT
+} hp_deny;
+
+/* "none", "deadline", "throttled", "breaker"; NULL if out of range. */
+const char *hp_deny_name(hp_deny d);
+
+typedef struct hp_admit {
+    bool allowed;
+    hp_deny deny;         /* why not */
+    double timeout_s;     /* allowed: the attempt's timeout (+infinity: none) */
+    double hedge_after_s; /* allowed: send a copy after this (+infinity: no hedging) */
+    uint32_t hedges;      /* allowed, hedging: copies at most */
+} hp_admit;
+
+/* NULL if the options are usable, else a static message (the first
+ * problem of the enabled mechanisms' *_check()). */
+const char *hp_client_check(const hp_client_opts *o);
+
+/* A client at now_s; opts NULL: no shared mechanism. */
+void hp_client_init(hp_client *c, const hp_client_opts *opts, double now_s);
+
+/* A logical call starting at now_s under policy p (deadline now_s +
+ * budget_s).  Tighten call->st.deadline_s afterwards to bound it by an
+ * outer deadline. */
+void hp_call_start(hp_call *call, const hp_policy *p, double now_s);
+
+/* Before each attempt (see above).  c may be NULL. */
+hp_admit hp_call_admit(hp_client *c, hp_call *call, const hp_policy *p,
+                       double now_s, double u);
+
+/* After each admitted attempt's outcome (see above).  c may be NULL. */
+hp_decision hp_call_outcome(hp_client *c, hp_call *call, const hp_policy *p,
+                            hp_result r, double now_s, double u);
+
+/* The call is over (done, given up or abandoned).  c may be NULL. */
+void hp_call_finish(hp_client *c, hp_call *call, double now_s);
 
 #ifdef __cplusplus
 }
