@@ -251,6 +251,9 @@ static void test_hedging(void **state)
     assert_int_equal(a.hedges, 2);
     hp_call_outcome(&c, &call, &p, (hp_result){.outcome = 200, .retry_after_s = -1}, 0.05, 0);
     assert_int_equal(c.hedge.seen, 1);
+    assert_close(hp_client_hedge_next(&c, 1), 0.2, EPS); /* a second copy */
+    assert_true(isinf(hp_client_hedge_next(&c, 2)));    /* at most 2 */
+    assert_true(isinf(hp_client_hedge_next(NULL, 0)));
     p.attempt_timeout_s = 0.1; /* below the delay: no copy */
     hp_call_start(&call, &p, 1);
     a = hp_call_admit(&c, &call, &p, 1, 0);

@@ -28,6 +28,7 @@ size_t model_client_bytes(const model_spec *spec)
     b += (layers > 1 || budget || (in && in->policy.budget_s > 0)) ? sizeof(double) : 0;
     b += spec->task_steps > 1 ? sizeof(double) : 0;
     b += spec->limiter.kind != HP_LIMITER_NONE ? sizeof(uint32_t) : 0;
+    b += spec->hedging ? sizeof(double) : 0;
     size_t per_op = sizeof(uint8_t) + (spec->keys == SPEC_KEYS_CONTENT_HASH ? sizeof(uint32_t) : 0) +
                     (spec->ntools > 1 ? sizeof(uint8_t) : 0) + (total <= MODEL_EXACT_LATENCIES ? sizeof(double) : 0);
     for (uint32_t l = 0; l < spec->nlayers; l++)
@@ -177,10 +178,14 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
         acc += spec->ntools ? spec->tools[t].weight / wsum : 1;
         md->tool_cum[t] = acc;
     }
-    hp_limiter_init(&md->limiter, &spec->limiter, 0); /* zero fields: the defaults */
-    hp_breaker_init(&md->breaker, &spec->breaker_opts, 0);
-    hp_throttle_init(&md->throttle, &spec->throttle_opts, 0);
-    hp_hedge_init(&md->hedge, &spec->hedge_opts);
+    hp_client_opts guard = {.limiter = spec->limiter, /* zero fields: the defaults */
+                            .breaker = spec->breaker,
+                            .breaker_opts = spec->breaker_opts,
+                            .throttling = spec->throttling,
+                            .throttle_opts = spec->throttle_opts,
+                            .hedging = spec->hedging,
+                            .hedge_opts = spec->hedge_opts};
+    hp_client_init(&md->guard, &guard, 0);
     md->nlayers = spec->nlayers ? spec->nlayers : 1;
     for (uint32_t l = 0; l < spec->nlayers; l++) {
         md->layer_policy[l] = spec->layers[l].policy;
@@ -217,6 +222,8 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
     if (spec->task_steps > 1 && !(md->task_start = herd_calloc(n, sizeof *md->task_start)))
         return -1;
     if (spec->limiter.kind != HP_LIMITER_NONE && !(md->retry_cost = herd_calloc(n, sizeof *md->retry_cost)))
+        return -1;
+    if (spec->hedging && !(md->sent_at = herd_calloc(n, sizeof *md->sent_at)))
         return -1;
     if (total <= MODEL_EXACT_LATENCIES)
         md->latency = herd_malloc_array(total, sizeof *md->latency);
@@ -406,9 +413,11 @@ void model_free(model *md)
     herd_free(md->deadline);
     herd_free(md->task_start);
     herd_free(md->retry_cost);
+    herd_free(md->sent_at);
     md->outer = NULL;
     md->prev_sleep = md->deadline = md->task_start = NULL;
     md->retry_cost = NULL;
+    md->sent_at = NULL;
     if (md->start_rng)
         gsl_rng_free(md->start_rng);
     md->start_rng = NULL;

@@ -62,7 +62,9 @@ typedef struct client {
 
 enum {
     CL_TASK_FAILED = 1, /* a step of the current task failed */
-    CL_REPEATING = 2    /* an llm layer is repeating a call that succeeded */
+    CL_REPEATING = 2,   /* an llm layer is repeating a call that succeeded */
+    CL_RETRY_HELD = 4   /* the innermost call holds a retry the limiter granted
+                         * (hp_call.flags & HP_CALL_RETRY_HELD) */
 };
 
 /* What an inner loop reports to the layer above: a structured failure. */
@@ -107,10 +109,9 @@ typedef struct model {
     double *task_start; /* when each client's current task began, or NULL (task_steps 1) */
     uint32_t *retry_cost; /* what the limiter charged each client's current retry, or NULL */
     float *effect_at;   /* llm intent de-duplication: when each operation's effect happened */
-    hp_limiter limiter; /* [limits], shared by all clients */
-    hp_breaker breaker;
-    hp_throttle throttle;
-    hp_hedge hedge;
+    hp_client guard;    /* [limits]: the library's client, shared by all clients (an SDK
+                         * instance): limiter, breaker, throttling, hedging */
+    double *sent_at;    /* with hedging: when each client's innermost attempt was sent */
     double tool_cum[SPEC_MAX_TOOLS]; /* cumulative tool probabilities */
     uint32_t ntools;
     sim_t *sim;

@@ -10,8 +10,6 @@
 #include <math.h>
 #include <string.h>
 
-enum { CALL_RETRY_HELD = 1u }; /* the limiter granted a retry that has not ended */
-
 static const char *const deny_names[HP_DENY_COUNT] = {"none", "deadline", "throttled", "breaker"};
 
 const char *hp_deny_name(hp_deny d)
@@ -100,7 +98,7 @@ static void observe(hp_client *c, hp_call *call, const hp_policy *p, int outcome
         hp_throttle_on_accept(&c->throttle, now_s);
     if (limited(c)) {
         hp_limiter_on_request_end(&c->limiter, now_s);
-        if (call->flags & CALL_RETRY_HELD)
+        if (call->flags & HP_CALL_RETRY_HELD)
             hp_limiter_on_retry_end(&c->limiter, now_s);
         if (cls == HP_CLASS_OK)
             hp_limiter_on_success(&c->limiter, now_s, call->retry_cost);
@@ -108,7 +106,7 @@ static void observe(hp_client *c, hp_call *call, const hp_policy *p, int outcome
             hp_limiter_on_failure(&c->limiter, now_s);
     }
     call->retry_cost = 0;
-    call->flags &= ~(uint32_t)CALL_RETRY_HELD;
+    call->flags &= ~(uint32_t)HP_CALL_RETRY_HELD;
 }
 
 hp_decision hp_call_outcome(hp_client *c, hp_call *call, const hp_policy *p, hp_result r, double now_s, double u)
@@ -120,7 +118,7 @@ hp_decision hp_call_outcome(hp_client *c, hp_call *call, const hp_policy *p, hp_
         uint32_t cost = 0;
         if (hp_limiter_try_retry(&c->limiter, now_s, r.outcome == HP_OUTCOME_TIMEOUT, &cost)) {
             call->retry_cost = cost;
-            call->flags |= CALL_RETRY_HELD;
+            call->flags |= HP_CALL_RETRY_HELD;
         } else {
             d = (hp_decision){.action = HP_GIVE_UP, .reason = HP_REASON_RETRY_LIMITED, .cls = d.cls};
         }
@@ -128,10 +126,17 @@ hp_decision hp_call_outcome(hp_client *c, hp_call *call, const hp_policy *p, hp_
     return d;
 }
 
+double hp_client_hedge_next(const hp_client *c, uint32_t copies)
+{
+    if (!c || !c->opts.hedging || copies >= hp_hedge_max(&c->hedge))
+        return INFINITY;
+    return hp_hedge_delay(&c->hedge);
+}
+
 void hp_call_finish(hp_client *c, hp_call *call, double now_s)
 {
-    if (limited(c) && (call->flags & CALL_RETRY_HELD))
+    if (limited(c) && (call->flags & HP_CALL_RETRY_HELD))
         hp_limiter_on_retry_end(&c->limiter, now_s);
-    call->flags &= ~(uint32_t)CALL_RETRY_HELD;
+    call->flags &= ~(uint32_t)HP_CALL_RETRY_HELD;
     call->retry_cost = 0;
 }

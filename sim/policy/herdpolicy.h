@@ -831,12 +831,19 @@ typedef struct hp_client {
     hp_hedge hedge;
 } hp_client;
 
+/* The fields are the caller's to store (a simulator keeps them in compact
+ * arrays): st always; sent_s with hedging; retry_cost and flags with a
+ * limiter. */
 typedef struct hp_call {
     hp_state st;          /* the policy's state: attempts, retries, deadline */
     double sent_s;        /* when the current attempt was admitted (hedging) */
     uint32_t retry_cost;  /* what the limiter charged for the retry in flight */
-    uint32_t flags;       /* internal */
+    uint32_t flags;       /* HP_CALL_* */
 } hp_call;
+
+/* hp_call.flags: the limiter granted a retry that has not ended (its
+ * attempt's outcome, or hp_call_finish, ends it). */
+#define HP_CALL_RETRY_HELD 1u
 
 typedef enum hp_deny {
     HP_DENY_NONE = 0,     /* allowed */
@@ -876,6 +883,11 @@ hp_admit hp_call_admit(hp_client *c, hp_call *call, const hp_policy *p,
 /* After each admitted attempt's outcome (see above).  c may be NULL. */
 hp_decision hp_call_outcome(hp_client *c, hp_call *call, const hp_policy *p,
                             hp_result r, double now_s, double u);
+
+/* With hedging, once `copies` copies of an attempt have been sent: the
+ * delay before the next copy, or +infinity when no more are allowed (or
+ * there is no hedging, or c is NULL). */
+double hp_client_hedge_next(const hp_client *c, uint32_t copies);
 
 /* The call is over (done, given up or abandoned).  c may be NULL. */
 void hp_call_finish(hp_client *c, hp_call *call, double now_s);

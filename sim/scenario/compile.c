@@ -135,12 +135,12 @@ void scn_compile(const scn_config *c, model_spec *s)
         s->layers[l] = (spec_layer){.policy = scn_layer_policy(c, l, c->policy.strategy),
                                     .own_strategy = layer_fixes_strategy(L),
                                     .kind = L->kind,
-                                    .obey_overload = L->obey_overload,
                                     .propagate_deadline = L->propagate_deadline,
                                     .think = L->think,
                                     .reissue_p = L->reissue_p,
                                     .repeat_p = L->repeat_p,
                                     .dedup_window_s = L->dedup_window_s};
+        s->layers[l].policy.obey_overload = L->obey_overload;
     }
     s->nlayers = c->nlayers;
 

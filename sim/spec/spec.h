@@ -57,12 +57,12 @@ typedef struct spec_tool {
     double weight;              /* relative probability that a request uses it (sum > 0) */
 } spec_tool;
 
-/* One retry loop of a layered stack, outermost first. */
+/* One retry loop of a layered stack, outermost first.  Its policy carries
+ * obey_overload (give up at once on "overloaded, don't retry"). */
 typedef struct spec_layer {
     hp_policy policy;
     bool own_strategy;          /* the layer fixes its strategy (else: the one compared) */
     spec_layer_kind kind;
-    bool obey_overload;         /* give up at once on "overloaded, don't retry" */
     bool propagate_deadline;    /* inner layers' deadlines are bounded by this layer's */
     dist think;                 /* llm: think time before each call */
     double reissue_p;           /* llm: probability of re-issuing a failed call */
