@@ -9,7 +9,7 @@
 #   make validate the engine against queueing theory (full table)
 #   make fuzz     libFuzzer over scenario parsing (FUZZ_SECONDS=600)
 #   make bench    events/s and peak memory, ladder queue vs heap, 1e4..1e7 clients and the OCC sweep
-#   make install  PREFIX=/usr/local DESTDIR=
+#   make install  PREFIX=/usr/local DESTDIR= (make uninstall: the same files removed)
 #   make readme-keys  regenerate the key reference in README.md
 #   make clean
 
@@ -26,7 +26,7 @@ ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) $(CFLAGS) -MMD -MP
 LDLIBS   := -linih -lgsl -lgslcblas -lm -lpthread
 
 DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev valgrind \
-            clang libclang-rt-14-dev libopenmpi-dev openmpi-bin
+            clang libclang-rt-14-dev libopenmpi-dev openmpi-bin pkgconf groff-base man-db
 FUZZ_SECONDS ?= 600
 FUZZ_SRC = tests/fuzz_scenario.c $(SIM_SRC) $(POLICY_SRC) sim/cli/main.c
 
@@ -44,14 +44,18 @@ CLI_SRC    := sim/cli/main.c
 TESTS      := test_policy test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model
 
 POLICY_OBJ := $(POLICY_SRC:%.c=$(BUILD)/%.o)
+HP_VERSION_NUM := $(shell sed -n 's/^\#define HP_VERSION "\(.*\)"/\1/p' sim/policy/herdpolicy.h)
+SO_NAME    := libherdpolicy.so.0
+SO_REAL    := libherdpolicy.so.$(HP_VERSION_NUM)
+POLICY_PIC := $(POLICY_SRC:%.c=$(BUILD)/pic/%.o)
 SIM_OBJ    := $(SIM_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN   := $(TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: mpi all deps run test unit-test cli-test asan-test bench reproduce validate update-golden fuzz install clean readme-keys \
+.PHONY: mpi all deps run test unit-test cli-test asan-test bench reproduce validate update-golden fuzz install uninstall install-test clean readme-keys \
         figures figures-list workshop
 
-all: herd $(BUILD)/libherdpolicy.a
+all: herd $(BUILD)/libherdpolicy.a $(BUILD)/$(SO_REAL)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -59,6 +63,22 @@ $(BUILD)/%.o: %.c
 
 $(BUILD)/libherdpolicy.a: $(POLICY_OBJ)
 	rm -f $@ && ar rcs $@ $^
+
+# The shared library: position-independent objects, a versioned soname
+# (libherdpolicy.so.0), and only the hp_* symbols exported.
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
+
+$(BUILD)/$(SO_REAL): $(POLICY_PIC) sim/policy/herdpolicy.map
+	$(CC) -shared -Wl,-soname,$(SO_NAME) -Wl,--version-script=sim/policy/herdpolicy.map -Wl,-z,defs \
+	  -o $@ $(POLICY_PIC) -lm
+	ln -sf $(SO_REAL) $(BUILD)/$(SO_NAME)
+	ln -sf $(SO_NAME) $(BUILD)/libherdpolicy.so
+
+$(BUILD)/herdpolicy.pc: sim/policy/herdpolicy.pc.in sim/policy/herdpolicy.h Makefile
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(HP_VERSION_NUM)|' $< >$@
 
 $(BUILD)/libherdsim.a: $(SIM_OBJ)
 	rm -f $@ && ar rcs $@ $^
@@ -112,6 +132,7 @@ cli-test: herd
 	@sh tests/mutate.sh ./herd 30
 	@if command -v mpicc >/dev/null; then $(MAKE) --no-print-directory mpi >/dev/null && sh tests/shard.sh ./herd ./herd-mpi; \
 	 else sh tests/shard.sh ./herd; fi
+	@$(MAKE) --no-print-directory install-test
 	@echo "== valgrind: one end-to-end run and its plots"
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd run \
 	  scenarios/thundering-herd.ini --quiet --set clients.count=300 --replications 2 --jobs 2 \
@@ -221,13 +242,40 @@ bench: deps
 	@$(MAKE) --no-print-directory all
 	@sh tests/bench.sh ./herd
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
+# make install PREFIX=/usr/local DESTDIR=: the binary, libherdpolicy (static
+# and shared, with its header and pkg-config file), the man pages, the
+# scenarios and the plot scripts.  make uninstall removes exactly these.
+INSTALL_SHARE := $(PREFIX)/share/herd
+INSTALL_FILES  = bin/herd lib/libherdpolicy.a lib/$(SO_REAL) lib/$(SO_NAME) lib/libherdpolicy.so \
+                 include/herdpolicy.h lib/pkgconfig/herdpolicy.pc share/man/man1/herd.1 share/man/man3/herdpolicy.3
+
+install: all $(BUILD)/herdpolicy.pc
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
+	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3
 	install -m 755 herd $(DESTDIR)$(PREFIX)/bin/herd
 	install -m 644 $(BUILD)/libherdpolicy.a $(DESTDIR)$(PREFIX)/lib/libherdpolicy.a
+	install -m 755 $(BUILD)/$(SO_REAL) $(DESTDIR)$(PREFIX)/lib/$(SO_REAL)
+	ln -sf $(SO_REAL) $(DESTDIR)$(PREFIX)/lib/$(SO_NAME)
+	ln -sf $(SO_NAME) $(DESTDIR)$(PREFIX)/lib/libherdpolicy.so
 	install -m 644 sim/policy/herdpolicy.h $(DESTDIR)$(PREFIX)/include/herdpolicy.h
-	install -d $(DESTDIR)$(PREFIX)/share/herd/plots
-	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/herd/plots/
+	install -m 644 $(BUILD)/herdpolicy.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/herdpolicy.pc
+	install -m 644 herd.1 $(DESTDIR)$(PREFIX)/share/man/man1/herd.1
+	install -m 644 herdpolicy.3 $(DESTDIR)$(PREFIX)/share/man/man3/herdpolicy.3
+	install -d $(DESTDIR)$(INSTALL_SHARE)/plots
+	install -m 644 plots/*.gp $(DESTDIR)$(INSTALL_SHARE)/plots/
+	@cd scenarios && find . -type d | while read -r d; do install -d "$(DESTDIR)$(INSTALL_SHARE)/scenarios/$$d"; done; \
+	 find . -type f \( -name '*.ini' -o -name '*.md' -o -name '*.csv' -o -name '*.sh' \) | while read -r f; do \
+	   install -m 644 "$$f" "$(DESTDIR)$(INSTALL_SHARE)/scenarios/$$f" || exit 1; done
+
+# make install into a temporary DESTDIR, build a program against it with
+# pkg-config alone (shared and static), check the man pages, uninstall.
+install-test: all
+	@MAKE="$(MAKE)" sh tests/install.sh
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALL_FILES))
+	rm -rf $(DESTDIR)$(INSTALL_SHARE)
+	-rmdir $(DESTDIR)$(PREFIX)/lib/pkgconfig 2>/dev/null
 
 clean:
 	rm -rf build build-asan herd herd-asan herd-mpi

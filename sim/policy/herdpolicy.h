@@ -1,5 +1,5 @@
 /*
- * herdpolicy.h - herd's retry-policy library (libherdpolicy.a).
+ * herdpolicy.h - herd's retry-policy library (libherdpolicy.a, libherdpolicy.so.0).
  *
  * Pure decisions about retries: which failures are worth retrying and how
  * long to sleep before the next attempt.  The library owns no clock and no
