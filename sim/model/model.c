@@ -249,7 +249,7 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
     sim_on(sim, EV_TIMEOUT, client_timeout, md);
     sim_on(sim, EV_HEDGE, client_hedge, md);
     /* every event's obj is a client: have its record in cache in time */
-    sim_set_prefetch(sim, md->clients, sizeof *md->clients);
+    sim_set_prefetch(sim, md->clients, sizeof *md->clients, spec->clients);
     /* the [retry] timeout: most attempts' (tools and layers may differ) */
     md->timeout_lane =
         spec->policy.attempt_timeout_s > 0 ? sim_timer_lane(sim, spec->policy.attempt_timeout_s, timer_dead, md) : -1;
