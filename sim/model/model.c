@@ -269,6 +269,8 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
     if (spec->start == SPEC_START_BURST) {
         md->start_lane = sim_source(sim, spec->clients, burst_start, md);
     } else if (spec->start == SPEC_START_POISSON) {
+        /* gsl_rng_clone uses malloc directly (as gsl_rng_alloc in rng.c):
+         * the hook cannot see it, but a NULL return is still handled */
         if (!(md->start_rng = gsl_rng_clone(r)))
             return -1;
         md->start_lane = sim_source(sim, spec->clients, poisson_start, md);
