@@ -189,6 +189,8 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
     }
     md->tokens = spec->burst > 0 ? spec->burst : (spec->rate_limit_rps > 1 ? spec->rate_limit_rps : 1);
     md->ts.bucket_s = spec->bucket_s;
+    double last_bucket = floor(spec->horizon_s / spec->bucket_s) + 1; /* events at the horizon run */
+    md->ts.max_len = last_bucket < 1e15 ? (size_t)last_bucket + 1 : 0;
     md->m.clients = spec->clients;
     uint64_t total = (uint64_t)spec->clients * spec->requests_per_client;
     md->open = total;

@@ -112,10 +112,13 @@ typedef struct timeseries {
     double bucket_s;
     ts_bucket *b;
     size_t len, cap;
+    size_t max_len;   /* buckets the run can reach (its horizon / bucket_s, + 1): the
+                       * array never grows past it; 0: no bound */
 } timeseries;
 
 /* Returns bucket i, growing the series (new buckets start with
- * in_flight = carry, the level at the time).  NULL on allocation failure. */
+ * in_flight = carry, the level at the time): by doubling, but never past
+ * max_len buckets when it is set.  NULL on allocation failure. */
 ts_bucket *ts_at(timeseries *ts, size_t i, uint32_t carry);
 
 void ts_free(timeseries *ts);
