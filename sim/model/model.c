@@ -195,6 +195,8 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
     md->tokens = spec->burst > 0 ? spec->burst : (spec->rate_limit_rps > 1 ? spec->rate_limit_rps : 1);
     md->ts.bucket_s = spec->bucket_s;
     md->ts.max = (size_t)spec->max_buckets;
+    double last_bucket = floor(spec->horizon_s / spec->bucket_s) + 1; /* events at the horizon run */
+    md->ts.max_len = last_bucket < 1e15 ? (size_t)last_bucket + 1 : 0;
     md->m.clients = spec->clients;
     uint64_t total = (uint64_t)spec->clients * spec->requests_per_client;
     md->open = total;
@@ -257,7 +259,7 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
     sim_on(sim, EV_TIMEOUT, client_timeout, md);
     sim_on(sim, EV_HEDGE, client_hedge, md);
     /* every event's obj is a client: have its record in cache in time */
-    sim_set_prefetch(sim, md->clients, sizeof *md->clients);
+    sim_set_prefetch(sim, md->clients, sizeof *md->clients, spec->clients);
     /* the [retry] timeout: most attempts' (tools and layers may differ) */
     md->timeout_lane =
         spec->policy.attempt_timeout_s > 0 ? sim_timer_lane(sim, spec->policy.attempt_timeout_s, timer_dead, md) : -1;
@@ -277,6 +279,8 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
     if (spec->start == SPEC_START_BURST) {
         md->start_lane = sim_source(sim, spec->clients, burst_start, md);
     } else if (spec->start == SPEC_START_POISSON) {
+        /* gsl_rng_clone uses malloc directly (as gsl_rng_alloc in rng.c):
+         * the hook cannot see it, but a NULL return is still handled */
         if (!(md->start_rng = gsl_rng_clone(r)))
             return -1;
         md->start_lane = sim_source(sim, spec->clients, poisson_start, md);

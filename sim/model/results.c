@@ -59,6 +59,8 @@ ts_bucket *ts_at(timeseries *ts, size_t i, uint32_t carry)
                 ncap *= 2;
             if (ts->max && ncap > ts->max)
                 ncap = ts->max;
+            if (ts->max_len > i && ncap > ts->max_len)
+                ncap = ts->max_len;
             ts_bucket *n = herd_realloc_array(ts->b, ncap, sizeof *n);
             if (!n)
                 return NULL;

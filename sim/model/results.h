@@ -114,11 +114,14 @@ typedef struct timeseries {
     size_t len, cap;
     size_t max;                 /* buckets allowed (0: no limit) */
     int over;                   /* a bucket at or past max was asked for */
+    size_t max_len;             /* buckets the run can reach (its horizon / bucket_s, + 1): the
+                                 * array never grows past it; 0: no bound */
 } timeseries;
 
 /* Returns bucket i, growing the series (new buckets start with
- * in_flight = carry, the level at the time; capacity doubles, never past
- * max).  NULL on allocation failure, or with ts->over set when i >= max. */
+ * in_flight = carry, the level at the time): by doubling, never past max
+ * nor past max_len when it is set.  NULL on allocation failure, or with
+ * ts->over set when i >= max. */
 ts_bucket *ts_at(timeseries *ts, size_t i, uint32_t carry);
 
 void ts_free(timeseries *ts);
