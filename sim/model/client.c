@@ -80,7 +80,7 @@ static inline uint64_t op_of(const model *md, uint32_t id)
 }
 
 static void layer_done(model *md, uint32_t id, uint32_t k, layer_result r);
-static void layer_attempt(model *md, uint32_t id, uint32_t k);
+static void layer_attempt(model *md, uint32_t id, uint32_t k, bool token_held);
 
 /* The policy of layer k for the client's current request. */
 static inline const hp_policy *policy_of(const model *md, uint32_t id, uint32_t k)
@@ -165,18 +165,27 @@ static void layer_start(model *md, uint32_t id, uint32_t k, double deadline_s)
     if (L && L->kind == SPEC_LAYER_LLM)
         sim_schedule(sim, dist_sample(&L->think, sim_rng(sim, RNG_ARRIVALS)), EV_SEND, id, 0, (int32_t)k);
     else
-        layer_attempt(md, id, k);
+        layer_attempt(md, id, k, false);
 }
 
 /* One attempt of layer k: the innermost sends to the server, the others
- * run the loop of the next layer. */
-static void layer_attempt(model *md, uint32_t id, uint32_t k)
+ * run the loop of the next layer.  token_held: the attempt already waited
+ * for its adaptive rate limiter token. */
+static void layer_attempt(model *md, uint32_t id, uint32_t k, bool token_held)
 {
     sim_t *sim = md->sim;
     client *c = &md->clients[id];
     const hp_policy *p = policy_of(md, id, k);
-    hp_state st = st_load(md, id, k);
     double now = sim_now(sim);
+    if (k + 1 == md->nlayers && md->adaptive_on && p->adaptive_rate && !token_held) {
+        /* AWS adaptive mode: wait for a token of the shared send-rate limiter */
+        double wait = hp_adaptive_acquire(&md->adaptive, now);
+        if (wait > 0) {
+            sim_schedule(sim, wait, EV_SEND, id, 0, (int32_t)(k | SEND_TOKEN_HELD));
+            return;
+        }
+    }
+    hp_state st = st_load(md, id, k);
     double timeout = hp_attempt_timeout(p, &st, now);
     if (!(timeout > 0)) { /* the budget is spent: nothing is sent */
         layer_result r = {.d = {.action = HP_GIVE_UP, .reason = HP_REASON_BUDGET}, .outcome = HP_OUTCOME_TIMEOUT,
@@ -220,6 +229,29 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
         sim_schedule_lane(sim, md->timeout_lane, EV_TIMEOUT, id, c->tag, 0, 0);
     else
         sim_schedule(sim, timeout, EV_TIMEOUT, id, c->tag, 0);
+}
+
+/* The Retry-After policy p reads from what the server sent (raw, in the
+ * [server] retry_after_format; negative: none), and the X-RateLimit-Reset
+ * of a 429 into *reset (0: none).  Clients without retry_after_ms see no
+ * ms-only header, and the whole seconds of the standard one with both. */
+static double retry_after_seen(const model *md, const hp_policy *p, double raw, double *reset, int out)
+{
+    const model_spec *spec = md->spec;
+    *reset = 0;
+    if (!(raw >= 0))
+        return -1;
+    if (spec->ratelimit_reset && out == 429 && p->ra_reset)
+        *reset = ceil(raw);
+    switch (spec->retry_after_format) {
+    case SPEC_RA_MS:
+        return p->ra_ms ? raw : -1;
+    case SPEC_RA_BOTH:
+        return p->ra_ms ? raw : ceil(raw);
+    case SPEC_RA_SECONDS:
+    default:
+        return raw;
+    }
 }
 
 /* Layer k decides what follows its attempt's result r (for the innermost
@@ -280,7 +312,8 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
         }
         d = (hp_decision){.action = HP_GIVE_UP, .reason = more ? HP_REASON_NON_RETRYABLE : HP_REASON_ATTEMPTS};
     } else {
-        hp_result res = {.outcome = out, .retry_after_s = r.retry_after_s};
+        hp_result res = {.outcome = out};
+        res.retry_after_s = retry_after_seen(md, p, r.retry_after_s, &res.reset_s, out);
         d = hp_decide_result(p, &st, res, now, u);
         st_store(md, id, k, &st);
     }
@@ -351,7 +384,13 @@ static void outcome(model *md, uint32_t id, int out, float aux)
         else
             b->errors++;
     }
-    layer_result r = {.outcome = out, .retry_after_s = out == 429 ? aux : -1, .overloaded = out == 503 && aux == AUX_OVERLOADED};
+    if (md->adaptive_on)
+        hp_adaptive_on_response(&md->adaptive, now, out == 429);
+    double ra = out == 429 ? aux : -1;
+    if (out == 503 && spec->retry_after_on_503)
+        ra = spec->retry_after_format == SPEC_RA_SECONDS ? spec->retry_after_s
+                                                          : ceil(spec->retry_after_s * 1000) / 1000;
+    layer_result r = {.outcome = out, .retry_after_s = ra, .overloaded = out == 503 && aux == AUX_OVERLOADED};
     layer_decide(md, id, md->nlayers - 1, r);
 }
 
@@ -394,7 +433,8 @@ void client_start(sim_t *sim, const eq_event *ev, void *ctx)
 void client_send(sim_t *sim, const eq_event *ev, void *ctx)
 {
     (void)sim;
-    layer_attempt(ctx, ev->obj, (uint32_t)ev->arg);
+    layer_attempt(ctx, ev->obj, (uint32_t)ev->arg & ~(uint32_t)SEND_TOKEN_HELD,
+                  ((uint32_t)ev->arg & SEND_TOKEN_HELD) != 0);
 }
 
 /* The hedge delay passed and the attempt has no reply yet: send a copy

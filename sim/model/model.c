@@ -173,7 +173,8 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
         wsum += spec->tools[t].weight;
     for (uint32_t t = 0; t < md->ntools; t++) {
         md->tool_policy[t] = spec->ntools ? spec->tools[t].policy : spec->policy;
-        md->tool_policy[t].strategy = strategy;
+        if (!(spec->ntools && spec->tools[t].own_strategy))
+            md->tool_policy[t].strategy = strategy;
         acc += spec->ntools ? spec->tools[t].weight / wsum : 1;
         md->tool_cum[t] = acc;
     }
@@ -187,6 +188,11 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
         if (!spec->layers[l].own_strategy)
             md->layer_policy[l].strategy = strategy;
     }
+    hp_adaptive_init(&md->adaptive, 0);
+    for (uint32_t t = 0; t < md->ntools && !spec->nlayers; t++)
+        md->adaptive_on |= md->tool_policy[t].adaptive_rate;
+    if (spec->nlayers)
+        md->adaptive_on = md->layer_policy[spec->nlayers - 1].adaptive_rate;
     md->tokens = spec->burst > 0 ? spec->burst : (spec->rate_limit_rps > 1 ? spec->rate_limit_rps : 1);
     md->ts.bucket_s = spec->bucket_s;
     md->ts.max = (size_t)spec->max_buckets;

@@ -69,7 +69,8 @@ enum {
 typedef struct layer_result {
     hp_decision d;      /* DONE_OK, or GIVE_UP with its reason */
     int outcome;        /* the last attempt's outcome */
-    double retry_after_s;
+    double retry_after_s; /* the Retry-After as the server sent it ([server]
+                           * retry_after_format); each layer reads it with its policy */
     bool overloaded;    /* the server said "overloaded, don't retry" */
 } layer_result;
 
@@ -88,6 +89,10 @@ enum {
     OP_CLIENT_OK = 16, /* the client saw it succeed */
     OP_DESTRUCTIVE = 32 /* a delete: executing it again finds nothing (404) */
 };
+
+/* EV_SEND's arg: the layer, with this bit when the attempt already holds
+ * its adaptive rate limiter token (it waited for it). */
+#define SEND_TOKEN_HELD 0x40000000
 
 /* The aux of a 503 reply that carries "overloaded, don't retry". */
 #define AUX_OVERLOADED (-2.0f)
@@ -111,6 +116,8 @@ typedef struct model {
     hp_breaker breaker;
     hp_throttle throttle;
     hp_hedge hedge;
+    hp_adaptive adaptive; /* AWS adaptive mode's client-side rate limiter, shared by all clients */
+    bool adaptive_on;   /* some innermost policy runs it */
     double tool_cum[SPEC_MAX_TOOLS]; /* cumulative tool probabilities */
     uint32_t ntools;
     sim_t *sim;
