@@ -297,6 +297,33 @@ byname "$T/j6265/aggregate.csv" '{ p[s("strategy")] = v("peak_inflight_mean"); h
     END { for (k in p) if (k != "exponential" && !(p[k] + h[k] < p["exponential"] - h["exponential"])) bad = 1; exit bad }' \
     && ok || bad "jitter-62-65: exponential does not have the highest peak in-flight"
 
+# --- herd presets and library presets end to end ------------------------------
+"$HERD" presets >"$T/presets" && ok || bad "presets"
+[ "$(awk -F'|' '/^\| `[a-z0-9_]+` \|/ && NF >= 7 { n++ } END { print n + 0 }' "$T/presets")" -ge 36 ] && ok \
+    || bad "presets: fewer than 18 presets in both tables"
+awk -F'|' '/^Sources/ { src = 1 } src && /^\| `/ { if ($3 ~ /^ *$/ || $4 ~ /^ *$/ || $5 ~ /^ *$/) bad = 1; n++ }
+    END { exit bad || n < 18 }' "$T/presets" && ok || bad "presets: a preset without repository, file or version"
+expect_fail presetsarg 2 "presets takes no argument" presets extra
+# A server that always answers 503: attempts per logical request are the
+# products of the presets' attempts (hand computed: 3, 5, 3 x 3, 3 x 4).
+cat >"$T/fail.ini" <<'EOT'
+[run]
+replications = 1
+[clients]
+count = 40
+[outage all]
+start_s = 0
+end_s = 100000
+EOT
+for c in "openai_python|3" "go_retryablehttp|5" "langchain_with_retry,openai_python|9" "llamaindex_openai|12"; do
+    ps=${c%|*} want=${c#*|} args="" i=0
+    for pr in $(echo "$ps" | tr , ' '); do i=$((i + 1)); args="$args --set 'layer l$i.preset=$pr'"; done
+    if eval "\"\$HERD\" run \"\$T/fail.ini\" -o \"\$T/fail-$i-$want\" --quiet $args"; then
+        byname "$T/fail-$i-$want/summary.csv" "{ if (v(\"calls\") != 40 * $want) { print v(\"calls\"); bad = 1 } } END { exit bad }" \
+            && ok || bad "preset $ps: not $want attempts per request against a failing server"
+    else bad "preset $ps: run failed"; fi
+done
+
 # --- sweeps from the command line -------------------------------------------
 "$HERD" run "$T/small.ini" -o "$T/sw" --quiet --replications 2 --sweep server.workers=5:15:5 --sweep clients.count=50,100 \
     && [ "$(tail -n +2 "$T/sw/aggregate.csv" | wc -l)" -eq 36 ] \

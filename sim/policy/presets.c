@@ -84,7 +84,7 @@ static const hp_library_preset presets[] = {
      "outer no, inner the SDK's", "run-llama/llama_index",
      "llama-index-integrations/llms/llama-index-llms-openai/llama_index/llms/openai/base.py (max_retries 3, "
      "passed to the SDK client too), utils.py (create_retry_decorator: wait_random_exponential(min=1, max=20), "
-     "stop_after_attempt(3) | stop_after_delay(60))",
+     "stop_after_attempt(3) or stop_after_delay(60))",
      "base.py 020535ab, utils.py 01509f95",
      "two layers: 3 outer x 4 SDK attempts = 12 at worst; stop_after_delay(60) is checked when an attempt fails"},
     {"google_genai", "google-genai with HttpRetryOptions()",
