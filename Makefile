@@ -177,7 +177,7 @@ reproduce: deps
 FIGURES := plots/thundering-herd.png plots/thundering-herd.gif plots/aws-2015-completion.png \
            plots/aws-2015-calls.png plots/aws-2015-calls-over-time.png plots/jitter-62-65.png \
            plots/jitter-62-65-sensitivity.png plots/idempotency-variants.png plots/layers-variants.png \
-           plots/metastable-goodput.png
+           plots/metastable-goodput.png plots/agent-stack-variants.png
 FIGURE   = sh tests/figure.sh ./herd $@
 FIG_DEPS = herd tests/figure.sh $(wildcard plots/*.gp)
 
@@ -209,6 +209,8 @@ plots/layers-variants.png: build/figures/layers/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/layers variants
 plots/metastable-goodput.png: build/figures/metastable/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/metastable goodput
+plots/agent-stack-variants.png: build/figures/agent-stack/aggregate.csv $(FIG_DEPS)
+	$(FIGURE) build/figures/agent-stack variants --metric amplification --metric status_429 --metric failures
 
 # The workshop kit (scenarios/workshop/): runs every lesson, checks that
 # each still shows what its page says (numbers from the CSVs, with

@@ -324,6 +324,29 @@ for c in "openai_python|3" "go_retryablehttp|5" "langchain_with_retry,openai_pyt
     else bad "preset $ps: run failed"; fi
 done
 
+# agent-stack: attempts per step against the hand computation.  Whole-run
+# 50% outage, no rate limit: every attempt fails with p = 0.5 on its own.
+# SDK call 1 + 0.5 + 0.25 = 1.75 attempts (variance 0.6875), fails with
+# 0.125; agent x 3: 1.75 (1 + 0.125 + 0.125^2) = 1.99609 (variance 1.9336);
+# with a 3-attempt framework between: 2.0000 (variance 2.0000).  12000
+# steps (2 replications): tolerance 4.5 standard errors.  100% outage: the
+# worst cases 9, 27, 27, 3 exactly.
+"$HERD" run scenarios/agent-stack.ini -o "$T/as-hand" --quiet --replications 2 --set 'outage llm.start_s=0' \
+    --set 'outage llm.end_s=100000' --set server.rate_limit_rps=0 && ok || bad "agent-stack hand run"
+byname "$T/as-hand/aggregate.csv" '
+    function chk(want, var) { d = v("amplification_mean") - want; if (d < 0) d = -d
+        if (d > 4.5 * sqrt(var / 12000)) { print s("variant") " " v("amplification_mean") " want " want; bad = 1 } }
+    s("variant") == "chatopenai" { chk(1.99609375, 1.93358) }
+    s("variant") == "with_retry" || s("variant") == "langgraph" { chk(2.0, 2.0) }
+    s("variant") == "one_budgeted_layer" { chk(1.75, 0.6875) }
+    END { exit bad || NR != 5 }' && ok || bad "agent-stack: expected attempts per step differ from the hand computation"
+"$HERD" run scenarios/agent-stack.ini -o "$T/as-worst" --quiet --replications 1 --set 'outage llm.start_s=0' \
+    --set 'outage llm.end_s=100000' --set 'outage llm.error_p=1' --set server.rate_limit_rps=0 && ok || bad "agent-stack worst run"
+byname "$T/as-worst/aggregate.csv" '
+    { w = s("variant") == "chatopenai" ? 9 : s("variant") == "one_budgeted_layer" ? 3 : 27
+      if (v("amplification_mean") != w) { print s("variant") " " v("amplification_mean"); bad = 1 } }
+    END { exit bad }' && ok || bad "agent-stack: worst cases are not 9, 27, 27, 3"
+
 # --- sweeps from the command line -------------------------------------------
 "$HERD" run "$T/small.ini" -o "$T/sw" --quiet --replications 2 --sweep server.workers=5:15:5 --sweep clients.count=50,100 \
     && [ "$(tail -n +2 "$T/sw/aggregate.csv" | wc -l)" -eq 36 ] \
