@@ -669,6 +669,36 @@ static void retry_after_on_503_by_hand(void **state)
     ts_free(&r.ts);
 }
 
+/* cohere reads X-RateLimit-Reset when no Retry-After comes.  A token per
+ * 2 s, a bucket of 1: request 1 takes it (done at 0.12); request 2 arrives
+ * at 0.13 with 0.065 tokens: 429, reset in ceil(0.935 / 0.5) = 2 s, slept
+ * x U(1, 1.2): it arrives after 2.15 with >= 1.075 tokens and is served.
+ * Without the header: backoffs 1 x (0.9, 1.1) (arrives by 1.24 with < 0.62
+ * tokens: 429 again), then 2 x (0.9, 1.1) (after 2.8: served). */
+static void ratelimit_reset_by_hand(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "retry.preset=cohere");
+    set(&c, "server.rate_limit_rps=0.5");
+    set(&c, "server.burst=1");
+    set(&c, "server.ratelimit_reset=true");
+    set(&c, "clients.requests_per_client=2");
+    set(&c, "clients.think_time_s=0");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.status_429, 1);
+    assert_int_equal(r.m.retries_after_honoured, 1);
+    assert_int_equal(r.m.successes, 2);
+    ts_free(&r.ts);
+    set(&c, "server.ratelimit_reset=false");
+    r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.status_429, 2);
+    assert_int_equal(r.m.retries_after_honoured, 0);
+    assert_int_equal(r.m.successes, 2);
+    ts_free(&r.ts);
+}
+
 /* AWS adaptive mode: after the first 429s the shared client-side limiter
  * paces the sends, so far fewer 429s than the standard mode. */
 static void adaptive_rate_limiter_paces(void **state)
@@ -717,6 +747,7 @@ int main(void)
         cmocka_unit_test(partial_outage_by_hand),
         cmocka_unit_test(retry_after_on_503_by_hand),
         cmocka_unit_test(adaptive_rate_limiter_paces),
+        cmocka_unit_test(ratelimit_reset_by_hand),
     };
     return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }

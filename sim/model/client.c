@@ -243,6 +243,8 @@ static double retry_after_seen(const model *md, const hp_policy *p, double raw, 
         return -1;
     if (spec->ratelimit_reset && out == 429 && p->ra_reset)
         *reset = ceil(raw);
+    if (out == 429 && spec->retry_after == SPEC_RA_NONE)
+        return -1; /* only X-RateLimit-Reset was sent */
     switch (spec->retry_after_format) {
     case SPEC_RA_MS:
         return p->ra_ms ? raw : -1;

@@ -193,8 +193,8 @@ static bool admit(model *md, double *retry_after)
         *retry_after = seconds ? ceil((1 - md->tokens) / spec->rate_limit_rps)
                                : ceil((1 - md->tokens) / spec->rate_limit_rps * 1000) / 1000;
         break;
-    default:
-        *retry_after = -1;
+    default: /* no Retry-After; X-RateLimit-Reset alone travels in its place */
+        *retry_after = spec->ratelimit_reset ? ceil((1 - md->tokens) / spec->rate_limit_rps) : -1;
         break;
     }
     return false;

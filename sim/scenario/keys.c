@@ -176,7 +176,7 @@ const key scn_key_table[] = {
      "retry_after_s."},
     {"server", "ratelimit_reset", K_BOOL, C(ratelimit_reset), 0, 0, bool_names, "", "false",
      "429s also carry X-RateLimit-Reset: the whole second when a token is free (read by clients with "
-     "ratelimit_reset = true)."},
+     "ratelimit_reset = true), also with retry_after = none."},
     {"server", "load_slowdown", K_DOUBLE, C(load_slowdown), 0, 1e6, NULL, "", "0",
      "Service time grows with load: x (1 + load_slowdown x attempts in service and queued / "
      "workers), drawn when service starts (contention: locks, GC, cache misses)."},
