@@ -249,4 +249,9 @@ readme-keys: herd
 	  /<!-- keys:begin -->/ { print; while ((getline l < "build/keys.md") > 0) print l; skip = 1; next } \
 	  /<!-- keys:end -->/ { skip = 0 } !skip { print }' README.md >build/README.md.new
 	@mv build/README.md.new README.md
+	@./herd presets >build/presets.md
+	@awk 'BEGIN { skip = 0 } \
+	  /<!-- presets:begin -->/ { print; while ((getline l < "build/presets.md") > 0) print l; skip = 1; next } \
+	  /<!-- presets:end -->/ { skip = 0 } !skip { print }' README.md >build/README.md.new
+	@mv build/README.md.new README.md
 	@echo "README.md: key reference updated"

@@ -155,6 +155,8 @@ sed -n '/<!-- keys:begin -->/,/<!-- keys:end -->/p' "$ROOT/README.md" | sed '1d;
 cmp -s "$T/readme-keys" "$T/keys" && ok || bad "README key reference differs from herd keys (run make readme-keys)"
 sed -n '/<!-- columns:begin -->/,/<!-- columns:end -->/p' "$ROOT/README.md" | sed '1d;$d' >"$T/readme-columns"
 "$HERD" columns >"$T/columns" && cmp -s "$T/readme-columns" "$T/columns" && ok || bad "README column table differs from herd columns (run make readme-keys)"
+sed -n '/<!-- presets:begin -->/,/<!-- presets:end -->/p' "$ROOT/README.md" | sed '1d;$d' >"$T/readme-presets"
+"$HERD" presets >"$T/presets-out" && cmp -s "$T/readme-presets" "$T/presets-out" && ok || bad "README preset table differs from herd presets (run make readme-keys)"
 ! "$HERD" columns | grep -q undocumented && ok || bad "a summary.csv column has no meaning in herd columns"
 awk '/^```c$/ { on = 1; next } /^```$/ { on = 0 } on' "$ROOT/README.md" >"$T/example.c"
 if ${CC:-cc} -std=c11 -Wall -Wextra -Werror -I"$ROOT/sim/policy" "$T/example.c" "$ROOT/build/libherdpolicy.a" -lm \
