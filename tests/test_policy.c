@@ -1668,31 +1668,6 @@ TEST(test_adaptive_trace)
     assert_close(hp_adaptive_acquire(&a, 1.3), (1.0 - cap) / rate, 1e-12);
 }
 
-TEST(test_parse_ms_and_reset)
-{
-    double d = -7;
-
-    assert_int_equal(hp_parse_retry_after_ms("1500", 60, &d), 0);
-    assert_close(d, 1.5, 0);
-    assert_int_equal(hp_parse_retry_after_ms(" 250.5\t", 60, &d), 0);
-    assert_close(d, 0.2505, 1e-15);
-    assert_int_equal(hp_parse_retry_after_ms("99999999999999999999", 60, &d), 0);
-    assert_close(d, 60, 0);
-    d = -7;
-    assert_int_equal(hp_parse_retry_after_ms("-1", 60, &d), -1);
-    assert_int_equal(hp_parse_retry_after_ms("1e3", 60, &d), -1);
-    assert_int_equal(hp_parse_retry_after_ms("1.", 60, &d), -1);
-    assert_int_equal(hp_parse_retry_after_ms(".5", 60, &d), -1);
-    assert_int_equal(hp_parse_retry_after_ms("", 60, &d), -1);
-    assert_int_equal(hp_parse_retry_after_ms("5", 0, &d), -1);
-    assert_close(d, -7, 0); /* untouched */
-    assert_int_equal(hp_parse_ratelimit_reset("1000", 990.5, &d), 0);
-    assert_close(d, 9.5, 0);
-    assert_int_equal(hp_parse_ratelimit_reset("990", 990, &d), -1); /* not in the future */
-    assert_int_equal(hp_parse_ratelimit_reset("12a", 0, &d), -1);
-    assert_int_equal(hp_parse_ratelimit_reset("5", NAN, &d), -1);
-}
-
 /* Every library preset against a server that always fails with `outcome`
  * (attempts take `dur` s): the attempts and the bounds of every sleep,
  * computed by hand (comments), checked with u = 0 and u just below 1. */
@@ -1859,7 +1834,6 @@ int main(void)
         cmocka_unit_test(test_class_sets),
         cmocka_unit_test(test_budget_modes),
         cmocka_unit_test(test_adaptive_trace),
-        cmocka_unit_test(test_parse_ms_and_reset),
         cmocka_unit_test(test_library_presets),
         cmocka_unit_test(test_jitter_names),
     };
