@@ -224,19 +224,22 @@ const char *hp_jitter_name(hp_jitter j)
     return jitter_names[j];
 }
 
+/* The index of name in names[0..n), or -1 (NULL name included). */
+static int index_of(const char *const *names, int n, const char *name)
+{
+    for (int i = 0; name != NULL && i < n; i++)
+        if (strcmp(name, names[i]) == 0)
+            return i;
+    return -1;
+}
+
 int hp_jitter_parse(const char *name, hp_jitter *out)
 {
-    int i;
+    int i = index_of(jitter_names, HP_JITTER_COUNT, name);
 
-    if (name == NULL)
-        return -1;
-    for (i = 0; i < HP_JITTER_COUNT; i++) {
-        if (strcmp(name, jitter_names[i]) == 0) {
-            *out = (hp_jitter)i;
-            return 0;
-        }
-    }
-    return -1;
+    if (i >= 0)
+        *out = (hp_jitter)i;
+    return i >= 0 ? 0 : -1;
 }
 
 const char *hp_strategy_name(hp_strategy s)
@@ -248,17 +251,11 @@ const char *hp_strategy_name(hp_strategy s)
 
 int hp_strategy_parse(const char *name, hp_strategy *out)
 {
-    int i;
+    int i = index_of(strategy_names, HP_STRATEGY_COUNT, name);
 
-    if (name == NULL)
-        return -1;
-    for (i = 0; i < HP_STRATEGY_COUNT; i++) {
-        if (strcmp(name, strategy_names[i]) == 0) {
-            *out = (hp_strategy)i;
-            return 0;
-        }
-    }
-    return -1;
+    if (i >= 0)
+        *out = (hp_strategy)i;
+    return i >= 0 ? 0 : -1;
 }
 
 hp_policy hp_policy_defaults(void)
@@ -292,17 +289,11 @@ const char *hp_effect_name(hp_side_effect e)
 
 int hp_effect_parse(const char *name, hp_side_effect *out)
 {
-    int i;
+    int i = index_of(effect_names, HP_EFFECT_COUNT, name);
 
-    if (name == NULL)
-        return -1;
-    for (i = 0; i < HP_EFFECT_COUNT; i++) {
-        if (strcmp(name, effect_names[i]) == 0) {
-            *out = (hp_side_effect)i;
-            return 0;
-        }
-    }
-    return -1;
+    if (i >= 0)
+        *out = (hp_side_effect)i;
+    return i >= 0 ? 0 : -1;
 }
 
 /* Side-effect presets.  An out-of-range level gets the irreversible preset,
