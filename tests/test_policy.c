@@ -1668,6 +1668,42 @@ TEST(test_adaptive_trace)
     assert_close(hp_adaptive_acquire(&a, 1.3), (1.0 - cap) / rate, 1e-12);
 }
 
+/* Every preset's sleep, and every jitter shape with extreme parameters,
+ * over a grid of n (up to UINT32_MAX) and u: finite, >= 0, within the
+ * documented bound above the cap. */
+TEST(test_jitter_bounds)
+{
+    static const uint32_t ns[] = {0, 1, 2, 5, 10, 63, 64, 1000, 2100, 100000, UINT32_MAX};
+    static const double us[] = {0.0, 1e-300, 0.25, 0.5, 0.75, U1, 1.0, -1.0, NAN};
+    hp_state st;
+
+    for (uint32_t i = 0; i < hp_library_preset_count() + 2 * HP_JITTER_COUNT; i++) {
+        hp_policy p;
+        if (i < hp_library_preset_count()) {
+            p = hp_library_preset_at(i)->policy;
+        } else {
+            uint32_t j = i - hp_library_preset_count();
+            p = policy(HP_EXPONENTIAL, 1e-9, 1e9);
+            p.jitter = (hp_jitter)(j % HP_JITTER_COUNT);
+            p.jitter_f = p.jitter == HP_JITTER_PROPORTIONAL || p.jitter == HP_JITTER_SYMMETRIC ? 1.0 : 1e9;
+            p.jitter_before_cap = j >= HP_JITTER_COUNT;
+            p.multiplier = 1e6;
+        }
+        double f = p.jitter_f, cap = p.cap_s, hi = cap;
+        if (!p.jitter_before_cap && (p.jitter == HP_JITTER_SYMMETRIC))
+            hi = cap * (1 + f);
+        if (!p.jitter_before_cap && (p.jitter == HP_JITTER_ADDITIVE || p.jitter == HP_JITTER_FLOOR))
+            hi = cap + f;
+        for (size_t a = 0; a < sizeof ns / sizeof ns[0]; a++)
+            for (size_t b = 0; b < sizeof us / sizeof us[0]; b++) {
+                hp_state_init(&st, &p);
+                double s = hp_backoff(&p, &st, ns[a], us[b]);
+                if (!(isfinite(s) && s >= 0 && s <= hi))
+                    fail_msg("policy %u n %u u %g: sleep %g outside [0, %g]", i, ns[a], us[b], s, hi);
+            }
+    }
+}
+
 /* Every library preset against a server that always fails with `outcome`
  * (attempts take `dur` s): the attempts and the bounds of every sleep,
  * computed by hand (comments), checked with u = 0 and u just below 1. */
@@ -1835,6 +1871,7 @@ int main(void)
         cmocka_unit_test(test_budget_modes),
         cmocka_unit_test(test_adaptive_trace),
         cmocka_unit_test(test_library_presets),
+        cmocka_unit_test(test_jitter_bounds),
         cmocka_unit_test(test_jitter_names),
     };
 

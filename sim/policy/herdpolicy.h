@@ -270,13 +270,17 @@ void hp_state_start(hp_state *st, const hp_policy *p, double now_s);
  * already spent (then do not send). */
 double hp_attempt_timeout(const hp_policy *p, const hp_state *st, double now_s);
 
-/* min(cap, base * 2^n) with saturation: finite, in [0, cap], for all n. */
+/* min(cap, base * m^n), m the multiplier (default 2), with saturation:
+ * finite, in [0, cap], non-decreasing in n, for all n. */
 double hp_ceiling(const hp_policy *p, uint32_t n);
 
 /* Sleep before retry number n (0-based) for the policy's strategy, given a
  * uniform u in [0, 1) (values outside are clamped).  Updates
  * st->prev_sleep_s for decorrelated jitter; uses st only for that.
- * Always finite and in [0, cap]. */
+ * Always finite and in [0, cap] without a jitter (p->jitter); with one,
+ * finite and >= 0, and above cap only by the jitter when the cap applies
+ * first (at most cap * (1 + f) or cap + f).  first_retry_zero makes n = 0
+ * sleep 0. */
 double hp_backoff(const hp_policy *p, hp_state *st, uint32_t n, double u);
 
 typedef enum hp_action {

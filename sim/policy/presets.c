@@ -146,7 +146,9 @@ static const hp_library_preset presets[] = {
      false, {0}, "the configured codes (UNAVAILABLE: 503 and connection errors here)",
      "grpc-retry-pushback-ms, exactly (herd: the retry-after-ms header)", "grpc/proposal",
      "A6-client-retries.md", "1fd061ad",
-     "maxAttempts above 5 are treated as 5; a negative pushback stops retrying (not modelled)"},
+     "maxAttempts above 5 are treated as 5; a negative pushback stops retrying (in herd: [server] "
+     "overload_signal with [layer] obey_overload); after a pushback gRPC restarts its backoff at "
+     "initialBackoff (herd does not)"},
     {"envoy", "Envoy route retry policy (retry_on: 5xx), default num_retries 1",
      {.strategy = HP_FULL_JITTER, .base_s = 0.025, .cap_s = 0.25, .max_attempts = 2, .unknown = HP_UNKNOWN_FAIL,
       .on_timeout = HP_TIMEOUT_ALWAYS, .retry_also = BIT(NOT_IMPLEMENTED), .ra_mode = HP_RA_IGNORE,
