@@ -51,7 +51,7 @@ static const char *apply_preset(const key *k, void *field, const char *value, ch
     {sec, "unknown_errors", K_ENUM, T(over.unknown), 0, 0, unknown_names, "", "[retry]", "As in [retry]."},     \
     {sec, "retry_after_max_s", K_DOUBLE, T(over.retry_after_max_s), 0, 1e9, NULL, "s", "[retry]",               \
      "As in [retry]."},                                                                                       \
-    LIBRARY_KEYS(sec, T, over., "[retry]", SAME, SAME, SAME, SAME, SAME, SAME, SAME, SAME, SAME, SAME, SAME,      \
+    LIBRARY_KEYS(sec, T, over., RETRY_DEFAULT, SAME, SAME, SAME, SAME, SAME, SAME, SAME, SAME, SAME, SAME, SAME,      \
                  SAME, SAME, SAME)
 
 #define SAME "As in [retry]."
@@ -59,24 +59,26 @@ static const char *apply_preset(const key *k, void *field, const char *value, ch
 /* The keys a library preset sets beyond herd's own (hp_policy's client-library
  * fields), for [retry] (F = C, P = policy.) and [tool] / [layer] (F = T,
  * P = over.). */
-#define LIBRARY_KEYS(sec, F, P, def, d1, d2, d3, d4, d5, d6, d7, d8, d9, d10, d11, d12, d13, d14)                 \
-    {sec, "multiplier", K_DOUBLE, F(P multiplier), 1, 1e6, NULL, "", def, d1},                                  \
-    {sec, "jitter", K_ENUM, F(P jitter), 0, 0, jitter_names, "", def, d2},                                      \
-    {sec, "jitter_factor", K_DOUBLE, F(P jitter_f), 0, 1e9, NULL, "", def, d3},                                 \
-    {sec, "jitter_before_cap", K_BOOL, F(P jitter_before_cap), 0, 0, bool_names, "", def, d4},                  \
-    {sec, "first_retry_zero", K_BOOL, F(P first_retry_zero), 0, 0, bool_names, "", def, d5},                    \
-    {sec, "retry_after", K_ENUM, F(P ra_mode), 0, 0, ra_mode_names, "", def, d6},                               \
-    {sec, "retry_after_above", K_ENUM, F(P ra_above), 0, 0, ra_above_names, "", def, d7},                       \
-    {sec, "retry_after_ms", K_BOOL, F(P ra_ms), 0, 0, bool_names, "", def, d8},                                 \
-    {sec, "ratelimit_reset", K_BOOL, F(P ra_reset), 0, 0, bool_names, "", def, d9},                             \
-    {sec, "ratelimit_reset_jitter", K_DOUBLE, F(P reset_jitter_f), 0, 1, NULL, "", def, d10},                   \
-    {sec, "retry_also", K_CLASSES, F(P retry_also), 0, 0, NULL, "", def, d11},                                  \
-    {sec, "retry_with_retry_after", K_CLASSES, F(P retry_with_ra), 0, 0, NULL, "", def, d12},                   \
-    {sec, "no_retry_status", K_STATUSES, F(P no_retry_status), 0, 0, NULL, "", def, d13},                       \
-    {sec, "budget_mode", K_ENUM, F(P budget_mode), 0, 0, budget_mode_names, "", def, d14},                      \
-    {sec, "adaptive_rate_limiter", K_BOOL, F(P adaptive_rate), 0, 0, bool_names, "", def,                       \
+#define LIBRARY_KEYS(sec, F, P, D, d1, d2, d3, d4, d5, d6, d7, d8, d9, d10, d11, d12, d13, d14)                   \
+    {sec, "multiplier", K_DOUBLE, F(P multiplier), 1, 1e6, NULL, "", D("2"), d1},                               \
+    {sec, "jitter", K_ENUM, F(P jitter), 0, 0, jitter_names, "", D("none"), d2},                                \
+    {sec, "jitter_factor", K_DOUBLE, F(P jitter_f), 0, 1e9, NULL, "", D("0"), d3},                              \
+    {sec, "jitter_before_cap", K_BOOL, F(P jitter_before_cap), 0, 0, bool_names, "", D("false"), d4},           \
+    {sec, "first_retry_zero", K_BOOL, F(P first_retry_zero), 0, 0, bool_names, "", D("false"), d5},             \
+    {sec, "retry_after", K_ENUM, F(P ra_mode), 0, 0, ra_mode_names, "", D("at_least"), d6},                     \
+    {sec, "retry_after_above", K_ENUM, F(P ra_above), 0, 0, ra_above_names, "", D("clamp"), d7},                \
+    {sec, "retry_after_ms", K_BOOL, F(P ra_ms), 0, 0, bool_names, "", D("false"), d8},                          \
+    {sec, "ratelimit_reset", K_BOOL, F(P ra_reset), 0, 0, bool_names, "", D("false"), d9},                      \
+    {sec, "ratelimit_reset_jitter", K_DOUBLE, F(P reset_jitter_f), 0, 1, NULL, "", D("0"), d10},                \
+    {sec, "retry_also", K_CLASSES, F(P retry_also), 0, 0, NULL, "", D("none"), d11},                            \
+    {sec, "retry_with_retry_after", K_CLASSES, F(P retry_with_ra), 0, 0, NULL, "", D("none"), d12},             \
+    {sec, "no_retry_status", K_STATUSES, F(P no_retry_status), 0, 0, NULL, "", D("none"), d13},                 \
+    {sec, "budget_mode", K_ENUM, F(P budget_mode), 0, 0, budget_mode_names, "", D("includes_sleep"), d14},      \
+    {sec, "adaptive_rate_limiter", K_BOOL, F(P adaptive_rate), 0, 0, bool_names, "", D("false"),                \
      "AWS SDK adaptive mode: before every attempt the client waits for a token of a client-side rate "       \
      "limiter (botocore's token bucket whose rate follows CUBIC on 429s), shared by all clients."}
+#define OWN_DEFAULT(x) x
+#define RETRY_DEFAULT(x) "[retry]"
 
 const key scn_key_table[] = {
     {"run", "name", K_NAME, C(name), 0, 0, NULL, "", "file name without .ini",
@@ -296,7 +298,7 @@ const key scn_key_table[] = {
      "strategy = random: the sleep before every retry is a fresh draw of this distribution "
      "(exponential(MEAN), uniform(LO, HI) or constant(V); capped at cap_s), independent of the attempt "
      "number: the memoryless retrial times of queueing theory with exponential."},
-    LIBRARY_KEYS("retry", C, policy., "herd's (off)",
+    LIBRARY_KEYS("retry", C, policy., OWN_DEFAULT,
                  "Growth factor of the ceiling per retry: ceiling n = min(cap, base * multiplier^n) (default 2).",
                  "A client library's jitter around the ceiling c, replacing the strategy's: full (u c), "
                  "proportional (c (1 - f u)), symmetric (c (1 + f (2u - 1))), additive (c + f u), floor "
