@@ -1624,6 +1624,10 @@ TEST(test_budget_modes)
     hp_on_attempt(&st);
     d = hp_decide(&p, &st, 503, 59.9, 0);
     assert_int_equal(d.action, HP_RETRY); /* sleeps to 69.9 */
+    /* the retry after 59.9 is sent at 69.9, past the deadline, uncut */
+    assert_true(isinf(hp_attempt_timeout(&p, &st, 69.9)));
+    p.attempt_timeout_s = 5;
+    assert_close(hp_attempt_timeout(&p, &st, 69.9), 5, 0);
     hp_on_attempt(&st);
     d = hp_decide(&p, &st, 503, 60.0, 0);
     assert_decision(d, HP_GIVE_UP, HP_REASON_BUDGET, HP_CLASS_SERVER);

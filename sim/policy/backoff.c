@@ -442,6 +442,8 @@ double hp_attempt_timeout(const hp_policy *p, const hp_state *st, double now_s)
 
     if (t == 0.0)
         t = INFINITY;
+    if (p->budget_mode == HP_BUDGET_AT_FAILURE)
+        return t; /* tenacity stop_after_delay never cuts an attempt short */
     if (st->deadline_s < INFINITY) { /* a deadline (NaN: none) */
         left = st->deadline_s - now_s;
         if (!(left > 0.0)) /* spent, or NaN now_s */

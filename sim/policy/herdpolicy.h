@@ -267,7 +267,8 @@ void hp_state_start(hp_state *st, const hp_policy *p, double now_s);
 
 /* The timeout for an attempt sent at now_s: min(attempt_timeout_s,
  * deadline - now_s), +infinity if neither is set, 0 if the budget is
- * already spent (then do not send). */
+ * already spent (then do not send).  With HP_BUDGET_AT_FAILURE the deadline
+ * only stops retries: attempt_timeout_s (or +infinity) whatever is left. */
 double hp_attempt_timeout(const hp_policy *p, const hp_state *st, double now_s);
 
 /* min(cap, base * m^n), m the multiplier (default 2), with saturation:
