@@ -30,7 +30,7 @@ DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev 
 FUZZ_SECONDS ?= 600
 FUZZ_SRC = tests/fuzz_scenario.c $(SIM_SRC) $(POLICY_SRC) sim/cli/main.c
 
-POLICY_SRC := sim/policy/backoff.c sim/policy/call.c sim/policy/classify.c sim/policy/retry_after.c sim/policy/limit.c sim/policy/breaker.c sim/policy/throttle.c sim/policy/hedge.c
+POLICY_SRC := sim/policy/backoff.c sim/policy/call.c sim/policy/classify.c sim/policy/presets.c sim/policy/adaptive.c sim/policy/retry_after.c sim/policy/limit.c sim/policy/breaker.c sim/policy/throttle.c sim/policy/hedge.c
 SIM_SRC    := sim/base/alloc.c sim/base/text.c \
               sim/engine/equeue.c sim/engine/chunk.c sim/engine/ladder.c \
               sim/engine/rng.c sim/engine/sim.c \
@@ -38,7 +38,7 @@ SIM_SRC    := sim/base/alloc.c sim/base/text.c \
               sim/model/sample.c sim/model/results.c sim/model/lathist.c sim/model/model.c sim/model/client.c \
               sim/model/server.c sim/model/occ.c \
               sim/scenario/scenario.c sim/scenario/keys.c sim/scenario/expand.c sim/scenario/compile.c \
-              sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/report/plot.c \
+              sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/report/plot.c sim/report/presets.c \
               sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c
 CLI_SRC    := sim/cli/main.c
 TESTS      := test_policy test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model
@@ -198,7 +198,7 @@ reproduce: deps
 FIGURES := plots/thundering-herd.png plots/thundering-herd.gif plots/aws-2015-completion.png \
            plots/aws-2015-calls.png plots/aws-2015-calls-over-time.png plots/jitter-62-65.png \
            plots/jitter-62-65-sensitivity.png plots/idempotency-variants.png plots/layers-variants.png \
-           plots/metastable-goodput.png
+           plots/metastable-goodput.png plots/agent-stack-variants.png
 FIGURE   = sh tests/figure.sh ./herd $@
 FIG_DEPS = herd tests/figure.sh $(wildcard plots/*.gp)
 
@@ -230,6 +230,8 @@ plots/layers-variants.png: build/figures/layers/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/layers variants
 plots/metastable-goodput.png: build/figures/metastable/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/metastable goodput
+plots/agent-stack-variants.png: build/figures/agent-stack/aggregate.csv $(FIG_DEPS)
+	$(FIGURE) build/figures/agent-stack variants --metric amplification --metric status_429 --metric failures
 
 # The workshop kit (scenarios/workshop/): runs every lesson, checks that
 # each still shows what its page says (numbers from the CSVs, with
@@ -294,5 +296,10 @@ readme-keys: herd
 	@awk 'BEGIN { skip = 0 } \
 	  /<!-- keys:begin -->/ { print; while ((getline l < "build/keys.md") > 0) print l; skip = 1; next } \
 	  /<!-- keys:end -->/ { skip = 0 } !skip { print }' README.md >build/README.md.new
+	@mv build/README.md.new README.md
+	@./herd presets >build/presets.md
+	@awk 'BEGIN { skip = 0 } \
+	  /<!-- presets:begin -->/ { print; while ((getline l < "build/presets.md") > 0) print l; skip = 1; next } \
+	  /<!-- presets:end -->/ { skip = 0 } !skip { print }' README.md >build/README.md.new
 	@mv build/README.md.new README.md
 	@echo "README.md: key reference updated"

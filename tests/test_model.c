@@ -588,6 +588,140 @@ static void run_allocation_failures(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* The rate limiter answers before background errors: two clients arrive
+ * at 0.01 with one token in the bucket and every admitted attempt meeting a
+ * 503; the first takes the token and gets the 503, the second gets 429
+ * (before, both got 503 and no token was spent). */
+static void rate_limit_before_errors(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "clients.count=2");
+    set(&c, "retry.max_attempts=1");
+    set(&c, "server.rate_limit_rps=0.001");
+    set(&c, "server.burst=1");
+    set(&c, "server.error_rate_503=1");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.calls, 2);
+    assert_int_equal(r.m.status_429, 1);
+    assert_int_equal(r.m.background_errors, 1);
+    ts_free(&r.ts);
+}
+
+/* A partial outage with error_p = 1 is the fail-fast outage of
+ * outage_then_success_by_hand (the same timeline, done at 1.70); with
+ * error_p = 0 the request is served at once (0.12). */
+static void partial_outage_by_hand(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "outage 1.start_s=0");
+    set(&c, "outage 1.end_s=1");
+    set(&c, "outage 1.mode=partial");
+    set(&c, "outage 1.error_p=1");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    close_to(r.m.completion_time_s, 1.70);
+    assert_int_equal(r.m.calls, 5);
+    assert_int_equal(r.m.outage_errors, 4);
+    ts_free(&r.ts);
+    set(&c, "outage 1.error_p=0");
+    r = run(&c, HP_EXPONENTIAL, 0);
+    close_to(r.m.completion_time_s, 0.12);
+    assert_int_equal(r.m.calls, 1);
+    ts_free(&r.ts);
+}
+
+/* The openai SDK preset sleeps a 503's Retry-After as is: sends at 0 and
+ * 0.52 fail during the [0, 1) outage (replies at 0.02 and 0.54, then 0.5 s
+ * each), the send at 1.04 arrives at 1.05 and is served: done at 1.16 after
+ * 3 attempts.  A ms-only header is invisible to a client that does not read
+ * retry-after-ms: it sleeps its backoff instead. */
+static void retry_after_on_503_by_hand(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "outage 1.start_s=0");
+    set(&c, "outage 1.end_s=1");
+    set(&c, "retry.preset=openai_python");
+    set(&c, "server.retry_after_on_503=true");
+    set(&c, "server.retry_after_s=0.5");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    close_to(r.m.completion_time_s, 1.16);
+    assert_int_equal(r.m.calls, 3);
+    assert_int_equal(r.m.retries_after_honoured, 2);
+    assert_int_equal(r.m.successes, 1);
+    ts_free(&r.ts);
+    set(&c, "server.retry_after_format=ms");
+    r = run(&c, HP_EXPONENTIAL, 0); /* the SDK reads retry-after-ms: the same */
+    close_to(r.m.completion_time_s, 1.16);
+    ts_free(&r.ts);
+    set(&c, "retry.retry_after_ms=false");
+    r = run(&c, HP_EXPONENTIAL, 0);
+    /* backoff 0.5 x 2^n x (0.75, 1]: the second send at 0.395..0.52 fails,
+     * the third at 1.165..1.56 is after the outage */
+    assert_int_equal(r.m.retries_after_honoured, 0);
+    assert_int_equal(r.m.calls, 3);
+    assert_int_equal(r.m.successes, 1);
+    assert_true(r.m.completion_time_s > 1.16 + 0.01);
+    ts_free(&r.ts);
+}
+
+/* cohere reads X-RateLimit-Reset when no Retry-After comes.  A token per
+ * 2 s, a bucket of 1: request 1 takes it (done at 0.12); request 2 arrives
+ * at 0.13 with 0.065 tokens: 429, reset in ceil(0.935 / 0.5) = 2 s, slept
+ * x U(1, 1.2): it arrives after 2.15 with >= 1.075 tokens and is served.
+ * Without the header: backoffs 1 x (0.9, 1.1) (arrives by 1.24 with < 0.62
+ * tokens: 429 again), then 2 x (0.9, 1.1) (after 2.8: served). */
+static void ratelimit_reset_by_hand(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "retry.preset=cohere");
+    set(&c, "server.rate_limit_rps=0.5");
+    set(&c, "server.burst=1");
+    set(&c, "server.ratelimit_reset=true");
+    set(&c, "clients.requests_per_client=2");
+    set(&c, "clients.think_time_s=0");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.status_429, 1);
+    assert_int_equal(r.m.retries_after_honoured, 1);
+    assert_int_equal(r.m.successes, 2);
+    ts_free(&r.ts);
+    set(&c, "server.ratelimit_reset=false");
+    r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.status_429, 2);
+    assert_int_equal(r.m.retries_after_honoured, 0);
+    assert_int_equal(r.m.successes, 2);
+    ts_free(&r.ts);
+}
+
+/* AWS adaptive mode: after the first 429s the shared client-side limiter
+ * paces the sends, so far fewer 429s than the standard mode. */
+static void adaptive_rate_limiter_paces(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "clients.count=200");
+    set(&c, "clients.requests_per_client=5");
+    set(&c, "server.workers=100");
+    set(&c, "server.rate_limit_rps=20");
+    set(&c, "server.burst=20");
+    set(&c, "retry.preset=aws_standard");
+    result std = run(&c, HP_FULL_JITTER, 0);
+    set(&c, "retry.preset=aws_adaptive");
+    result ad = run(&c, HP_FULL_JITTER, 0);
+    assert_true(std.m.status_429 > 1000);
+    assert_true(ad.m.status_429 * 10 < std.m.status_429);
+    assert_true(ad.m.completion_time_s > std.m.completion_time_s); /* it waits instead */
+    ts_free(&std.ts);
+    ts_free(&ad.ts);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -609,6 +743,11 @@ int main(void)
         cmocka_unit_test(run_allocation_failures),
         cmocka_unit_test(layers_multiply),
         cmocka_unit_test(task_success_rate),
+        cmocka_unit_test(rate_limit_before_errors),
+        cmocka_unit_test(partial_outage_by_hand),
+        cmocka_unit_test(retry_after_on_503_by_hand),
+        cmocka_unit_test(adaptive_rate_limiter_paces),
+        cmocka_unit_test(ratelimit_reset_by_hand),
     };
     return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }

@@ -106,6 +106,8 @@ static void usage(FILE *f)
             "       herd columns                  print the columns of summary.csv and their meaning\n"
             "       herd keys [--list]            print the scenario key reference (--list: one\n"
             "                                     tab-separated line per key, for scripts)\n"
+            "       herd presets                  print the client-library retry presets, their\n"
+            "                                     formulas and their sources\n"
             "       herd --help | --version\n"
             "\n"
             "run and check options:\n"
@@ -177,6 +179,10 @@ static int help_for(const char *cmd)
     else if (!strcmp(cmd, "keys"))
         printf("usage: herd keys [--list]\nprint the scenario key reference (Markdown), or with --list one "
                "tab-separated line per key\n");
+    else if (!strcmp(cmd, "presets"))
+        printf("usage: herd presets\nprint the client-library retry presets (preset = NAME in [retry], [tool] "
+               "or [layer]): attempts, sleep formula, what they retry, Retry-After, deadline, and the source "
+               "each was read from (Markdown)\n");
     if (fflush(stdout) != 0 || ferror(stdout)) {
         errorf("%s --help: cannot write to standard output", cmd);
         return 1;
@@ -648,6 +654,19 @@ static int herd(int argc, char **argv)
             scn_print_reference(stdout);
         if (fflush(stdout) != 0 || ferror(stdout)) {
             errorf("keys: cannot write to standard output");
+            return 1;
+        }
+        return 0;
+    }
+    if (!strcmp(cmd, "presets")) {
+        if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")))
+            return help_for("presets");
+        if (argc > 2) {
+            errorf("presets takes no argument (see herd presets --help)");
+            return 2;
+        }
+        if (rep_print_presets(stdout) != 0) {
+            errorf("presets: cannot write to standard output");
             return 1;
         }
         return 0;

@@ -77,7 +77,8 @@ static inline hp_call call_load(const model *md, uint32_t id)
     return (hp_call){.st = st_load(md, id, md->nlayers - 1),
                      .sent_s = md->sent_at ? md->sent_at[id] : 0,
                      .retry_cost = md->retry_cost ? md->retry_cost[id] : 0,
-                     .flags = c->flags & CL_RETRY_HELD ? HP_CALL_RETRY_HELD : 0};
+                     .flags = (c->flags & CL_RETRY_HELD ? HP_CALL_RETRY_HELD : 0) |
+                              (c->flags & CL_TOKEN_HELD ? HP_CALL_TOKEN_HELD : 0)};
 }
 
 static inline void call_store(model *md, uint32_t id, const hp_call *call)
@@ -88,7 +89,9 @@ static inline void call_store(model *md, uint32_t id, const hp_call *call)
         md->sent_at[id] = call->sent_s;
     if (md->retry_cost)
         md->retry_cost[id] = call->retry_cost;
-    c->flags = (c->flags & ~CL_RETRY_HELD & 0xfu) | (call->flags & HP_CALL_RETRY_HELD ? CL_RETRY_HELD : 0);
+    c->flags = (c->flags & ~(CL_RETRY_HELD | CL_TOKEN_HELD) & 0xfu) |
+               (call->flags & HP_CALL_RETRY_HELD ? CL_RETRY_HELD : 0) |
+               (call->flags & HP_CALL_TOKEN_HELD ? CL_TOKEN_HELD : 0);
 }
 
 static inline uint64_t op_of(const model *md, uint32_t id)
@@ -189,8 +192,8 @@ static void layer_start(model *md, uint32_t id, uint32_t k, double deadline_s)
 }
 
 /* One attempt of layer k: the innermost sends to the server through the
- * library's client (deadline, throttling, breaker, limiter, hedging), the
- * others run the loop of the next layer. */
+ * library's client (adaptive send rate, deadline, throttling, breaker,
+ * limiter, hedging), the others run the loop of the next layer. */
 static void layer_attempt(model *md, uint32_t id, uint32_t k)
 {
     sim_t *sim = md->sim;
@@ -204,6 +207,11 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
      * scenarios without it as they were */
     double u = innermost && spec->throttling ? sim_uniform(sim, RNG_BACKOFF) : 0;
     hp_admit a = hp_call_admit(innermost ? &md->guard : NULL, &call, p, now, u);
+    if (a.deny == HP_DENY_WAIT) { /* AWS adaptive mode: the token comes after a.wait_s */
+        call_store(md, id, &call);
+        sim_schedule(sim, a.wait_s, EV_SEND, id, 0, (int32_t)k);
+        return;
+    }
     if (a.deny == HP_DENY_DEADLINE) { /* the budget is spent: nothing is sent */
         layer_result r = {.d = {.action = HP_GIVE_UP, .reason = HP_REASON_BUDGET}, .outcome = HP_OUTCOME_TIMEOUT,
                           .retry_after_s = -1};
@@ -237,6 +245,31 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
         sim_schedule_lane(sim, md->timeout_lane, EV_TIMEOUT, id, c->tag, 0, 0);
     else
         sim_schedule(sim, a.timeout_s, EV_TIMEOUT, id, c->tag, 0);
+}
+
+/* The Retry-After policy p reads from what the server sent (raw, in the
+ * [server] retry_after_format; negative: none), and the X-RateLimit-Reset
+ * of a 429 into *reset (0: none).  Clients without retry_after_ms see no
+ * ms-only header, and the whole seconds of the standard one with both. */
+static double retry_after_seen(const model *md, const hp_policy *p, double raw, double *reset, int out)
+{
+    const model_spec *spec = md->spec;
+    *reset = 0;
+    if (!(raw >= 0))
+        return -1;
+    if (spec->ratelimit_reset && out == 429 && p->ra_reset)
+        *reset = ceil(raw);
+    if (out == 429 && spec->retry_after == SPEC_RA_NONE)
+        return -1; /* only X-RateLimit-Reset was sent */
+    switch (spec->retry_after_format) {
+    case SPEC_RA_MS:
+        return p->ra_ms ? raw : -1;
+    case SPEC_RA_BOTH:
+        return p->ra_ms ? raw : ceil(raw);
+    case SPEC_RA_SECONDS:
+    default:
+        return raw;
+    }
 }
 
 /* Layer k decides what follows its attempt's result r (for the innermost
@@ -301,13 +334,15 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
             return;
         }
     } else if (inner) {
+        res.retry_after_s = retry_after_seen(md, p, r.retry_after_s, &res.reset_s, out);
         hp_call call = {.st = st}; /* an outer loop: the policy alone */
         d = hp_call_outcome(NULL, &call, p, res, now, u);
         st_store(md, id, k, &call.st);
     } else {
-        /* the innermost: the library's client learns the outcome (hedge
-         * tracker, breaker, throttling, limiter), decides, and a retry must
-         * pass the limiter */
+        /* the innermost: the library's client learns the outcome (adaptive
+         * send rate, hedge tracker, breaker, throttling, limiter), decides,
+         * and a retry must pass the limiter */
+        res.retry_after_s = retry_after_seen(md, p, r.retry_after_s, &res.reset_s, out);
         hp_call call = call_load(md, id);
         d = hp_call_outcome(&md->guard, &call, p, res, now, u);
         call_store(md, id, &call);
@@ -357,7 +392,12 @@ static void outcome(model *md, uint32_t id, int out, float aux)
         else
             b->errors++;
     }
-    layer_result r = {.outcome = out, .retry_after_s = out == 429 ? aux : -1, .overloaded = out == 503 && aux == AUX_OVERLOADED};
+    const model_spec *spec = md->spec;
+    double ra = out == 429 ? aux : -1;
+    if (out == 503 && spec->retry_after_on_503)
+        ra = spec->retry_after_format == SPEC_RA_SECONDS ? spec->retry_after_s
+                                                          : ceil(spec->retry_after_s * 1000) / 1000;
+    layer_result r = {.outcome = out, .retry_after_s = ra, .overloaded = out == 503 && aux == AUX_OVERLOADED};
     layer_decide(md, id, md->nlayers - 1, r);
 }
 

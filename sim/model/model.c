@@ -174,7 +174,8 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
         wsum += spec->tools[t].weight;
     for (uint32_t t = 0; t < md->ntools; t++) {
         md->tool_policy[t] = spec->ntools ? spec->tools[t].policy : spec->policy;
-        md->tool_policy[t].strategy = strategy;
+        if (!(spec->ntools && spec->tools[t].own_strategy))
+            md->tool_policy[t].strategy = strategy;
         acc += spec->ntools ? spec->tools[t].weight / wsum : 1;
         md->tool_cum[t] = acc;
     }

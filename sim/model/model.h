@@ -63,15 +63,18 @@ typedef struct client {
 enum {
     CL_TASK_FAILED = 1, /* a step of the current task failed */
     CL_REPEATING = 2,   /* an llm layer is repeating a call that succeeded */
-    CL_RETRY_HELD = 4   /* the innermost call holds a retry the limiter granted
+    CL_RETRY_HELD = 4,  /* the innermost call holds a retry the limiter granted
                          * (hp_call.flags & HP_CALL_RETRY_HELD) */
+    CL_TOKEN_HELD = 8   /* the innermost call waited for its adaptive send-rate token
+                         * (hp_call.flags & HP_CALL_TOKEN_HELD) */
 };
 
 /* What an inner loop reports to the layer above: a structured failure. */
 typedef struct layer_result {
     hp_decision d;      /* DONE_OK, or GIVE_UP with its reason */
     int outcome;        /* the last attempt's outcome */
-    double retry_after_s;
+    double retry_after_s; /* the Retry-After as the server sent it ([server]
+                           * retry_after_format); each layer reads it with its policy */
     bool overloaded;    /* the server said "overloaded, don't retry" */
 } layer_result;
 

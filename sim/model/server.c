@@ -7,11 +7,18 @@
  * An arriving attempt is, in this order:
  *   1. inside a fail_fast outage: answered at once with the outage status;
  *      inside a black_hole outage: accepted and never answered;
- *   2. with probability error_rate_NNN: answered at once with NNN;
- *   3. without a token in the rate limiter's bucket: answered 429 at once,
- *      with a Retry-After (none, fixed, or the whole seconds until a token);
- *   4. served by a free worker, or queued, or, with workers and queue
+ *   2. without a token in the rate limiter's bucket: answered 429 at once,
+ *      with a Retry-After (none, fixed, or the whole seconds until a token;
+ *      or milliseconds with retry_after_format ms / both): the limiter
+ *      stands in front of the backend, so it answers before any error;
+ *   3. inside a partial outage, with probability error_p: answered at once
+ *      with the outage status;
+ *   4. with probability error_rate_NNN: answered at once with NNN;
+ *   5. served by a free worker, or queued, or, with workers and queue
  *      full, answered 503 at once.
+ * The partial outage's and the background errors' draws are made on
+ * arrival, before the limiter (one uniform each, whatever follows), and
+ * a connection_refused among them refuses the attempt before the limiter.
  * "connection_refused" (as an outage status or an error rate) means the
  * server process never sees the attempt: the host refuses the connection.
  * Such attempts are counted as `refused`, not as calls or arrivals; every
@@ -177,15 +184,17 @@ static bool admit(model *md, double *retry_after)
         md->tokens -= 1;
         return true;
     }
+    bool seconds = spec->retry_after_format == SPEC_RA_SECONDS;
     switch (spec->retry_after) {
     case SPEC_RA_FIXED:
-        *retry_after = spec->retry_after_s;
+        *retry_after = seconds ? spec->retry_after_s : ceil(spec->retry_after_s * 1000) / 1000;
         break;
-    case SPEC_RA_HONEST: /* whole seconds, rounded up, as HTTP sends it */
-        *retry_after = ceil((1 - md->tokens) / spec->rate_limit_rps);
+    case SPEC_RA_HONEST: /* whole seconds, rounded up, as HTTP sends it; or milliseconds */
+        *retry_after = seconds ? ceil((1 - md->tokens) / spec->rate_limit_rps)
+                               : ceil((1 - md->tokens) / spec->rate_limit_rps * 1000) / 1000;
         break;
-    default:
-        *retry_after = -1;
+    default: /* no Retry-After; X-RateLimit-Reset alone travels in its place */
+        *retry_after = spec->ratelimit_reset ? ceil((1 - md->tokens) / spec->rate_limit_rps) : -1;
         break;
     }
     return false;
@@ -197,7 +206,14 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
     const model_spec *spec = md->spec;
 
     const spec_outage *o = current_outage(md);
-    if (o && o->mode == SPEC_OUTAGE_FAIL_FAST && o->outcome == HP_OUTCOME_CONN_REFUSED) {
+    int partial = 0; /* a partial outage's error for this attempt */
+    if (o && o->mode == SPEC_OUTAGE_PARTIAL) {
+        if (sim_uniform(sim, RNG_ERRORS) < o->error_p)
+            partial = o->outcome;
+        o = NULL; /* otherwise the server works as usual */
+    }
+    if ((o && o->mode == SPEC_OUTAGE_FAIL_FAST && o->outcome == HP_OUTCOME_CONN_REFUSED) ||
+        partial == HP_OUTCOME_CONN_REFUSED) {
         md->m.outage_errors++;
         refuse(md, ev);
         return;
@@ -229,15 +245,22 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
             reply(md, ev->obj, ev->tag, o->outcome, 0);
         return;
     }
-    if (error) {
-        md->m.background_errors++;
-        reply(md, ev->obj, ev->tag, error, 0);
-        return;
-    }
+    /* the rate limiter stands in front of the failing backend: an attempt
+     * without a token is answered 429 whatever error it would have met */
     double ra;
     if (spec->rate_limit_rps > 0 && !admit(md, &ra)) {
         md->m.status_429++;
         reply(md, ev->obj, ev->tag, 429, (float)ra);
+        return;
+    }
+    if (partial) {
+        md->m.outage_errors++;
+        reply(md, ev->obj, ev->tag, partial, 0);
+        return;
+    }
+    if (error) {
+        md->m.background_errors++;
+        reply(md, ev->obj, ev->tag, error, 0);
         return;
     }
     if (md->busy < spec->workers) {

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const deny_names[HP_DENY_COUNT] = {"none", "deadline", "throttled", "breaker"};
+static const char *const deny_names[HP_DENY_COUNT] = {"none", "deadline", "throttled", "breaker", "wait"};
 
 const char *hp_deny_name(hp_deny d)
 {
@@ -34,6 +34,7 @@ void hp_client_init(hp_client *c, const hp_client_opts *opts, double now_s)
     memset(c, 0, sizeof *c);
     if (opts)
         c->opts = *opts;
+    hp_adaptive_init(&c->adaptive, now_s);
     hp_limiter_init(&c->limiter, &c->opts.limiter, now_s);
     hp_breaker_init(&c->breaker, &c->opts.breaker_opts, now_s);
     hp_throttle_init(&c->throttle, &c->opts.throttle_opts, now_s);
@@ -55,7 +56,18 @@ static bool limited(const hp_client *c)
 
 hp_admit hp_call_admit(hp_client *c, hp_call *call, const hp_policy *p, double now_s, double u)
 {
-    hp_admit a = {.allowed = false, .deny = HP_DENY_NONE, .timeout_s = 0, .hedge_after_s = INFINITY, .hedges = 0};
+    hp_admit a = {.allowed = false, .deny = HP_DENY_NONE, .timeout_s = 0, .hedge_after_s = INFINITY, .hedges = 0,
+                  .wait_s = 0};
+    if (c && p->adaptive_rate && !(call->flags & HP_CALL_TOKEN_HELD)) {
+        double wait = hp_adaptive_acquire(&c->adaptive, now_s);
+        if (wait > 0) {
+            call->flags |= HP_CALL_TOKEN_HELD;
+            a.deny = HP_DENY_WAIT;
+            a.wait_s = wait;
+            return a;
+        }
+    }
+    call->flags &= ~(uint32_t)HP_CALL_TOKEN_HELD;
     double timeout = hp_attempt_timeout(p, &call->st, now_s);
     if (!(timeout > 0)) {
         a.deny = HP_DENY_DEADLINE;
@@ -89,6 +101,8 @@ hp_admit hp_call_admit(hp_client *c, hp_call *call, const hp_policy *p, double n
 static void observe(hp_client *c, hp_call *call, const hp_policy *p, int outcome, double now_s)
 {
     hp_class cls = hp_classify(outcome);
+    if (p->adaptive_rate)
+        hp_adaptive_on_response(&c->adaptive, now_s, outcome == 429);
     if (c->opts.hedging && cls == HP_CLASS_OK && call->st.attempts == 1)
         hp_hedge_observe(&c->hedge, now_s - call->sent_s);
     if (c->opts.breaker)

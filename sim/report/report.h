@@ -69,6 +69,11 @@ int rep_print_table(FILE *f, const rep_table *t, const char *outdir);
 const char *rep_metric_doc(const char *name);
 int rep_print_columns(FILE *f);
 
+/* `herd presets`: the client-library presets (their formulas written out
+ * from the policies) and their sources, as Markdown.  0, or -1 if f could
+ * not be written. */
+int rep_print_presets(FILE *f);
+
 /* 0 if outdir exists as a directory or could be created (its first
  * existing ancestor is a writable directory); else -1 with err. Creates
  * nothing. */

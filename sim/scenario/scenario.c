@@ -126,6 +126,7 @@ static scn_outage *find_outage(scn_config *c, const char *name, int create, int 
     o->start_s = o->end_s = NAN;
     o->mode = SPEC_OUTAGE_FAIL_FAST;
     o->outcome = 503;
+    o->error_p = 0.5;
     o->line = line;
     return o;
 }
@@ -347,7 +348,7 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
                      section, NULL, NULL);
                 return 0;
             }
-            uint32_t bit = 1u << (i - scn_first_key(kind));
+            uint64_t bit = (uint64_t)1 << (i - scn_first_key(kind));
             if (line > 0 && (t->set & bit)) {
                 fail(ps, line, "[%s] %s: duplicate key", section, name, NULL);
                 return 0;
@@ -968,6 +969,25 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
     }
     if (c->hedging && c->nlayers)
         BAD(line_of(ps, "limits", "hedging"), "[limits] hedging works without [layer] sections");
+    if (scn_expanded_layers(c) > SPEC_MAX_LAYERS)
+        BAD(c->layers[c->nlayers - 1].line,
+            "[layer %s]: %u retry loops once two-layer presets are expanded; expected at most %d",
+            c->layers[c->nlayers - 1].name, scn_expanded_layers(c), SPEC_MAX_LAYERS);
+    {
+        const char *m = hp_policy_check(&c->policy);
+        if (m)
+            BAD(line_of(ps, "retry", "jitter_factor"), "[retry]: %s; expected a consistent retry policy", m);
+        for (uint32_t t = 0; t < c->ntools; t++) {
+            hp_policy p = scn_tool_policy(c, t, HP_EXPONENTIAL);
+            if ((m = hp_policy_check(&p)) != NULL)
+                BAD(c->tools[t].line, "[tool %s]: %s; expected a consistent retry policy", c->tools[t].name, m);
+        }
+        for (uint32_t l = 0; l < c->nlayers; l++) {
+            hp_policy p = scn_layer_policy(c, l, HP_EXPONENTIAL);
+            if ((m = hp_policy_check(&p)) != NULL)
+                BAD(c->layers[l].line, "[layer %s]: %s; expected a consistent retry policy", c->layers[l].name, m);
+        }
+    }
     if (c->nlayers && c->kind == SPEC_SERVER_OCC)
         BAD(c->layers[0].line, "[layer %s]: layers work with the queue server only", c->layers[0].name);
     if (c->ntools && !(wsum > 0))

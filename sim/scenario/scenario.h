@@ -29,6 +29,7 @@ typedef struct scn_outage {
     double start_s, end_s;      /* [start, end) */
     spec_outage_mode mode;
     int outcome;                /* fail_fast: 503 or HP_OUTCOME_CONN_REFUSED */
+    double error_p;             /* partial: probability of answering `outcome` */
     int line;                   /* where the section starts, for messages */
 } scn_outage;
 
@@ -51,6 +52,9 @@ typedef enum scn_ts_mode { SCN_TS_ALL = 0, SCN_TS_FIRST, SCN_TS_NONE } scn_ts_mo
 
 
 
+/* scn_tool.preset values from here on are library presets (index + this). */
+#define SCN_LIBRARY_PRESET 100
+
 #define SCN_MAX_VARIANTS 8
 #define SCN_VARIANT_SETS_MAX 1024
 
@@ -60,10 +64,11 @@ typedef enum scn_ts_mode { SCN_TS_ALL = 0, SCN_TS_FIRST, SCN_TS_NONE } scn_ts_mo
 typedef struct scn_tool {
     char name[SCN_NAME_MAX];
     int effect;                 /* hp_side_effect; -1: from the preset, else read */
-    int preset;                 /* hp_side_effect, -1: none */
+    int preset;                 /* hp_side_effect, SCN_LIBRARY_PRESET + library preset index,
+                                 * -1: none */
     double weight;              /* relative probability that a request uses it */
     hp_policy over;             /* the keys the tool sets */
-    uint32_t set;
+    uint64_t set;
     int line;
     /* [layer NAME] only */
     spec_layer_kind kind;
@@ -130,6 +135,9 @@ typedef struct scn_config {
     double retry_after_s;       /* with retry_after = fixed */
     double reply_loss_rate;     /* a served reply is lost on the way back */
     double load_slowdown;       /* service time x (1 + load_slowdown * in_flight / workers) */
+    spec_ra_format retry_after_format; /* seconds, ms, both */
+    bool retry_after_on_503;    /* 503s carry retry_after_s too */
+    bool ratelimit_reset;       /* 429s carry X-RateLimit-Reset */
 
     /* [idempotency] */
     spec_keys keys;
@@ -208,6 +216,10 @@ hp_side_effect scn_tool_effect(const scn_config *c, uint32_t t);
 
 /* The retry policy of layer l (0 outermost) under strategy s. */
 hp_policy scn_layer_policy(const scn_config *c, uint32_t l, hp_strategy s);
+
+/* The retry loops the [layer] sections make once two-layer library presets
+ * (llamaindex_openai) are expanded: at least c->nlayers. */
+uint32_t scn_expanded_layers(const scn_config *c);
 
 /* The labels of sweep s's values, in order: a list's values as written,
  * or a range FROM:TO:STEP enumerated exactly in decimal (TO included when

@@ -33,7 +33,8 @@
 
 typedef enum spec_start { SPEC_START_BURST = 0, SPEC_START_SPREAD, SPEC_START_POISSON } spec_start;
 typedef enum spec_server_kind { SPEC_SERVER_QUEUE = 0, SPEC_SERVER_OCC } spec_server_kind;
-typedef enum spec_outage_mode { SPEC_OUTAGE_FAIL_FAST = 0, SPEC_OUTAGE_BLACK_HOLE } spec_outage_mode;
+typedef enum spec_outage_mode { SPEC_OUTAGE_FAIL_FAST = 0, SPEC_OUTAGE_BLACK_HOLE, SPEC_OUTAGE_PARTIAL } spec_outage_mode;
+typedef enum spec_ra_format { SPEC_RA_SECONDS = 0, SPEC_RA_MS, SPEC_RA_BOTH } spec_ra_format;
 typedef enum spec_keys { SPEC_KEYS_NONE = 0, SPEC_KEYS_LOGICAL_OP, SPEC_KEYS_ATTEMPT, SPEC_KEYS_CONTENT_HASH } spec_keys;
 typedef enum spec_enforce { SPEC_ENFORCE_UNIQUE = 0, SPEC_ENFORCE_CHECK_THEN_ACT } spec_enforce;
 typedef enum spec_retry_after { SPEC_RA_NONE = 0, SPEC_RA_FIXED, SPEC_RA_HONEST } spec_retry_after;
@@ -42,7 +43,8 @@ typedef enum spec_layer_kind { SPEC_LAYER_PLAIN = 0, SPEC_LAYER_LLM } spec_layer
 typedef struct spec_outage {
     double start_s, end_s;      /* [start, end) */
     spec_outage_mode mode;
-    int outcome;                /* fail_fast: a status code or HP_OUTCOME_CONN_* */
+    int outcome;                /* fail_fast, partial: a status code or HP_OUTCOME_CONN_* */
+    double error_p;             /* partial: probability of answering `outcome` */
 } spec_outage;
 
 typedef struct spec_error_rate {
@@ -55,6 +57,7 @@ typedef struct spec_tool {
     hp_policy policy;
     hp_side_effect effect;
     double weight;              /* relative probability that a request uses it (sum > 0) */
+    bool own_strategy;          /* a library preset fixes the strategy (else: the one compared) */
 } spec_tool;
 
 /* One retry loop of a layered stack, outermost first.  Its policy carries
@@ -108,6 +111,9 @@ typedef struct model_spec {
     double reply_loss_rate;
     double load_slowdown;
     bool overload_signal;       /* rejections say "overloaded, don't retry" */
+    spec_ra_format retry_after_format; /* how Retry-After is sent */
+    bool retry_after_on_503;    /* every 503 carries retry_after_s */
+    bool ratelimit_reset;       /* 429s carry X-RateLimit-Reset */
     spec_outage outages[SPEC_MAX_OUTAGES]; /* sorted by start */
     uint32_t noutages;
 

@@ -18,7 +18,7 @@
 
 BEGIN {
     FS = "\t"
-    split("double integer distribution strategy strategies enum bool name outcome baseline preset columns classes", t, " ")
+    split("double integer distribution strategy strategies enum bool name outcome baseline preset columns classes statuses", t, " ")
     for (i in t) known[t[i]] = 1
     needchoices["enum"] = needchoices["bool"] = needchoices["preset"] = 1
     template["outage"] = "outage a"; template["tool"] = "tool t1"; template["layer"] = "layer l1"
@@ -76,6 +76,8 @@ mode == "markdown" && /^\| `/ {
     else if (ty == "none or a strategy") tp = "baseline"
     else if (ty == "list of metrics") tp = "columns"
     else if (ty == "list of classes") tp = "classes"
+    else if (ty == "list of statuses") tp = "statuses"
+    else if (ty ~ /or a library preset$/) { tp = "preset"; ch = "read,reversible,irreversible,destructive" }
     else if (ty == "name") tp = "name"
     else if (ty == "status") tp = "outcome"
     else next  # [sweep] / [variant]: not keys of a scenario
@@ -121,6 +123,7 @@ mode == "gen" {
         V1 = cc[1]; V2 = cc[2]
     } else if (ty == "outcome") { V1 = "503"; V2 = "connection_refused" }
     else if (ty == "classes") { V1 = "server"; V2 = "timeout" }
+    else if (ty == "statuses") { V1 = "502"; V2 = "504" }
     else { ok = 0; why = "type " ty " not generated" }
     if (full == "run.name" || full == "run.columns" || full == "run.baseline_variant") { ok = 0; why = "not a simulation input" }
     if (!ok) { printf "#skip\t%s\t%s\n", full, why == "" ? "no two values" : why; next }
