@@ -64,7 +64,7 @@ static result run(const scn_config *c, hp_strategy s, uint32_t rep)
     assert_int_equal(sim_init(&sim, rng_replication_seed(c->seed, rep), 16), 0);
     model_spec spec;
     scn_compile(c, &spec);
-    assert_int_equal(model_init(&md, &spec, s, &sim), 0);
+    assert_int_equal(model_init(&md, &spec, scn_data(), s, &sim), 0);
     assert_int_equal(model_run(&md), 0);
     result r = {.m = md.m, .ts = md.ts};
     md.ts = (timeseries){0};
@@ -403,7 +403,7 @@ static void allocation_failures(void **state)
         memset(&md, 0, sizeof md);
         int rc = sim_init(&sim, 7, 0);
         if (rc == 0)
-            rc = model_init(&md, &spec, HP_FULL_JITTER, &sim);
+            rc = model_init(&md, &spec, scn_data(), HP_FULL_JITTER, &sim);
         if (rc == 0)
             rc = model_run(&md);
         long used = herd_alloc_fail_after(-1);

@@ -193,7 +193,7 @@ static void bad_values(void **state)
     expect_error("[run]\nseed = 0\n", 2, "[run] seed", NULL);
     expect_error("[run]\nname = ../etc\n", 2, "[run] name", NULL);
     expect_error("[clients]\nstart = later\n", 2, "expected one of burst, spread", "'later'");
-    expect_error("[network]\ndelay_s = gamma(1, 2)\n", 2, "[network] delay_s", "exponential(MEAN)");
+    expect_error("[network]\ndelay_s = cauchy(1, 2)\n", 2, "[network] delay_s", "exponential(MEAN)");
     expect_error("[network]\ndelay_s = exponential(0)\n", 2, "MEAN > 0", NULL);
     expect_error("[server]\nerror_rate_503 = 1.5\n", 2, "error_rate_503: expected a probability in [0, 1]", NULL);
     expect_error("[server]\nerror_rate_503 = -0.1\n", 2, "error_rate_503", NULL);

@@ -46,7 +46,7 @@ static void run_job(pool *p, size_t j)
     memset(&md, 0, sizeof md);
     p->seeds[j] = exp_plan_seed(plan, pt, rep);
     int ok = sim_init_queue(&sim, p->seeds[j], (size_t)pt->spec.clients * 2 + 64, p->queue) == 0 &&
-             model_init(&md, &pt->spec, g->strategy, &sim) == 0 && model_run(&md) == 0;
+             model_init(&md, &pt->spec, scn_data(), g->strategy, &sim) == 0 && model_run(&md) == 0;
     if (ok) {
         model_take_results(&md, &p->results[j],
                            pt->timeseries == SCN_TS_ALL || (pt->timeseries == SCN_TS_FIRST && rep == 0));

@@ -147,7 +147,7 @@ static void finish(model *md, uint32_t id, hp_decision d)
         c->flags &= ~CL_TASK_FAILED & 0xfu;
     }
     if (c->done < spec->requests_per_client)
-        sim_schedule(sim, dist_sample(&spec->think, sim_rng(sim, RNG_ARRIVALS)), EV_START, id, 0, 0);
+        sim_schedule(sim, dist_sample(&spec->think, md->data, sim_rng(sim, RNG_ARRIVALS)), EV_START, id, 0, 0);
 }
 
 /* Starts the loop of layer k (after a fresh hp_state), bounded by what is
@@ -163,7 +163,7 @@ static void layer_start(model *md, uint32_t id, uint32_t k, double deadline_s)
     st_store(md, id, k, &st);
     const spec_layer *L = layer_cfg(md, k);
     if (L && L->kind == SPEC_LAYER_LLM)
-        sim_schedule(sim, dist_sample(&L->think, sim_rng(sim, RNG_ARRIVALS)), EV_SEND, id, 0, (int32_t)k);
+        sim_schedule(sim, dist_sample(&L->think, md->data, sim_rng(sim, RNG_ARRIVALS)), EV_SEND, id, 0, (int32_t)k);
     else
         layer_attempt(md, id, k);
 }
@@ -272,7 +272,7 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
     } else if (L && L->kind == SPEC_LAYER_LLM && inner) {
         /* the model re-issues a failed call with probability reissue_p */
         bool more = p->max_attempts == 0 || st.attempts < p->max_attempts;
-        double think = dist_sample(&L->think, sim_rng(sim, RNG_BACKOFF));
+        double think = dist_sample(&L->think, md->data, sim_rng(sim, RNG_BACKOFF));
         if (more && u < L->reissue_p && now + think < st.deadline_s) {
             md->m.retries++;
             sim_schedule(sim, think, EV_SEND, id, 0, (int32_t)k);

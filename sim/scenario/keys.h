@@ -18,7 +18,8 @@ typedef enum ktype {
     K_PRESET, /* a side-effect preset: [retry] applies it, [tool] records it */
     K_COLUMNS, /* a list of metric names */
     K_CLASSES, /* a list of failure classes, into a bit mask */
-    K_DELAY    /* constant / uniform / exponential, into an hp_policy's delay_* fields */
+    K_DELAY,   /* constant / uniform / exponential, into an hp_policy's delay_* fields */
+    K_DATA     /* a CSV data file (lo: its spec_data_kind), into a uint32_t entry index */
 } ktype;
 
 typedef struct key {

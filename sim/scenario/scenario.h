@@ -110,6 +110,8 @@ typedef struct scn_config {
     double rate_per_s;          /* start = poisson: client starts per second */
     double step_at_s, step_rate_per_s;   /* poisson: from step_at_s on, this rate (0: none) */
     double spike_start_s, spike_end_s, spike_rate_per_s; /* poisson: this rate during the spike */
+    uint32_t trace;             /* start = trace: entry of the data store (0: none) */
+    int trace_linear;           /* 0: step, 1: linear */
     dist think;
     hp_side_effect side_effect; /* of the requests, without [tool] sections */
     uint32_t task_steps;        /* requests per task: a task succeeds if every step does */
@@ -130,6 +132,7 @@ typedef struct scn_config {
     double retry_after_s;       /* with retry_after = fixed */
     double reply_loss_rate;     /* a served reply is lost on the way back */
     double load_slowdown;       /* service time x (1 + load_slowdown * in_flight / workers) */
+    uint32_t capacity;          /* capacity timeline: entry of the data store (0: none) */
 
     /* [idempotency] */
     spec_keys keys;
@@ -253,6 +256,16 @@ void scn_print_key_list(FILE *f);
 /* Prints the key reference (every section and key, type, unit, default,
  * meaning) as Markdown. */
 void scn_print_reference(FILE *f);
+
+/* The data store of the scenario loaded last (files read once, shared by
+ * every point and thread; valid until the next scn_load), and a line per
+ * data file it read (for `herd check`). */
+const spec_table *scn_data(void);
+void scn_data_print_files(FILE *f);
+
+/* With start = trace: the clients a run has room for (the trace's expected
+ * arrivals plus ten standard deviations of a Poisson count, plus 10). */
+uint32_t scn_trace_clients(const scn_config *c);
 
 /* Bytes a scenario may use: 80% of physical memory (16 GiB if unknown). */
 double scn_memory_limit(void);
