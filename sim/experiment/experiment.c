@@ -158,8 +158,8 @@ int exp_describe(FILE *f, const exp_plan *plan)
         fprintf(f, " strategies=");
         for (uint32_t s = 0; s < pt->nstrategies; s++)
             fprintf(f, "%s%s", s ? "," : "", hp_strategy_name(pt->strategies[s]));
-        fprintf(f, " replications=%u seed=%llu clients=%u\n", pt->replications, (unsigned long long)pt->seed,
-                pt->spec.clients);
+        fprintf(f, " replications=%u seed=%llu clients=%s%u\n", pt->replications, (unsigned long long)pt->seed,
+                pt->spec.start == SPEC_START_TRACE ? "one per arrival of the trace, room for " : "", pt->spec.clients);
     }
     fprintf(f, "plan: %u variant(s) x %zu sweep point(s) = %zu point(s); %zu group(s); %zu job(s)\n",
             b->nvariants ? b->nvariants : 1, plan->npoints / (b->nvariants ? b->nvariants : 1), plan->npoints,
@@ -268,6 +268,7 @@ int exp_check(const scn_config *base, const char *path, const exp_options *opt, 
     exp_plan_budget(&plan, threads, scn_memory_limit());
     fprintf(f, "scenario: %s (%s)\nseed: %llu\n", path, base->name, (unsigned long long)base->seed);
     exp_describe(f, &plan);
+    scn_data_print_files(f);
     double lo = 0, hi = 0, one = 0;
     for (size_t i = 0; i < plan.npoints; i++) {
         double l, h;
@@ -441,7 +442,7 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
                        .nkeys = base->nsweeps,
                        .groups = groups,
                        .ngroups = plan.ngroups,
-                       .clients = base->clients,
+                       .clients = base->start == SPEC_START_TRACE ? 0 : base->clients,
                        .requests_per_client = base->requests_per_client,
                        .replications = base->replications,
                        .nvariants = base->nvariants,

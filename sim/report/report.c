@@ -496,8 +496,12 @@ int rep_print_table(FILE *f, const rep_table *t, const char *outdir)
     double *scratch = herd_malloc_array(maxreps, sizeof *scratch);
     if (!scratch)
         return -1;
-    fprintf(f, "herd: %s: %u clients x %u request(s), %u replication(s), seed %llu", t->scenario, t->clients,
-            t->requests_per_client, t->replications, (unsigned long long)t->seed);
+    if (t->clients) /* 0: from an arrival trace, one client per arrival */
+        fprintf(f, "herd: %s: %u clients x %u request(s), %u replication(s), seed %llu", t->scenario, t->clients,
+                t->requests_per_client, t->replications, (unsigned long long)t->seed);
+    else
+        fprintf(f, "herd: %s: a client per arrival of the trace x %u request(s), %u replication(s), seed %llu",
+                t->scenario, t->requests_per_client, t->replications, (unsigned long long)t->seed);
     if (t->nvariants)
         fprintf(f, ", %u variants", t->nvariants);
     if (t->nkeys)

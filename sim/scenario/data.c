@@ -216,12 +216,18 @@ static const char *csv_rows(csv *c, const char *const *cols, int ncols, const do
         snprintf(buf, n, "%s: only comments; expected the header line '%s' and data rows", c->shown, expect);
         return buf;
     }
-    int nf = msg ? 0 : csv_split(line, field, 8);
+    if (msg) {
+        snprintf(buf, n, "%s:%d: %s", c->shown, c->line, msg);
+        return buf;
+    }
+    char got[64];
+    echo(line, got, sizeof got);
+    int nf = csv_split(line, field, 8);
     int ok = nf == ncols;
     for (int j = 0; ok && j < ncols; j++)
         ok = strcmp(trim(field[j]), cols[j]) == 0;
     if (!ok) {
-        snprintf(buf, n, "%s:%d: header: expected the header line '%s'", c->shown, c->line, expect);
+        snprintf(buf, n, "%s:%d: header: expected the header line '%s', got '%s'", c->shown, c->line, expect, got);
         return buf;
     }
     size_t cap = 0, rows = 0;
@@ -566,7 +572,8 @@ static const char *parse_mixture(char *in, dist *out, char *buf, size_t n)
             return buf;
         }
         char sub[SCN_ERR_MAX];
-        if (scn_parse_dist(part, &comp[k], sub, sizeof sub)) {
+        int from_file;
+        if (scn_parse_dist(part, &comp[k], sub, sizeof sub, &from_file)) {
             snprintf(buf, n, "mixture: component %u: %s", k + 1, sub);
             return buf;
         }
@@ -605,8 +612,9 @@ static const char *parse_mixture(char *in, dist *out, char *buf, size_t n)
     return NULL;
 }
 
-const char *scn_parse_dist(const char *value, dist *out, char *buf, size_t n)
+const char *scn_parse_dist(const char *value, dist *out, char *buf, size_t n, int *from_file)
 {
+    *from_file = 0;
     char in[1024];
     int f = call_form(value, "empirical", in, sizeof in);
     if (f < 0) {
@@ -619,8 +627,10 @@ const char *scn_parse_dist(const char *value, dist *out, char *buf, size_t n)
         size_t l = strlen(name);
         while (l && (name[l - 1] == ' ' || name[l - 1] == '\t'))
             name[--l] = '\0';
-        if (scn_load_data(name, SPEC_DATA_SAMPLES, &idx, buf, n))
+        if (scn_load_data(name, SPEC_DATA_SAMPLES, &idx, buf, n)) {
+            *from_file = 1;
             return buf;
+        }
         *out = (dist){.kind = DIST_EMPIRICAL, .ref = idx};
         return NULL;
     }

@@ -30,8 +30,9 @@ void scn_data_begin(const char *scenario_path);
 
 /* Parses a distribution value: those of dist_parse, plus empirical(FILE)
  * and mixture(P1: D1, ...), which read files and add entries to the store.
- * Returns NULL, or a message written into buf. */
-const char *scn_parse_dist(const char *value, dist *out, char *buf, size_t n);
+ * Returns NULL, or a message written into buf (*from_file: 1 when it is
+ * about a data file, which it then names with its line). */
+const char *scn_parse_dist(const char *value, dist *out, char *buf, size_t n, int *from_file);
 
 /* Reads a data file of `kind` (SPEC_DATA_TRACE or SPEC_DATA_CAPACITY) into
  * the store: *idx receives its entry.  Returns NULL or a message in buf

@@ -459,8 +459,12 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
     case K_DIST: {
         dist d;
         char m[SCN_ERR_MAX];
-        if (scn_parse_dist(value, &d, m, sizeof m)) {
-            snprintf(buf, n, "%s, got '%s'", m, value);
+        int from_file;
+        if (scn_parse_dist(value, &d, m, sizeof m, &from_file)) {
+            if (from_file) /* the message quotes the file's line */
+                snprintf(buf, n, "%s", m);
+            else
+                snprintf(buf, n, "%s, got '%s'", m, value);
             return buf;
         }
         memcpy(field, &d, sizeof d);
