@@ -455,7 +455,9 @@ int model_run(model *md)
     if (md->nlatency && md->hist) {
         m->mean_latency_s = lh_mean(md->hist);
         m->p50_latency_s = lh_quantile(md->hist, 0.5);
+        m->p90_latency_s = lh_quantile(md->hist, 0.9);
         m->p99_latency_s = lh_quantile(md->hist, 0.99);
+        m->p999_latency_s = lh_quantile(md->hist, 0.999);
         m->max_latency_s = md->hist->max;
     } else if (md->nlatency) {
         double *x = md->latency;
@@ -463,10 +465,13 @@ int model_run(model *md)
         gsl_sort(x, 1, n);
         m->mean_latency_s = gsl_stats_mean(x, 1, n);
         m->p50_latency_s = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.5);
+        m->p90_latency_s = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.9);
         m->p99_latency_s = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.99);
+        m->p999_latency_s = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.999);
         m->max_latency_s = x[n - 1];
     } else {
-        m->mean_latency_s = m->p50_latency_s = m->p99_latency_s = m->max_latency_s = NAN;
+        m->mean_latency_s = m->p50_latency_s = m->p90_latency_s = m->p99_latency_s = m->p999_latency_s =
+            m->max_latency_s = NAN;
     }
     return 0;
 }
