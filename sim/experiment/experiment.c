@@ -196,6 +196,7 @@ static char *manifest(const exp_plan *plan, const char *path, const exp_options 
         shell_word(f, a);
     }
     fprintf(f, "\nscenario: %s\nseed: %llu\n", path, (unsigned long long)plan->base->seed);
+    scn_data_print_files(f); /* the data files read (none: no line) */
     for (int i = 0; i < opt->nsets; i++)
         fprintf(f, "override: %s\n", opt->sets[i]);
     exp_describe(f, plan);
@@ -326,7 +327,7 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
     size_t njobs = plan.njobs;
     pool pl = {.plan = &plan, .queue = opt->queue};
     rep_group *groups = NULL;
-    char *man = NULL;
+    char *man = NULL, *input = NULL; /* input.csv: NULL when the scenario has no data to lay results over */
     uint8_t *mine = NULL;
     size_t *todo = NULL;
     int root = 1; /* this process writes the outputs */
@@ -452,10 +453,11 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
     for (uint32_t i = 0; i < base->nsweeps; i++)
         table.keys[i] = base->sweeps[i].key;
     man = manifest(&plan, path, opt);
-    if (!man) {
+    if (!man || scn_data_input_csv(base, &input) != 0) {
         snprintf(err, errlen, "out of memory writing the manifest");
         goto done;
     }
+    table.input = input;
     if (opt->shard_n) {
         if (rep_partial_write(opt->outdir, &table, man, exp_plan_fingerprint(man), opt->shard_k, opt->shard_n,
                               pl.results, pl.seeds, mine, njobs, err, errlen) != 0)
@@ -495,6 +497,7 @@ done:
     herd_free(mine);
     herd_free(todo);
     free(man);
+    herd_free(input);
     exp_plan_free(&plan);
     return rc;
 }

@@ -230,7 +230,7 @@ static void write_tools(csv_out *o, const rep_table *t, double *scratch)
     }
 }
 
-enum { F_SUMMARY, F_AGGREGATE, F_TIMESERIES, F_COMPARE, F_TOOLS, F_VCOMPARE, F_MANIFEST, F_COUNT };
+enum { F_SUMMARY, F_AGGREGATE, F_TIMESERIES, F_COMPARE, F_TOOLS, F_VCOMPARE, F_MANIFEST, F_INPUT, F_COUNT };
 
 static bool any_compare(const rep_table *t)
 {
@@ -308,8 +308,9 @@ int rep_write(const rep_table *t, const char *outdir, const char *manifest, char
     memset(out, 0, sizeof out);
     static const char *const names[F_COUNT] = {"summary.csv", "aggregate.csv",         "timeseries.csv",
                                                "compare.csv", "tools.csv",             "compare_variants.csv",
-                                               "manifest.txt"};
-    bool want[F_COUNT] = {true, true, true, any_compare(t), any_tools(t), any_vcompare(t), manifest != NULL};
+                                               "manifest.txt", "input.csv"};
+    bool want[F_COUNT] = {true, true, true, any_compare(t), any_tools(t), any_vcompare(t), manifest != NULL,
+                          t->input != NULL};
     int rc = -1;
     uint32_t maxreps = 1;
     for (size_t g = 0; g < t->ngroups; g++)
@@ -355,6 +356,8 @@ int rep_write(const rep_table *t, const char *outdir, const char *manifest, char
         write_tools(&out[F_TOOLS], t, scratch);
     if (want[F_MANIFEST])
         fputs(manifest, out[F_MANIFEST].f);
+    if (want[F_INPUT])
+        fputs(t->input, out[F_INPUT].f);
     for (int i = 0; i < F_COUNT; i++)
         if (want[i] && csv_finish(&out[i], err, errlen) != 0)
             goto done; /* every temporary is removed below: none published */

@@ -648,3 +648,67 @@ const char *scn_parse_dist(const char *value, dist *out, char *buf, size_t n, in
     }
     return NULL;
 }
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The CDF of an empirical entry: a histogram's bin edges, or the sorted
+ * samples (an empirical CDF). */
+static int service_rows(FILE *f, const spec_entry *e)
+{
+    if (e->kind == SPEC_DATA_HISTOGRAM) {
+        const double *range = store.v + e->off, *cum = range + e->n + 1;
+        for (uint32_t i = 0; i <= e->n; i++)
+            fprintf(f, "service_cdf,%.17g,%.17g\n", range[i], cum[i]);
+        return 0;
+    }
+    double *x = herd_malloc_array(e->n, sizeof *x);
+    if (!x)
+        return -1;
+    memcpy(x, store.v + e->off, e->n * sizeof *x);
+    qsort(x, e->n, sizeof *x, by_value);
+    for (uint32_t i = 0; i < e->n; i++)
+        if (i + 1 == e->n || x[i + 1] != x[i])
+            fprintf(f, "service_cdf,%.17g,%.17g\n", x[i], (double)(i + 1) / e->n);
+    herd_free(x);
+    return 0;
+}
+
+/* A trace's rate as drawn: its rows (linear), or two points a step. */
+static void trace_rows(FILE *f, const spec_entry *e, int linear)
+{
+    const double *t = spec_trace_t(&store, e), *r = spec_trace_rate(&store, e);
+    for (uint32_t i = 0; i < e->n; i++) {
+        fprintf(f, "arrival_rate,%.17g,%.17g\n", t[i], r[i]);
+        if (!linear && i + 1 < e->n)
+            fprintf(f, "arrival_rate,%.17g,%.17g\n", t[i + 1], r[i]);
+    }
+}
+
+int scn_data_input_csv(const scn_config *c, char **out)
+{
+    *out = NULL;
+    const spec_entry *svc = c->service.kind == DIST_EMPIRICAL ? spec_table_entry(&store, c->service.ref) : NULL;
+    const spec_entry *tr = c->start == SPEC_START_TRACE ? spec_table_entry(&store, c->trace) : NULL;
+    if (!svc && !tr)
+        return 0;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return -1;
+    fprintf(f, "series,x,y\n");
+    int rc = svc ? service_rows(f, svc) : 0;
+    if (tr)
+        trace_rows(f, tr, c->trace_linear);
+    if (fclose(f) != 0 || rc != 0) {
+        free(buf);
+        return -1;
+    }
+    *out = herd_strdup(buf); /* through the allocation hook, like the rest */
+    free(buf);
+    return *out ? 0 : -1;
+}

@@ -263,6 +263,13 @@ void scn_print_reference(FILE *f);
 const spec_table *scn_data(void);
 void scn_data_print_files(FILE *f);
 
+/* input.csv of a run of c: the input data the results can be laid over,
+ * as rows "series,x,y": service_cdf (x seconds, y the CDF) when the
+ * service time is empirical, arrival_rate (x seconds, y requests/s) with
+ * start = trace.  *out = NULL when there is neither.  0, or -1 when out of
+ * memory.  Free *out with herd_free. */
+int scn_data_input_csv(const scn_config *c, char **out);
+
 /* With start = trace: the clients a run has room for (the trace's expected
  * arrivals plus ten standard deviations of a Poisson count, plus 10). */
 uint32_t scn_trace_clients(const scn_config *c);
