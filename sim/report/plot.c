@@ -1067,8 +1067,9 @@ static int load_input(const char *dir, folder *fo, char *err, size_t errlen)
         int k = 0;
         while (k < IN_COUNT && (r.nf != 3 || strcmp(r.field[0], series[k])))
             k++;
-        if (r.nf != 3 || k == IN_COUNT || !valid_dbl(r.field[1]) || !valid_dbl(r.field[2])) {
-            rc = rd_fail(&r, "expected service_cdf or arrival_rate and two numbers");
+        if (r.nf != 3 || k == IN_COUNT || !valid_dbl(r.field[1]) || !valid_dbl(r.field[2]) ||
+            !isfinite(dbl_of(r.field[1])) || !isfinite(dbl_of(r.field[2]))) {
+            rc = rd_fail(&r, "expected service_cdf or arrival_rate and two finite numbers");
             break;
         }
         inputs *in = &fo->in;
