@@ -933,26 +933,44 @@ static FILE *open_regular(const char *path, csv_rd *r, int *missing, int *rc)
     return f;
 }
 
+/* Opens dir/name for reading into r (its line buffers allocated).  1 when
+ * open (close with rd_close), 0 when the file does not exist, PLOT_INVALID
+ * or -1 (nothing left open). */
+static int rd_open(csv_rd *r, const char *dir, const char *name, char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    memset(r, 0, sizeof *r);
+    r->err = err;
+    r->errlen = errlen;
+    if (path_fmt(path, err, errlen, "%s/%s", dir, name))
+        return -1;
+    esc(r->shown, sizeof r->shown, path, SHOWN_MAX);
+    int missing, rc;
+    r->f = open_regular(path, r, &missing, &rc);
+    if (!r->f)
+        return missing ? 0 : rc;
+    r->line = 0;
+    r->lbuf = herd_malloc_array(LINE_MAX_BYTES + 1, 1);
+    r->fbuf = herd_malloc_array(LINE_MAX_BYTES + 1, 1);
+    return 1;
+}
+
+static void rd_close(csv_rd *r)
+{
+    fclose(r->f);
+    herd_free(r->lbuf);
+    herd_free(r->fbuf);
+}
+
 /* Reads and validates dir/NAME of this kind, keeping what the figures use.
  * 0 (also when the file does not exist), PLOT_INVALID, or -1. */
 static int load_csv(const char *dir, int kind, folder *fo, char *err, size_t errlen)
 {
-    char path[PATH_MAX];
     csv_rd r;
-    memset(&r, 0, sizeof r);
-    r.err = err;
-    r.errlen = errlen;
-    if (path_fmt(path, err, errlen, "%s/%s", dir, kind_file[kind]))
-        return -1;
-    esc(r.shown, sizeof r.shown, path, SHOWN_MAX);
-    int missing, rc;
-    r.f = open_regular(path, &r, &missing, &rc);
-    if (!r.f)
-        return missing ? 0 : rc;
-    r.line = 0;
+    int rc = rd_open(&r, dir, kind_file[kind], err, errlen);
+    if (rc <= 0)
+        return rc;
     colspec *tail = herd_malloc_array(MAX_COLS, sizeof *tail);
-    r.lbuf = herd_malloc_array(LINE_MAX_BYTES + 1, 1);
-    r.fbuf = herd_malloc_array(LINE_MAX_BYTES + 1, 1);
     rc = -1;
     if (!tail || !r.lbuf || !r.fbuf) {
         oom(err, errlen);
@@ -1021,10 +1039,8 @@ static int load_csv(const char *dir, int kind, folder *fo, char *err, size_t err
         }
     }
 done:
-    fclose(r.f);
+    rd_close(&r);
     herd_free(tail);
-    herd_free(r.lbuf);
-    herd_free(r.fbuf);
     return rc;
 }
 
@@ -1034,21 +1050,10 @@ done:
 static int load_input(const char *dir, folder *fo, char *err, size_t errlen)
 {
     static const char *const series[IN_COUNT] = {"service_cdf", "arrival_rate"};
-    char path[PATH_MAX];
     csv_rd r;
-    memset(&r, 0, sizeof r);
-    r.err = err;
-    r.errlen = errlen;
-    if (path_fmt(path, err, errlen, "%s/input.csv", dir))
-        return -1;
-    esc(r.shown, sizeof r.shown, path, SHOWN_MAX);
-    int missing, rc;
-    r.f = open_regular(path, &r, &missing, &rc);
-    if (!r.f)
-        return missing ? 0 : rc;
-    r.line = 0;
-    r.lbuf = herd_malloc_array(LINE_MAX_BYTES + 1, 1);
-    r.fbuf = herd_malloc_array(LINE_MAX_BYTES + 1, 1);
+    int rc = rd_open(&r, dir, "input.csv", err, errlen);
+    if (rc <= 0)
+        return rc;
     rc = -1;
     if (!r.lbuf || !r.fbuf) {
         oom(err, errlen);
@@ -1090,9 +1095,7 @@ static int load_input(const char *dir, folder *fo, char *err, size_t errlen)
         in->y[k][in->n[k]++] = dbl_of(r.field[2]);
     }
 done:
-    fclose(r.f);
-    herd_free(r.lbuf);
-    herd_free(r.fbuf);
+    rd_close(&r);
     return rc;
 }
 

@@ -403,27 +403,39 @@ static const char *load_empirical(csv *c, uint32_t *idx, char *buf, size_t n)
     return err;
 }
 
+/* A timeline (trace or capacity): rows of ncols numbers in [lo, hi] whose
+ * times (column 1) increase, at least min_rows of them, and a new entry of
+ * kind with 4 values per row (*dst, index *i).  *v holds the rows (free
+ * with herd_free, also on error).  NULL, or a message in buf. */
+static const char *read_timeline(csv *c, const char *const *cols, int ncols, const double *lo, const double *hi,
+                                 uint32_t min_rows, spec_data_kind kind, double **v, uint32_t *rows, double **dst,
+                                 uint32_t *i, char *buf, size_t n)
+{
+    int *lines = NULL;
+    *v = NULL;
+    if (csv_rows(c, cols, ncols, lo, hi, v, rows, &lines, buf, n))
+        return buf;
+    const char *err = check_times(c, *v, ncols, *rows, lines, buf, n);
+    herd_free(lines);
+    if (!err && *rows < min_rows) {
+        snprintf(buf, n, "%s: one data row; expected at least two (the last row's time_s ends the trace)", c->shown);
+        err = buf;
+    }
+    if (!err && !(*i = spec_table_add(&store, kind, *rows, 4 * (size_t)*rows, dst, 0, NULL))) {
+        snprintf(buf, n, "%s: out of memory", c->shown);
+        err = buf;
+    }
+    return err;
+}
+
 /* trace: time_s, rate_per_s; at least two rows (the last time ends it). */
 static const char *load_trace(csv *c, uint32_t *idx, char *buf, size_t n)
 {
     static const char *const cols[] = {"time_s", "rate_per_s"};
     static const double lo[] = {0, 0}, hi[] = {1e9, 1e12};
-    double *v = NULL;
-    uint32_t rows = 0;
-    int *lines = NULL;
-    if (csv_rows(c, cols, 2, lo, hi, &v, &rows, &lines, buf, n))
-        return buf;
-    const char *err = check_times(c, v, 2, rows, lines, buf, n);
-    if (!err && rows < 2) {
-        snprintf(buf, n, "%s: one data row; expected at least two (the last row's time_s ends the trace)", c->shown);
-        err = buf;
-    }
-    double *dst = NULL;
-    uint32_t i = 0;
-    if (!err && !(i = spec_table_add(&store, SPEC_DATA_TRACE, rows, 4 * (size_t)rows, &dst, 0, NULL))) {
-        snprintf(buf, n, "%s: out of memory", c->shown);
-        err = buf;
-    }
+    double *v = NULL, *dst = NULL;
+    uint32_t rows = 0, i = 0;
+    const char *err = read_timeline(c, cols, 2, lo, hi, 2, SPEC_DATA_TRACE, &v, &rows, &dst, &i, buf, n);
     if (!err) {
         double *t = dst, *rate = dst + rows, *step = dst + 2 * rows, *lin = dst + 3 * rows;
         for (uint32_t r = 0; r < rows; r++) {
@@ -442,7 +454,6 @@ static const char *load_trace(csv *c, uint32_t *idx, char *buf, size_t n)
             *idx = i;
         }
     }
-    herd_free(lines);
     herd_free(v);
     return err;
 }
@@ -452,25 +463,15 @@ static const char *load_capacity(csv *c, uint32_t *idx, char *buf, size_t n)
 {
     static const char *const cols[] = {"time_s", "workers_factor", "speed_factor", "error_rate"};
     static const double lo[] = {0, 0, 1e-6, 0}, hi[] = {1e9, 1e6, 1e6, 1};
-    double *v = NULL;
-    uint32_t rows = 0;
-    int *lines = NULL;
-    if (csv_rows(c, cols, 4, lo, hi, &v, &rows, &lines, buf, n))
-        return buf;
-    const char *err = check_times(c, v, 4, rows, lines, buf, n);
-    double *dst = NULL;
-    uint32_t i = 0;
-    if (!err && !(i = spec_table_add(&store, SPEC_DATA_CAPACITY, rows, 4 * (size_t)rows, &dst, 0, NULL))) {
-        snprintf(buf, n, "%s: out of memory", c->shown);
-        err = buf;
-    }
+    double *v = NULL, *dst = NULL;
+    uint32_t rows = 0, i = 0;
+    const char *err = read_timeline(c, cols, 4, lo, hi, 1, SPEC_DATA_CAPACITY, &v, &rows, &dst, &i, buf, n);
     if (!err) {
         for (uint32_t r = 0; r < rows; r++)
             for (uint32_t j = 0; j < 4; j++)
                 dst[(size_t)j * rows + r] = v[4 * (size_t)r + j];
         *idx = i;
     }
-    herd_free(lines);
     herd_free(v);
     return err;
 }
