@@ -588,6 +588,98 @@ static void run_allocation_failures(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* Capacity timelines (tests/data/capacity-*.csv), by hand: 4 workers,
+ * constant 1 s service, 10 ms hops. */
+static void capacity_config(scn_config *c, int clients, const char *file)
+{
+    char kv[128];
+    base(c);
+    snprintf(kv, sizeof kv, "clients.count=%d", clients);
+    set(c, kv);
+    set(c, "server.workers=4");
+    set(c, "server.service_time_s=constant(1)");
+    set(c, "retry.max_attempts=1");
+    snprintf(kv, sizeof kv, "server.capacity_file=%s", file);
+    set(c, kv);
+}
+
+static void capacity_drop_lets_running_finish(void **state)
+{
+    (void)state;
+    scn_config c;
+    /* 8 requests; at t = 0.5 the workers drop to 2 while 4 are busy: the
+     * 4 finish at 1.01, then 2 at a time: 2.01, 3.01 (not 2.01 for all) */
+    capacity_config(&c, 8, "tests/data/capacity-drop.csv");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.successes, 8);
+    close_to(r.m.completion_time_s, 3.02);
+    close_to(r.m.max_latency_s, 3.02);
+    ts_free(&r.ts);
+}
+
+static void capacity_rise_drains_queue(void **state)
+{
+    (void)state;
+    scn_config c;
+    /* no worker until t = 2, then 4: the 4 queued attempts start at once */
+    capacity_config(&c, 4, "tests/data/capacity-rise.csv");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.successes, 4);
+    close_to(r.m.completion_time_s, 3.01);
+    close_to(r.m.p50_latency_s, 3.01);
+    ts_free(&r.ts);
+}
+
+static void capacity_speed_and_errors(void **state)
+{
+    (void)state;
+    scn_config c;
+    capacity_config(&c, 1, "tests/data/capacity-fast.csv"); /* twice as fast: 0.5 s */
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    close_to(r.m.max_latency_s, 0.52);
+    ts_free(&r.ts);
+    capacity_config(&c, 5, "tests/data/capacity-errors.csv"); /* every attempt 503 at once */
+    r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.failures, 5);
+    assert_int_equal(r.m.background_errors, 5);
+    assert_int_equal(r.m.served, 0);
+    ts_free(&r.ts);
+}
+
+static void capacity_outage_comes_first(void **state)
+{
+    (void)state;
+    scn_config c;
+    /* a fail_fast outage over [0, 5) answers the attempts though the
+     * timeline is at full capacity */
+    capacity_config(&c, 3, "tests/data/capacity-drop.csv");
+    set(&c, "outage 1.start_s=0");
+    set(&c, "outage 1.end_s=5");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.outage_errors, 3);
+    assert_int_equal(r.m.served, 0);
+    ts_free(&r.ts);
+}
+
+static void trace_clients_are_the_arrivals(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "run.horizon_s=100");
+    set(&c, "clients.start=trace");
+    set(&c, "clients.trace_file=tests/data/trace.csv");
+    set(&c, "server.workers=1000");
+    /* tests/data/trace.csv makes 9,400 arrivals on average (steps): within 6 SD (97) */
+    result a = run(&c, HP_EXPONENTIAL, 0), b = run(&c, HP_FULL_JITTER, 0);
+    assert_true(a.m.clients > 9400 - 6 * 97 && a.m.clients < 9400 + 6 * 97);
+    assert_int_equal(a.m.clients, b.m.clients); /* the arrivals stream is the strategies' common one */
+    assert_int_equal(a.m.successes, a.m.clients);
+    assert_int_equal(a.m.unfinished, 0);
+    ts_free(&a.ts);
+    ts_free(&b.ts);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -609,6 +701,11 @@ int main(void)
         cmocka_unit_test(run_allocation_failures),
         cmocka_unit_test(layers_multiply),
         cmocka_unit_test(task_success_rate),
+        cmocka_unit_test(capacity_drop_lets_running_finish),
+        cmocka_unit_test(capacity_rise_drains_queue),
+        cmocka_unit_test(capacity_speed_and_errors),
+        cmocka_unit_test(capacity_outage_comes_first),
+        cmocka_unit_test(trace_clients_are_the_arrivals),
     };
     return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
