@@ -69,8 +69,9 @@ void scn_data_print_files(FILE *f)
                                        [SPEC_DATA_CAPACITY] = "capacity"};
     for (uint32_t i = 0; i < nfiles; i++) {
         const spec_entry *e = spec_table_entry(&store, files[i].idx);
-        fprintf(f, "data file %s: %s, %u %s\n", files[i].path, what[files[i].kind], e ? e->n : 0,
-                e && e->kind == SPEC_DATA_HISTOGRAM ? "bins" : "rows");
+        uint32_t n = e ? e->n : 0;
+        fprintf(f, "data file %s: %s, %u %s%s\n", files[i].path, what[files[i].kind], n,
+                e && e->kind == SPEC_DATA_HISTOGRAM ? "bin" : "row", n == 1 ? "" : "s");
     }
 }
 
