@@ -31,6 +31,8 @@
 #include "data.h"
 #include "keys.h"
 
+#define DEFAULT_CLIENTS 1000 /* [clients] count */
+
 
 #define LINE_MAX_LEN 1024
 
@@ -43,7 +45,7 @@ void scn_defaults(scn_config *c)
     c->baseline = -1;
     snprintf(c->columns, sizeof c->columns, "completion_time_s,calls,refused,peak_arrivals_per_s,p99_latency_s,failures");
     c->horizon_s = 3600;
-    c->clients = 1000;
+    c->clients = DEFAULT_CLIENTS;
     c->requests_per_client = 1;
     c->start = SPEC_START_BURST;
     c->think = (dist){.kind = DIST_CONSTANT, .a = 0};
@@ -935,7 +937,8 @@ static int check_data(const scn_config *c, const pstate *ps, char *err)
         if (!e) {
             l = line_of(ps, "clients", "start");
             snprintf(m, sizeof m, "[clients] start = trace needs trace_file (a CSV of time_s,rate_per_s)");
-        } else if (line_of(ps, "clients", "count")) {
+        } else if (line_of(ps, "clients", "count") || c->clients != DEFAULT_CLIENTS) {
+            /* a count from the file, or from a variant, a sweep or --set */
             l = line_of(ps, "clients", "count");
             snprintf(m, sizeof m, "[clients] count: with start = trace the number of clients is derived from the "
                                   "trace (one per arrival); expected no count");
