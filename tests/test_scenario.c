@@ -335,6 +335,16 @@ static void sweeps(void **state)
     assert_int_equal(p.points[4].spec.workers, 20);
     exp_plan_free(&p);
 
+    /* a mixture has colons: a list of distributions, never a range */
+    n = expand("[sweep]\nkey = server.service_time_s\nvalues = mixture(0.5: 0.1, 0.5: 0.2), pareto(0.1, 2)\n", &p, err);
+    if (n < 0)
+        fail_msg("%s", err);
+    assert_int_equal(n, 2);
+    assert_string_equal(label(&p, 0, 0), "mixture(0.5: 0.1, 0.5: 0.2)");
+    assert_int_equal(p.points[0].spec.service.kind, DIST_MIXTURE);
+    assert_int_equal(p.points[1].spec.service.kind, DIST_PARETO);
+    exp_plan_free(&p);
+
     /* no sweep: one point, the config itself */
     n = expand("[clients]\ncount = 3\n", &p, err);
     assert_int_equal(n, 1);
