@@ -34,10 +34,10 @@ POLICY_SRC := sim/policy/backoff.c sim/policy/call.c sim/policy/classify.c sim/p
 SIM_SRC    := sim/base/alloc.c sim/base/text.c \
               sim/engine/equeue.c sim/engine/chunk.c sim/engine/ladder.c \
               sim/engine/rng.c sim/engine/sim.c \
-              sim/spec/dist.c \
+              sim/spec/dist.c sim/spec/table.c \
               sim/model/sample.c sim/model/results.c sim/model/lathist.c sim/model/model.c sim/model/client.c \
               sim/model/server.c sim/model/occ.c \
-              sim/scenario/scenario.c sim/scenario/keys.c sim/scenario/expand.c sim/scenario/compile.c \
+              sim/scenario/scenario.c sim/scenario/keys.c sim/scenario/expand.c sim/scenario/compile.c sim/scenario/data.c \
               sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/report/plot.c sim/report/presets.c \
               sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c
 CLI_SRC    := sim/cli/main.c
@@ -198,7 +198,8 @@ reproduce: deps
 FIGURES := plots/thundering-herd.png plots/thundering-herd.gif plots/aws-2015-completion.png \
            plots/aws-2015-calls.png plots/aws-2015-calls-over-time.png plots/jitter-62-65.png \
            plots/jitter-62-65-sensitivity.png plots/idempotency-variants.png plots/layers-variants.png \
-           plots/metastable-goodput.png plots/agent-stack-variants.png
+           plots/metastable-goodput.png plots/agent-stack-variants.png plots/incident-replay.png \
+           plots/incident-replay-goodput.png
 FIGURE   = sh tests/figure.sh ./herd $@
 FIG_DEPS = herd tests/figure.sh $(wildcard plots/*.gp)
 
@@ -232,6 +233,11 @@ plots/metastable-goodput.png: build/figures/metastable/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/metastable goodput
 plots/agent-stack-variants.png: build/figures/agent-stack/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/agent-stack variants --metric amplification --metric status_429 --metric failures
+build/figures/incident-replay/aggregate.csv: $(wildcard scenarios/data/*.csv)
+plots/incident-replay.png: build/figures/incident-replay/aggregate.csv $(FIG_DEPS)
+	$(FIGURE) build/figures/incident-replay replay
+plots/incident-replay-goodput.png: build/figures/incident-replay/aggregate.csv $(FIG_DEPS)
+	$(FIGURE) build/figures/incident-replay goodput --variant retries
 
 # The workshop kit (scenarios/workshop/): runs every lesson, checks that
 # each still shows what its page says (numbers from the CSVs, with

@@ -64,7 +64,7 @@ static result run(const scn_config *c, hp_strategy s, uint32_t rep)
     assert_int_equal(sim_init(&sim, rng_replication_seed(c->seed, rep), 16), 0);
     model_spec spec;
     scn_compile(c, &spec);
-    assert_int_equal(model_init(&md, &spec, s, &sim), 0);
+    assert_int_equal(model_init(&md, &spec, scn_data(), s, &sim), 0);
     assert_int_equal(model_run(&md), 0);
     result r = {.m = md.m, .ts = md.ts};
     md.ts = (timeseries){0};
@@ -403,7 +403,7 @@ static void allocation_failures(void **state)
         memset(&md, 0, sizeof md);
         int rc = sim_init(&sim, 7, 0);
         if (rc == 0)
-            rc = model_init(&md, &spec, HP_FULL_JITTER, &sim);
+            rc = model_init(&md, &spec, scn_data(), HP_FULL_JITTER, &sim);
         if (rc == 0)
             rc = model_run(&md);
         long used = herd_alloc_fail_after(-1);
@@ -722,6 +722,99 @@ static void adaptive_rate_limiter_paces(void **state)
     ts_free(&ad.ts);
 }
 
+/* Capacity timelines (tests/data/capacity-*.csv), by hand: 4 workers,
+ * constant 1 s service, 10 ms hops. */
+static void capacity_config(scn_config *c, int clients, const char *file)
+{
+    char kv[128];
+    base(c);
+    snprintf(kv, sizeof kv, "clients.count=%d", clients);
+    set(c, kv);
+    set(c, "server.workers=4");
+    set(c, "server.service_time_s=constant(1)");
+    set(c, "retry.max_attempts=1");
+    snprintf(kv, sizeof kv, "server.capacity_file=%s", file);
+    set(c, kv);
+}
+
+static void capacity_drop_lets_running_finish(void **state)
+{
+    (void)state;
+    scn_config c;
+    /* 8 requests; at t = 0.5 the workers drop to 2 while 4 are busy: the
+     * 4 finish at 1.01, then 2 at a time: 2.01, 3.01 (not 2.01 for all) */
+    capacity_config(&c, 8, "tests/data/capacity-drop.csv");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.successes, 8);
+    close_to(r.m.completion_time_s, 3.02);
+    close_to(r.m.max_latency_s, 3.02);
+    ts_free(&r.ts);
+}
+
+static void capacity_rise_drains_queue(void **state)
+{
+    (void)state;
+    scn_config c;
+    /* no worker until t = 2, then 4: the 4 queued attempts start at once */
+    capacity_config(&c, 4, "tests/data/capacity-rise.csv");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.successes, 4);
+    close_to(r.m.completion_time_s, 3.01);
+    close_to(r.m.p50_latency_s, 3.01);
+    ts_free(&r.ts);
+}
+
+static void capacity_speed_and_errors(void **state)
+{
+    (void)state;
+    scn_config c;
+    capacity_config(&c, 1, "tests/data/capacity-fast.csv"); /* twice as fast: 0.5 s */
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    close_to(r.m.max_latency_s, 0.52);
+    ts_free(&r.ts);
+    capacity_config(&c, 5, "tests/data/capacity-errors.csv"); /* every attempt 503 at once */
+    r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.failures, 5);
+    assert_int_equal(r.m.background_errors, 5);
+    assert_int_equal(r.m.served, 0);
+    ts_free(&r.ts);
+}
+
+static void capacity_outage_comes_first(void **state)
+{
+    (void)state;
+    scn_config c;
+    /* a fail_fast outage over [0, 5) answers the attempts though the
+     * timeline is at full capacity */
+    capacity_config(&c, 3, "tests/data/capacity-drop.csv");
+    set(&c, "outage 1.start_s=0");
+    set(&c, "outage 1.end_s=5");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.outage_errors, 3);
+    assert_int_equal(r.m.served, 0);
+    ts_free(&r.ts);
+}
+
+static void trace_clients_are_the_arrivals(void **state)
+{
+    (void)state;
+    scn_config c;
+    scn_defaults(&c); /* not base(): a count with start = trace is refused */
+    set(&c, "network.delay_s=constant(0.01)");
+    set(&c, "run.horizon_s=100");
+    set(&c, "clients.start=trace");
+    set(&c, "clients.trace_file=tests/data/trace.csv");
+    set(&c, "server.workers=1000");
+    /* tests/data/trace.csv makes 9,400 arrivals on average (steps): within 6 SD (97) */
+    result a = run(&c, HP_EXPONENTIAL, 0), b = run(&c, HP_FULL_JITTER, 0);
+    assert_true(a.m.clients > 9400 - 6 * 97 && a.m.clients < 9400 + 6 * 97);
+    assert_int_equal(a.m.clients, b.m.clients); /* the arrivals stream is the strategies' common one */
+    assert_int_equal(a.m.successes, a.m.clients);
+    assert_int_equal(a.m.unfinished, 0);
+    ts_free(&a.ts);
+    ts_free(&b.ts);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -748,6 +841,11 @@ int main(void)
         cmocka_unit_test(retry_after_on_503_by_hand),
         cmocka_unit_test(adaptive_rate_limiter_paces),
         cmocka_unit_test(ratelimit_reset_by_hand),
+        cmocka_unit_test(capacity_drop_lets_running_finish),
+        cmocka_unit_test(capacity_rise_drains_queue),
+        cmocka_unit_test(capacity_speed_and_errors),
+        cmocka_unit_test(capacity_outage_comes_first),
+        cmocka_unit_test(trace_clients_are_the_arrivals),
     };
     return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }

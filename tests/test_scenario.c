@@ -193,7 +193,7 @@ static void bad_values(void **state)
     expect_error("[run]\nseed = 0\n", 2, "[run] seed", NULL);
     expect_error("[run]\nname = ../etc\n", 2, "[run] name", NULL);
     expect_error("[clients]\nstart = later\n", 2, "expected one of burst, spread", "'later'");
-    expect_error("[network]\ndelay_s = gamma(1, 2)\n", 2, "[network] delay_s", "exponential(MEAN)");
+    expect_error("[network]\ndelay_s = cauchy(1, 2)\n", 2, "[network] delay_s", "exponential(MEAN)");
     expect_error("[network]\ndelay_s = exponential(0)\n", 2, "MEAN > 0", NULL);
     expect_error("[server]\nerror_rate_503 = 1.5\n", 2, "error_rate_503: expected a probability in [0, 1]", NULL);
     expect_error("[server]\nerror_rate_503 = -0.1\n", 2, "error_rate_503", NULL);
@@ -333,6 +333,16 @@ static void sweeps(void **state)
     assert_string_equal(label(&p, 3, 0), "normal(0.01, 0.002)");
     assert_int_equal(p.points[3].spec.delay.kind, DIST_NORMAL);
     assert_int_equal(p.points[4].spec.workers, 20);
+    exp_plan_free(&p);
+
+    /* a mixture has colons: a list of distributions, never a range */
+    n = expand("[sweep]\nkey = server.service_time_s\nvalues = mixture(0.5: 0.1, 0.5: 0.2), pareto(0.1, 2)\n", &p, err);
+    if (n < 0)
+        fail_msg("%s", err);
+    assert_int_equal(n, 2);
+    assert_string_equal(label(&p, 0, 0), "mixture(0.5: 0.1, 0.5: 0.2)");
+    assert_int_equal(p.points[0].spec.service.kind, DIST_MIXTURE);
+    assert_int_equal(p.points[1].spec.service.kind, DIST_PARETO);
     exp_plan_free(&p);
 
     /* no sweep: one point, the config itself */

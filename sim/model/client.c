@@ -167,7 +167,7 @@ static void finish(model *md, uint32_t id, hp_decision d)
         c->flags &= ~CL_TASK_FAILED & 0xfu;
     }
     if (c->done < spec->requests_per_client)
-        sim_schedule(sim, dist_sample(&spec->think, sim_rng(sim, RNG_ARRIVALS)), EV_START, id, 0, 0);
+        sim_schedule(sim, dist_sample(&spec->think, md->data, sim_rng(sim, RNG_ARRIVALS)), EV_START, id, 0, 0);
 }
 
 /* Starts the loop of layer k (after a fresh hp_state), bounded by what is
@@ -186,7 +186,7 @@ static void layer_start(model *md, uint32_t id, uint32_t k, double deadline_s)
         st_store(md, id, k, &call.st);
     const spec_layer *L = layer_cfg(md, k);
     if (L && L->kind == SPEC_LAYER_LLM)
-        sim_schedule(sim, dist_sample(&L->think, sim_rng(sim, RNG_ARRIVALS)), EV_SEND, id, 0, (int32_t)k);
+        sim_schedule(sim, dist_sample(&L->think, md->data, sim_rng(sim, RNG_ARRIVALS)), EV_SEND, id, 0, (int32_t)k);
     else
         layer_attempt(md, id, k);
 }
@@ -322,7 +322,7 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
         hp_state probe = st;
         d = hp_decide_chosen(p, &probe, res, now, 0);
         if (d.reason != HP_REASON_NON_RETRYABLE) { /* the think time is drawn for a call it may re-issue */
-            double think = dist_sample(&L->think, sim_rng(sim, RNG_BACKOFF));
+            double think = dist_sample(&L->think, md->data, sim_rng(sim, RNG_BACKOFF));
             d = hp_decide_chosen(p, &st, res, now, think);
         }
         if (d.action == HP_RETRY && !(u < L->reissue_p))

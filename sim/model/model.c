@@ -141,6 +141,43 @@ static double next_start(const model_spec *c, double t, gsl_rng *r)
     }
 }
 
+/* The next arrival of a trace's non-homogeneous Poisson stream after the
+ * position *pos, by inversion of the integrated rate: the level rises by
+ * an exponential(1) draw and the time where the integral reaches it is
+ * solved exactly in its segment (a step rate: level / rate; a linear
+ * rate: the root of a quadratic).  +infinity after the trace's last row.
+ * The segment cursor only moves forward: O(1) amortised per arrival. */
+static double trace_next(const spec_table *data, const spec_entry *e, bool linear, trace_pos *pos, gsl_rng *r)
+{
+    const double *t = spec_trace_t(data, e), *rate = spec_trace_rate(data, e), *cum = spec_trace_cum(data, e, linear);
+    pos->level += gsl_ran_exponential(r, 1.0);
+    while (pos->seg + 1 < e->n && cum[pos->seg + 1] <= pos->level)
+        pos->seg++;
+    uint32_t i = pos->seg;
+    if (i + 1 >= e->n)
+        return INFINITY;
+    double a = pos->level - cum[i], dt = t[i + 1] - t[i], r0 = rate[i], x;
+    if (!(a > 0))
+        x = 0;
+    else if (!linear)
+        x = a / r0;
+    else {
+        double s = (rate[i + 1] - r0) / dt, disc = r0 * r0 + 2 * s * a;
+        x = 2 * a / (r0 + sqrt(disc > 0 ? disc : 0));
+    }
+    return t[i] + (x < dt ? x : dt);
+}
+
+/* The arrivals of one run of a trace (drawn from a copy of the stream). */
+static uint64_t trace_count(const spec_table *data, const spec_entry *e, bool linear, gsl_rng *r)
+{
+    trace_pos pos = {0, 0};
+    uint64_t n = 0;
+    while (!isinf(trace_next(data, e, linear, &pos, r)))
+        n++;
+    return n;
+}
+
 /* The timer lane's test: a timeout whose attempt is over (the client's tag
  * moved on) does nothing when it fires. */
 static bool timer_dead(const eq_event *ev, void *ctx)
@@ -159,15 +196,49 @@ static void burst_start(void *ctx, uint64_t i, eq_event *ev)
 static void poisson_start(void *ctx, uint64_t i, eq_event *ev)
 {
     model *md = ctx;
-    md->start_t = next_start(md->spec, md->start_t, md->start_rng);
+    if (md->spec->start == SPEC_START_TRACE)
+        md->start_t = trace_next(md->data, spec_table_entry(md->data, md->spec->trace), md->spec->trace_linear,
+                                 &md->start_pos, md->start_rng);
+    else
+        md->start_t = next_start(md->spec, md->start_t, md->start_rng);
     *ev = (eq_event){.time = md->start_t, .type = EV_START, .obj = (uint32_t)i};
 }
 
-int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *sim)
+/* start = trace: the spec of this run, with one client per arrival of
+ * the trace (counted on a copy of the arrivals stream).  0, or -1 (the
+ * data is missing, or the arrivals exceed the room the plan made). */
+static int trace_clients(model *md, const model_spec *spec, sim_t *sim)
+{
+    const spec_entry *e = spec_table_entry(md->data, spec->trace);
+    if (!e || e->kind != SPEC_DATA_TRACE)
+        return -1;
+    gsl_rng *copy = gsl_rng_clone(sim_rng(sim, RNG_ARRIVALS));
+    if (!copy)
+        return -1;
+    uint64_t n = trace_count(md->data, e, spec->trace_linear, copy);
+    gsl_rng_free(copy);
+    if (n > spec->clients || n == 0)
+        return -1; /* beyond ten standard deviations of the count (see scn_trace_clients), or none */
+    md->local = *spec;
+    md->local.clients = (uint32_t)n;
+    md->spec = &md->local;
+    return 0;
+}
+
+int model_init(model *md, const model_spec *spec, const spec_table *data, hp_strategy strategy, sim_t *sim)
 {
     memset(md, 0, sizeof *md);
-    md->spec = spec;
+    md->spec = md->given = spec;
+    md->data = data;
     md->sim = sim;
+    if (spec->start == SPEC_START_TRACE) {
+        if (trace_clients(md, spec, sim) != 0)
+            return -1;
+        spec = md->spec;
+    }
+    md->workers_now = spec->workers;
+    md->speed = 1;
+    md->cap = spec_table_entry(data, spec->capacity);
     md->ntools = spec->ntools ? spec->ntools : 1;
     double wsum = 0, acc = 0;
     for (uint32_t t = 0; t < spec->ntools; t++)
@@ -259,6 +330,11 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
     sim_on(sim, EV_REPLY, client_reply, md);
     sim_on(sim, EV_TIMEOUT, client_timeout, md);
     sim_on(sim, EV_HEDGE, client_hedge, md);
+    if (md->cap) {
+        sim_on(sim, EV_CAPACITY, server_capacity, md);
+        if (data->v[md->cap->off] < spec->horizon_s)
+            sim_schedule(sim, data->v[md->cap->off], EV_CAPACITY, 0, 0, 0);
+    }
     /* every event's obj is a client: have its record in cache in time */
     sim_set_prefetch(sim, md->clients, sizeof *md->clients, spec->clients);
     /* the [retry] timeout: most attempts' (tools and layers may differ) */
@@ -279,7 +355,7 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
     md->start_lane = -1;
     if (spec->start == SPEC_START_BURST) {
         md->start_lane = sim_source(sim, spec->clients, burst_start, md);
-    } else if (spec->start == SPEC_START_POISSON) {
+    } else if (spec->start == SPEC_START_POISSON || spec->start == SPEC_START_TRACE) {
         /* gsl_rng_clone uses malloc directly (as gsl_rng_alloc in rng.c):
          * the hook cannot see it, but a NULL return is still handled */
         if (!(md->start_rng = gsl_rng_clone(r)))
@@ -287,11 +363,15 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
         md->start_lane = sim_source(sim, spec->clients, poisson_start, md);
     }
     double t = 0;
+    trace_pos pos = {0, 0};
+    const spec_entry *trace = spec_table_entry(data, spec->trace);
     for (uint32_t i = 0; i < spec->clients; i++) {
         if (spec->start == SPEC_START_SPREAD)
             t = spec->spread_s * gsl_rng_uniform(r);
         else if (spec->start == SPEC_START_POISSON)
             t = next_start(spec, t, r);
+        else if (spec->start == SPEC_START_TRACE)
+            t = trace_next(data, trace, spec->trace_linear, &pos, r);
         if (t > md->last_start)
             md->last_start = t;
         if (md->start_lane < 0)
@@ -387,7 +467,9 @@ int model_run(model *md)
     if (md->nlatency && md->hist) {
         m->mean_latency_s = lh_mean(md->hist);
         m->p50_latency_s = lh_quantile(md->hist, 0.5);
+        m->p90_latency_s = lh_quantile(md->hist, 0.9);
         m->p99_latency_s = lh_quantile(md->hist, 0.99);
+        m->p999_latency_s = lh_quantile(md->hist, 0.999);
         m->max_latency_s = md->hist->max;
     } else if (md->nlatency) {
         double *x = md->latency;
@@ -395,10 +477,13 @@ int model_run(model *md)
         gsl_sort(x, 1, n);
         m->mean_latency_s = gsl_stats_mean(x, 1, n);
         m->p50_latency_s = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.5);
+        m->p90_latency_s = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.9);
         m->p99_latency_s = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.99);
+        m->p999_latency_s = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.999);
         m->max_latency_s = x[n - 1];
     } else {
-        m->mean_latency_s = m->p50_latency_s = m->p99_latency_s = m->max_latency_s = NAN;
+        m->mean_latency_s = m->p50_latency_s = m->p90_latency_s = m->p99_latency_s = m->p999_latency_s =
+            m->max_latency_s = NAN;
     }
     return 0;
 }

@@ -40,6 +40,7 @@ enum {
     EV_OCC_READ_REPLY, /* occ: obj=client, tag=attempt, arg=version read */
     EV_OCC_WRITE,      /* occ: obj=client, tag=attempt, arg=version read: write arrives */
     EV_HEDGE,          /* obj=client, tag=attempt, arg=copies sent: time to hedge the attempt */
+    EV_CAPACITY,       /* arg=row: a row of the capacity timeline takes effect */
     EV_COUNT
 };
 
@@ -100,8 +101,23 @@ enum {
 /* What the server does with an attempt that enters service. */
 enum { SERVE_EXECUTE = 0, SERVE_STORED, SERVE_CONFLICT };
 
+/* Where an arrival trace's Poisson stream stands: the integrated rate
+ * reached (level) and the segment it lies in. */
+typedef struct trace_pos {
+    double level;
+    uint32_t seg;
+} trace_pos;
+
 typedef struct model {
-    const model_spec *spec; /* read only, owned by the caller */
+    const model_spec *spec; /* read only, owned by the caller (or `local`) */
+    const spec_table *data; /* the scenario's data store, read only (NULL: none) */
+    const model_spec *given; /* the spec model_init was given (spec may point to `local`) */
+    model_spec local;   /* start = trace: the spec with clients = the arrivals of this run */
+    trace_pos start_pos; /* trace starts: the stream of the source lane */
+    const spec_entry *cap; /* capacity timeline, or NULL */
+    uint32_t workers_now; /* workers serving now (spec->workers without a timeline) */
+    double speed;       /* service-rate factor now */
+    double cap_err;     /* capacity timeline's error rate now */
     hp_policy tool_policy[SPEC_MAX_TOOLS];
     hp_policy layer_policy[SPEC_MAX_LAYERS];
     uint32_t nlayers;   /* >= 1: without [layer] sections, one layer of the tool's policy */
@@ -167,7 +183,7 @@ typedef struct model {
 /* Sets up a model for spec with the given strategy on sim (whose handlers
  * it registers) and schedules every client's first request.  Returns 0 or
  * -1 on allocation failure (then model_free is still safe). */
-int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *sim);
+int model_init(model *md, const model_spec *spec, const spec_table *data, hp_strategy strategy, sim_t *sim);
 
 /* Runs until no event is left (every logical request finished and every
  * reply still on the wire delivered, so late replies are counted) or the
@@ -192,6 +208,7 @@ size_t model_client_bytes(const model_spec *spec);
 /* Internal: the server side (server.c) and client side (client.c). */
 void server_arrive(sim_t *sim, const eq_event *ev, void *ctx);
 void server_done(sim_t *sim, const eq_event *ev, void *ctx);
+void server_capacity(sim_t *sim, const eq_event *ev, void *ctx);
 void client_start(sim_t *sim, const eq_event *ev, void *ctx);
 void client_send(sim_t *sim, const eq_event *ev, void *ctx);
 void client_reply(sim_t *sim, const eq_event *ev, void *ctx);
@@ -224,7 +241,7 @@ static inline void model_hop(model *md, uint32_t type, uint32_t obj, uint32_t ta
     if (md->delay_lane >= 0)
         sim_schedule_lane(md->sim, md->delay_lane, type, obj, tag, arg, aux);
     else
-        sim_schedule_aux(md->sim, dist_sample(&md->spec->delay, sim_rng(md->sim, RNG_NETWORK)), type, obj, tag, arg,
+        sim_schedule_aux(md->sim, dist_sample(&md->spec->delay, md->data, sim_rng(md->sim, RNG_NETWORK)), type, obj, tag, arg,
                          aux);
 }
 

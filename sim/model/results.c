@@ -26,7 +26,8 @@ const metric_desc metric_table[] = {
     U(retries_denied),   U(breaker_rejected),  U(throttled),
     U(hedges),
     U(peak_inflight),    D(peak_arrivals_per_s), D(mean_latency_s),
-    D(p50_latency_s),    D(p99_latency_s),     D(max_latency_s),
+    D(p50_latency_s),    D(p90_latency_s),     D(p99_latency_s),
+    D(p999_latency_s),   D(max_latency_s),
     U(served),           D(mean_wait_s),       D(p_wait),
     D(utilization),      U(events),
 };

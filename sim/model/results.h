@@ -65,7 +65,9 @@ typedef struct metrics {
     double peak_arrivals_per_s; /* busiest timeseries bucket's arrivals / bucket_s */
     double mean_latency_s;      /* logical request latency, first attempt to outcome */
     double p50_latency_s;
+    double p90_latency_s;
     double p99_latency_s;
+    double p999_latency_s;      /* the 99.9th percentile */
     double max_latency_s;
     uint64_t served;            /* attempts that entered service (after warm-up) */
     double mean_wait_s;         /* their mean time in the server's queue */

@@ -127,10 +127,10 @@ static void start_service(model *md, uint32_t c, uint32_t tag, uint32_t req, dou
             *k |= OP_KEY_BUSY;
     }
     int32_t arg = (int32_t)(req | (uint32_t)what << 29);
-    if (md->service_lane >= 0 && !(md->spec->load_slowdown > 0)) {
+    if (md->service_lane >= 0 && !(md->spec->load_slowdown > 0) && !md->cap) {
         sim_schedule_lane(md->sim, md->service_lane, EV_DONE, c, tag, arg, (float)md->spec->service.a);
     } else {
-        double s = dist_sample(&md->spec->service, sim_rng(md->sim, RNG_SERVICE));
+        double s = dist_sample(&md->spec->service, md->data, sim_rng(md->sim, RNG_SERVICE)) / md->speed;
         if (md->spec->load_slowdown > 0)
             s *= 1 + md->spec->load_slowdown * (double)model_inflight(md) / md->spec->workers;
         sim_schedule_aux(md->sim, s, EV_DONE, c, tag, arg, (float)s);
@@ -219,8 +219,11 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
         return;
     }
     int error = 0;
-    if (!o && spec->nerrors) {
-        double u = sim_uniform(sim, RNG_ERRORS), acc = 0;
+    if (!o && (spec->nerrors || md->cap)) {
+        /* the capacity timeline's 503s first, then the background mix */
+        double u = sim_uniform(sim, RNG_ERRORS), acc = md->cap_err;
+        if (u < acc)
+            error = 503;
         for (uint32_t i = 0; i < spec->nerrors && !error; i++) {
             acc += spec->errors[i].p;
             if (u < acc)
@@ -263,7 +266,7 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
         reply(md, ev->obj, ev->tag, error, 0);
         return;
     }
-    if (md->busy < spec->workers) {
+    if (md->busy < md->workers_now) {
         busy_tick(md);
         md->busy++;
         start_service(md, ev->obj, ev->tag, (uint32_t)ev->arg, sim_now(sim));
@@ -323,7 +326,7 @@ void server_done(sim_t *sim, const eq_event *ev, void *ctx)
     model *md = ctx;
     ts_bucket *b = model_bucket(md);
     complete(md, ev);
-    if (md->qlen) {
+    if (md->qlen && md->busy <= md->workers_now) { /* this worker is still one of those serving */
         qslot s = md->queue[md->qhead];
         md->qhead = md->qhead + 1 == md->qcap ? 0 : md->qhead + 1;
         md->qlen--;
@@ -333,4 +336,39 @@ void server_done(sim_t *sim, const eq_event *ev, void *ctx)
         md->busy--;
     }
     note_inflight(md, b);
+}
+
+/* Starts queued attempts while workers are free (after capacity grew). */
+static void drain_queue(model *md)
+{
+    ts_bucket *b = model_bucket(md);
+    while (md->qlen && md->busy < md->workers_now) {
+        qslot s = md->queue[md->qhead];
+        md->qhead = md->qhead + 1 == md->qcap ? 0 : md->qhead + 1;
+        md->qlen--;
+        busy_tick(md);
+        md->busy++;
+        start_service(md, s.client, s.tag, s.req, s.enqueued);
+    }
+    note_inflight(md, b);
+}
+
+/* A row of the capacity timeline takes effect: round(workers_factor x
+ * workers) serve from now on (attempts in service beyond the new number
+ * finish; no new one starts until fewer are busy), service times are
+ * divided by speed_factor, and error_rate of arriving attempts get 503.
+ * The next row is scheduled: one pending event at a time. */
+void server_capacity(sim_t *sim, const eq_event *ev, void *ctx)
+{
+    model *md = ctx;
+    const spec_entry *e = md->cap;
+    uint32_t r = (uint32_t)ev->arg, n = e->n;
+    const double *t = md->data->v + e->off;
+    double w = floor(t[n + r] * md->spec->workers + 0.5);
+    md->workers_now = w < 4e9 ? (uint32_t)w : UINT32_MAX;
+    md->speed = t[2 * (size_t)n + r];
+    md->cap_err = t[3 * (size_t)n + r];
+    if (r + 1 < n && t[r + 1] < md->spec->horizon_s)
+        sim_schedule(sim, t[r + 1] - sim_now(sim), EV_CAPACITY, 0, 0, (int32_t)(r + 1));
+    drain_queue(md);
 }

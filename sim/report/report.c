@@ -230,7 +230,7 @@ static void write_tools(csv_out *o, const rep_table *t, double *scratch)
     }
 }
 
-enum { F_SUMMARY, F_AGGREGATE, F_TIMESERIES, F_COMPARE, F_TOOLS, F_VCOMPARE, F_MANIFEST, F_COUNT };
+enum { F_SUMMARY, F_AGGREGATE, F_TIMESERIES, F_COMPARE, F_TOOLS, F_VCOMPARE, F_MANIFEST, F_INPUT, F_COUNT };
 
 static bool any_compare(const rep_table *t)
 {
@@ -308,8 +308,9 @@ int rep_write(const rep_table *t, const char *outdir, const char *manifest, char
     memset(out, 0, sizeof out);
     static const char *const names[F_COUNT] = {"summary.csv", "aggregate.csv",         "timeseries.csv",
                                                "compare.csv", "tools.csv",             "compare_variants.csv",
-                                               "manifest.txt"};
-    bool want[F_COUNT] = {true, true, true, any_compare(t), any_tools(t), any_vcompare(t), manifest != NULL};
+                                               "manifest.txt", "input.csv"};
+    bool want[F_COUNT] = {true, true, true, any_compare(t), any_tools(t), any_vcompare(t), manifest != NULL,
+                          t->input != NULL};
     int rc = -1;
     uint32_t maxreps = 1;
     for (size_t g = 0; g < t->ngroups; g++)
@@ -355,6 +356,8 @@ int rep_write(const rep_table *t, const char *outdir, const char *manifest, char
         write_tools(&out[F_TOOLS], t, scratch);
     if (want[F_MANIFEST])
         fputs(manifest, out[F_MANIFEST].f);
+    if (want[F_INPUT])
+        fputs(t->input, out[F_INPUT].f);
     for (int i = 0; i < F_COUNT; i++)
         if (want[i] && csv_finish(&out[i], err, errlen) != 0)
             goto done; /* every temporary is removed below: none published */
@@ -432,7 +435,9 @@ static const struct {
     {"peak_arrivals_per_s", "the busiest timeseries bucket's arrivals divided by bucket_s"},
     {"mean_latency_s", "mean logical request latency (s), first attempt to final outcome"},
     {"p50_latency_s", "median logical request latency (s); quantiles are exact up to 262,144 logical requests per run, within 0.049% beyond (a log-linear histogram, see Benchmark)"},
+    {"p90_latency_s", "90th percentile of logical request latency (s), exact or within 0.049% as p50"},
     {"p99_latency_s", "99th percentile of logical request latency (s), exact or within 0.049% as p50"},
+    {"p999_latency_s", "99.9th percentile of logical request latency (s), exact or within 0.049% as p50"},
     {"max_latency_s", "longest logical request latency (s)"},
     {"served", "attempts that entered service (after warm-up)"},
     {"mean_wait_s", "their mean time (s) in the server's queue"},
@@ -496,8 +501,12 @@ int rep_print_table(FILE *f, const rep_table *t, const char *outdir)
     double *scratch = herd_malloc_array(maxreps, sizeof *scratch);
     if (!scratch)
         return -1;
-    fprintf(f, "herd: %s: %u clients x %u request(s), %u replication(s), seed %llu", t->scenario, t->clients,
-            t->requests_per_client, t->replications, (unsigned long long)t->seed);
+    if (t->clients) /* 0: from an arrival trace, one client per arrival */
+        fprintf(f, "herd: %s: %u clients x %u request(s), %u replication(s), seed %llu", t->scenario, t->clients,
+                t->requests_per_client, t->replications, (unsigned long long)t->seed);
+    else
+        fprintf(f, "herd: %s: a client per arrival of the trace x %u request(s), %u replication(s), seed %llu",
+                t->scenario, t->requests_per_client, t->replications, (unsigned long long)t->seed);
     if (t->nvariants)
         fprintf(f, ", %u variants", t->nvariants);
     if (t->nkeys)

@@ -52,6 +52,7 @@ typedef struct rep_table {
     uint64_t seed;
     size_t points_per_variant;
     const char *columns;                /* comma-separated metric names */
+    const char *input;                  /* input.csv (the input data to lay the results over), or NULL */
 } rep_table;
 
 /* Writes every file of t, and `manifest` (text, may be NULL) as

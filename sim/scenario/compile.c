@@ -5,6 +5,7 @@
  */
 #include "keys.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,10 @@ void scn_compile(const scn_config *c, model_spec *s)
     s->spike_start_s = c->spike_start_s;
     s->spike_end_s = c->spike_end_s;
     s->spike_rate_per_s = c->spike_rate_per_s;
+    s->trace = c->trace;
+    s->trace_linear = c->trace_linear;
+    if (c->start == SPEC_START_TRACE)
+        s->clients = scn_trace_clients(c);
     s->think = c->think;
     s->delay = c->delay;
 
@@ -133,6 +138,7 @@ void scn_compile(const scn_config *c, model_spec *s)
     s->retry_after_format = c->retry_after_format;
     s->retry_after_on_503 = c->retry_after_on_503;
     s->ratelimit_reset = c->ratelimit_reset;
+    s->capacity = c->capacity;
     for (uint32_t i = 0; i < c->noutages; i++)
         s->outages[i] = (spec_outage){.start_s = c->outages[i].start_s, .end_s = c->outages[i].end_s,
                                       .mode = c->outages[i].mode, .outcome = c->outages[i].outcome,
@@ -186,4 +192,15 @@ void scn_compile(const scn_config *c, model_spec *s)
     s->throttle_opts = c->throttle_opts;
     s->hedging = c->hedging;
     s->hedge_opts = c->hedge_opts;
+}
+
+uint32_t scn_trace_clients(const scn_config *c)
+{
+    const spec_table *data = scn_data();
+    const spec_entry *e = spec_table_entry(data, c->trace);
+    if (!e || e->kind != SPEC_DATA_TRACE)
+        return 1;
+    double mean = spec_trace_cum(data, e, c->trace_linear)[e->n - 1];
+    double n = ceil(mean + 10 * sqrt(mean) + 10);
+    return n < 1e8 ? (uint32_t)n : 100000000u;
 }

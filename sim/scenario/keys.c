@@ -11,8 +11,10 @@
 #include <string.h>
 
 #include "../model/results.h"
+#include "data.h"
 
-static const char *const start_names[] = {"burst", "spread", "poisson", NULL};
+static const char *const start_names[] = {"burst", "spread", "poisson", "trace", NULL};
+static const char *const interp_names[] = {"step", "linear", NULL};
 static const char *const mode_names[] = {"fail_fast", "black_hole", "partial", NULL};
 static const char *const jitter_names[] = {"none", "full", "proportional", "symmetric", "additive", "floor", NULL};
 static const char *const ra_mode_names[] = {"at_least", "instead", "ignore", NULL};
@@ -122,7 +124,8 @@ const key scn_key_table[] = {
     {"clients", "start", K_ENUM, C(start), 0, 0, start_names, "", "burst",
      "burst: every client starts at t=0; spread: start times uniform on [0, spread_s); "
      "poisson: clients start one after another with exponential gaps, rate_per_s on average "
-     "(an open Poisson stream when each makes one request)."},
+     "(an open Poisson stream when each makes one request); trace: a Poisson stream whose rate follows "
+     "trace_file (count is then derived from the trace)."},
     {"clients", "spread_s", K_DOUBLE, C(spread_s), 0, 1e9, NULL, "s", "0",
      "Width of the start interval with start = spread."},
     {"clients", "rate_per_s", K_DOUBLE, C(rate_per_s), 1e-9, 1e12, NULL, "1/s", "(required for poisson)",
@@ -143,6 +146,12 @@ const key scn_key_table[] = {
     {"clients", "spike_end_s", K_DOUBLE, C(spike_end_s), 0, 1e9, NULL, "s", "0", "End of the spike."},
     {"clients", "spike_rate_per_s", K_DOUBLE, C(spike_rate_per_s), 0, 1e12, NULL, "1/s", "0 (no spike)",
      "The rate during the spike."},
+    {"clients", "trace_file", K_DATA, C(trace), SPEC_DATA_TRACE, 0, NULL, "", "none",
+     "start = trace: a CSV with the header time_s,rate_per_s (rows in increasing time); clients arrive as a "
+     "Poisson stream of that rate from the first row's time to the last row's, one client per arrival. "
+     "A relative path is relative to the scenario file."},
+    {"clients", "trace_interpolation", K_ENUM, C(trace_linear), 0, 0, interp_names, "", "step",
+     "step: each row's rate holds until the next row; linear: the rate is linear between rows."},
     {"clients", "think_time_s", K_DIST, C(think), 0, 0, NULL, "s", "0",
      "Pause between a client's logical requests (a distribution, see below)."},
 
@@ -187,6 +196,11 @@ const key scn_key_table[] = {
     {"server", "reply_loss_rate", K_DOUBLE, C(reply_loss_rate), 0, 1, NULL, "", "0",
      "Probability that a served attempt's reply is lost: the work and its side effect happened, "
      "the client times out."},
+    {"server", "capacity_file", K_DATA, C(capacity), SPEC_DATA_CAPACITY, 0, NULL, "", "none",
+     "A capacity timeline (an incident replay): a CSV with the header time_s,workers_factor,speed_factor,error_rate; "
+     "from each row's time on, round(workers_factor x workers) workers serve, service times are divided by "
+     "speed_factor and arriving attempts get 503 at once with probability error_rate (steps; full capacity "
+     "before the first row, the last row holds to the end). Outages still apply and come first."},
 
     {"idempotency", "keys", K_ENUM, C(keys), 0, 0, keys_names, "", "none",
      "Idempotency keys on non-read requests: none; logical_op (generated once per logical "
@@ -523,12 +537,23 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
     }
     case K_DIST: {
         dist d;
-        const char *m = dist_parse(value, &d);
-        if (m) {
-            snprintf(buf, n, "%s, got '%s'", m, value);
+        char m[SCN_ERR_MAX];
+        int from_file;
+        if (scn_parse_dist(value, &d, m, sizeof m, &from_file)) {
+            if (from_file) /* the message quotes the file's line */
+                snprintf(buf, n, "%s", m);
+            else
+                snprintf(buf, n, "%s, got '%s'", m, value);
             return buf;
         }
         memcpy(field, &d, sizeof d);
+        return NULL;
+    }
+    case K_DATA: {
+        uint32_t idx = 0;
+        if (strcmp(value, "none") && scn_load_data(value, (spec_data_kind)k->lo, &idx, buf, n))
+            return buf;
+        memcpy(field, &idx, sizeof idx);
         return NULL;
     }
     case K_STRATEGY: {
@@ -858,7 +883,9 @@ void scn_print_reference(FILE *f)
     const char *cur = "";
     fprintf(f, "Durations are seconds. A distribution is a number V "
                "(constant), constant(V), uniform(LO, HI), exponential(MEAN), normal(MEAN, SD) "
-               "(truncated at 0), abs_normal(MEAN, SD) or lognormal(MEAN, SD).\n");
+               "(truncated at 0), abs_normal(MEAN, SD), lognormal(MEAN, SD), "
+               "pareto(SCALE, SHAPE), weibull(SCALE, SHAPE), gamma(SHAPE, SCALE), empirical(FILE.csv) or "
+               "mixture(P1: DIST1, P2: DIST2, ...) (see Data files).\n");
     for (size_t i = 0; i < scn_key_count; i++) {
         const key *k = &scn_key_table[i];
         if (strcmp(cur, k->section)) {
@@ -916,6 +943,9 @@ void scn_print_reference(FILE *f)
         case K_DELAY:
             snprintf(type, sizeof type, "exponential, uniform or constant");
             break;
+        case K_DATA:
+            snprintf(type, sizeof type, "a CSV file, or none");
+            break;
         }
         fprintf(f, "| `%s` | %s | %s | %s | %s |\n", k->name, type, *k->unit ? k->unit : "-", k->def, k->doc);
         if (!strcmp(k->section, "server") && !strcmp(k->name, "service_time_s"))
@@ -945,7 +975,7 @@ void scn_print_key_list(FILE *f)
         [K_STRATEGY] = "strategy", [K_STRATEGIES] = "strategies", [K_ENUM] = "enum", [K_NAME] = "name",
         [K_OUTCOME] = "outcome", [K_BASELINE] = "baseline", [K_BOOL] = "bool", [K_NBOOL] = "bool",
         [K_PRESET] = "preset", [K_COLUMNS] = "columns", [K_CLASSES] = "classes", [K_DELAY] = "distribution",
-        [K_STATUSES] = "statuses"};
+        [K_STATUSES] = "statuses", [K_DATA] = "file"};
     for (size_t i = 0; i < scn_key_count; i++) {
         const key *k = &scn_key_table[i];
         fprintf(f, "%s\t%s\t%s\t", k->section, k->name, tname[k->type]);

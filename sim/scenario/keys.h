@@ -19,7 +19,8 @@ typedef enum ktype {
     K_COLUMNS, /* a list of metric names */
     K_CLASSES, /* a list of failure classes, into a bit mask */
     K_DELAY,   /* constant / uniform / exponential, into an hp_policy's delay_* fields */
-    K_STATUSES /* a list of up to HP_MAX_NO_RETRY_STATUS HTTP statuses, into uint16_t[] */
+    K_STATUSES, /* a list of up to HP_MAX_NO_RETRY_STATUS HTTP statuses, into uint16_t[] */
+    K_DATA     /* a CSV data file (lo: its spec_data_kind), into a uint32_t entry index */
 } ktype;
 
 typedef struct key {

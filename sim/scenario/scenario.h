@@ -115,6 +115,8 @@ typedef struct scn_config {
     double rate_per_s;          /* start = poisson: client starts per second */
     double step_at_s, step_rate_per_s;   /* poisson: from step_at_s on, this rate (0: none) */
     double spike_start_s, spike_end_s, spike_rate_per_s; /* poisson: this rate during the spike */
+    uint32_t trace;             /* start = trace: entry of the data store (0: none) */
+    int trace_linear;           /* 0: step, 1: linear */
     dist think;
     hp_side_effect side_effect; /* of the requests, without [tool] sections */
     uint32_t task_steps;        /* requests per task: a task succeeds if every step does */
@@ -138,6 +140,7 @@ typedef struct scn_config {
     spec_ra_format retry_after_format; /* seconds, ms, both */
     bool retry_after_on_503;    /* 503s carry retry_after_s too */
     bool ratelimit_reset;       /* 429s carry X-RateLimit-Reset */
+    uint32_t capacity;          /* capacity timeline: entry of the data store (0: none) */
 
     /* [idempotency] */
     spec_keys keys;
@@ -265,6 +268,23 @@ void scn_print_key_list(FILE *f);
 /* Prints the key reference (every section and key, type, unit, default,
  * meaning) as Markdown. */
 void scn_print_reference(FILE *f);
+
+/* The data store of the scenario loaded last (files read once, shared by
+ * every point and thread; valid until the next scn_load), and a line per
+ * data file it read (for `herd check`). */
+const spec_table *scn_data(void);
+void scn_data_print_files(FILE *f);
+
+/* input.csv of a run of c: the input data the results can be laid over,
+ * as rows "series,x,y": service_cdf (x seconds, y the CDF) when the
+ * service time is empirical, arrival_rate (x seconds, y requests/s) with
+ * start = trace.  *out = NULL when there is neither.  0, or -1 when out of
+ * memory.  Free *out with herd_free. */
+int scn_data_input_csv(const scn_config *c, char **out);
+
+/* With start = trace: the clients a run has room for (the trace's expected
+ * arrivals plus ten standard deviations of a Poisson count, plus 10). */
+uint32_t scn_trace_clients(const scn_config *c);
 
 /* Bytes a scenario may use: 80% of physical memory (16 GiB if unknown). */
 double scn_memory_limit(void);

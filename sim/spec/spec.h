@@ -4,6 +4,11 @@
  * (presets applied, tool and layer policies resolved, outages sorted,
  * distributions parsed); the model reads it and nothing else.
  *
+ * Data of variable size (empirical distributions, mixtures, an arrival
+ * trace, a capacity timeline) is in the scenario's read-only data store
+ * (table.h); the spec names entries by index and the model gets the store
+ * next to the spec.
+ *
  * No strings, no INI, no key names, no pointers: a spec can be copied,
  * compared with memcmp after a zeroing init, and stored per sweep point.
  * Names that only the reports need (tools, variants, sweep labels) stay
@@ -25,13 +30,14 @@
 
 #include "../policy/herdpolicy.h"
 #include "dist.h"
+#include "table.h"
 
 #define SPEC_MAX_OUTAGES 32
 #define SPEC_MAX_ERRORS 16
 #define SPEC_MAX_TOOLS 8
 #define SPEC_MAX_LAYERS 6
 
-typedef enum spec_start { SPEC_START_BURST = 0, SPEC_START_SPREAD, SPEC_START_POISSON } spec_start;
+typedef enum spec_start { SPEC_START_BURST = 0, SPEC_START_SPREAD, SPEC_START_POISSON, SPEC_START_TRACE } spec_start;
 typedef enum spec_server_kind { SPEC_SERVER_QUEUE = 0, SPEC_SERVER_OCC } spec_server_kind;
 typedef enum spec_outage_mode { SPEC_OUTAGE_FAIL_FAST = 0, SPEC_OUTAGE_BLACK_HOLE, SPEC_OUTAGE_PARTIAL } spec_outage_mode;
 typedef enum spec_ra_format { SPEC_RA_SECONDS = 0, SPEC_RA_MS, SPEC_RA_BOTH } spec_ra_format;
@@ -92,6 +98,8 @@ typedef struct model_spec {
     double rate_per_s;          /* poisson: starts per second */
     double step_at_s, step_rate_per_s;
     double spike_start_s, spike_end_s, spike_rate_per_s;
+    uint32_t trace;             /* trace: a TRACE entry of the data store (spec/table.h) */
+    bool trace_linear;          /* trace: the rate is linear between rows (else steps) */
     dist think;
 
     /* network */
@@ -116,6 +124,7 @@ typedef struct model_spec {
     bool ratelimit_reset;       /* 429s carry X-RateLimit-Reset */
     spec_outage outages[SPEC_MAX_OUTAGES]; /* sorted by start */
     uint32_t noutages;
+    uint32_t capacity;          /* a CAPACITY entry of the data store (0: full capacity always) */
 
     /* idempotency */
     spec_keys keys;
