@@ -195,6 +195,10 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
     /* client-side protections in front of the server, shared by all clients */
     const model_spec *spec = md->spec;
     bool throttled = spec->throttling && !hp_throttle_allow(&md->throttle, now, sim_uniform(sim, RNG_BACKOFF));
+    if (spec->throttling)
+        mech_throttle(md);
+    if (!throttled && spec->breaker)
+        mech_breaker(md);
     bool open = !throttled && spec->breaker && !hp_breaker_allow(&md->breaker, now);
     if (throttled || open) {
         md->m.throttled += throttled;
@@ -204,8 +208,10 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
         layer_done(md, id, k, r); /* fails fast, locally: not a call */
         return;
     }
-    if (spec->limiter.kind != HP_LIMITER_NONE)
+    if (spec->limiter.kind != HP_LIMITER_NONE) {
         hp_limiter_on_request_start(&md->limiter, now, st.attempts > 1);
+        mech_limiter(md);
+    }
     c->tag++; /* odd: waiting for this attempt */
     assert(c->tag & 1);
     model_hop(md, EV_ARRIVE, id, c->tag, (int32_t)c->done, 0);
@@ -286,7 +292,9 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
     }
     if (d.action == HP_RETRY && !inner && md->spec->limiter.kind != HP_LIMITER_NONE) {
         uint32_t cost = 0;
-        if (hp_limiter_try_retry(&md->limiter, now, out == HP_OUTCOME_TIMEOUT, &cost)) {
+        bool allowed = hp_limiter_try_retry(&md->limiter, now, out == HP_OUTCOME_TIMEOUT, &cost);
+        mech_retry(md, allowed);
+        if (allowed) {
             md->retry_cost[id] = cost;
         } else {
             md->m.retries_denied++;
@@ -326,11 +334,15 @@ static void outcome(model *md, uint32_t id, int out, float aux)
     const model_spec *spec = md->spec;
     if (spec->hedging && cls == HP_CLASS_OK && st_attempts(md, id, 0) == 1)
         hp_hedge_observe(&md->hedge, now - c->req_start); /* first-attempt latencies */
-    if (spec->breaker) /* the server's failures open it, not the caller's (4xx) */
+    if (spec->breaker) { /* the server's failures open it, not the caller's (4xx) */
+        mech_breaker(md);
         hp_breaker_on_result(&md->breaker, now,
                              cls != HP_CLASS_SERVER && cls != HP_CLASS_TIMEOUT && cls != HP_CLASS_CONNECTION);
-    if (spec->throttling && out != 503 && out != 429 && out != HP_OUTCOME_TIMEOUT)
+    }
+    if (spec->throttling && out != 503 && out != 429 && out != HP_OUTCOME_TIMEOUT) {
         hp_throttle_on_accept(&md->throttle, now); /* the backend took it */
+        mech_throttle(md);
+    }
     if (spec->limiter.kind != HP_LIMITER_NONE) {
         hp_limiter_on_request_end(&md->limiter, now);
         if (c->attempts > 1)
@@ -340,6 +352,7 @@ static void outcome(model *md, uint32_t id, int out, float aux)
         else if (hp_retryable(policy_of(md, id, md->nlayers - 1), cls))
             hp_limiter_on_failure(&md->limiter, now);
         md->retry_cost[id] = 0;
+        mech_limiter(md);
     }
     if (cls == HP_CLASS_NOT_IMPLEMENTED || cls == HP_CLASS_BAD_REQUEST || cls == HP_CLASS_AUTH ||
         cls == HP_CLASS_NOT_FOUND)

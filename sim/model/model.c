@@ -56,9 +56,12 @@ void model_take_results(model *md, model_results *out, bool keep_series)
     out->m = md->m;
     memcpy(out->tm, md->tm, sizeof out->tm);
     out->ts = (timeseries){0};
+    out->ms = (mechseries){0};
     if (keep_series) {
         out->ts = md->ts;
         md->ts = (timeseries){0};
+        out->ms = md->ms;
+        md->ms = (mechseries){0};
     }
 }
 
@@ -191,6 +194,8 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
     md->ts.bucket_s = spec->bucket_s;
     md->ts.max = (size_t)spec->max_buckets;
     md->m.clients = spec->clients;
+    md->mech = spec->breaker || spec->throttling || spec->limiter.kind != HP_LIMITER_NONE;
+    md->m.mechanisms = md->mech;
     uint64_t total = (uint64_t)spec->clients * spec->requests_per_client;
     md->open = total;
 
@@ -295,6 +300,11 @@ int model_run(model *md)
     sim_t *sim = md->sim;
     if (sim_run(sim, md->spec->horizon_s) != 0)
         return -1;
+    if (md->mech) {
+        mech_finish(md);
+        if (sim->failed)
+            return -1;
+    }
     metrics *m = &md->m;
     m->unfinished = md->open;
     if (md->open)
@@ -420,6 +430,7 @@ void model_free(model *md)
     md->content = NULL;
     herd_free(md->queue);
     ts_free(&md->ts);
+    mech_free(&md->ms);
     md->clients = NULL;
     md->latency = NULL;
     md->queue = NULL;

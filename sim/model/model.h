@@ -140,6 +140,9 @@ typedef struct model {
     /* measurements */
     metrics m;
     timeseries ts;
+    mechseries ms;      /* the [limits] mechanisms' states per bucket (mech.c), if any */
+    bool mech;          /* a breaker, throttling or a retry limiter is configured */
+    double brk_t;       /* the breaker's time is accounted into ms up to here */
     double ts_lo, ts_hi; /* the times whose bucket is ts_i: [ts_lo, ts_hi) */
     size_t ts_i;
     double *latency;    /* one sample per finished, measured logical request, or NULL */
@@ -209,6 +212,21 @@ static inline ts_bucket *model_bucket(model *md)
         return &md->ts.b[md->ts_i];
     return model_bucket_slow(md);
 }
+
+/* The mechanism series (mech.c), for models with md->mech; each marks the
+ * simulation failed when the series cannot grow.
+ *   mech_breaker: call before every breaker call: the time since the last
+ *     one goes into the buckets as open / half-open (the library's state,
+ *     with its open -> half-open transition by time);
+ *   mech_throttle: after every throttle call: its probability and counts;
+ *   mech_retry: after hp_limiter_try_retry (allowed or not);
+ *   mech_limiter: after any other limiter call: its balance;
+ *   mech_finish: at the end of the run (the breaker's last stretch). */
+void mech_breaker(model *md);
+void mech_throttle(model *md);
+void mech_retry(model *md, bool allowed);
+void mech_limiter(model *md);
+void mech_finish(model *md);
 
 static inline uint32_t model_inflight(const model *md) { return md->busy + md->qlen; }
 

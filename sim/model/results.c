@@ -81,7 +81,49 @@ void ts_free(timeseries *ts)
     ts->len = ts->cap = 0;
 }
 
+mech_bucket *mech_at(mechseries *ms, size_t i, size_t max)
+{
+    if (max && i >= max)
+        return NULL;
+    if (i >= ms->len) {
+        if (i >= ms->cap) {
+            size_t ncap = ms->cap ? ms->cap : 256;
+            while (ncap <= i)
+                ncap *= 2;
+            if (max && ncap > max)
+                ncap = max;
+            mech_bucket *n = herd_realloc_array(ms->b, ncap, sizeof *n);
+            if (!n)
+                return NULL;
+            ms->b = n;
+            ms->cap = ncap;
+        }
+        mech_bucket carry = {0};
+        if (ms->len) {
+            const mech_bucket *last = &ms->b[ms->len - 1];
+            carry.throttle_reject_p = last->throttle_reject_p;
+            carry.throttle_requests = last->throttle_requests;
+            carry.throttle_accepts = last->throttle_accepts;
+            carry.limiter_balance = last->limiter_balance;
+        }
+        for (size_t j = ms->len; j <= i; j++)
+            ms->b[j] = carry;
+        ms->len = i + 1;
+    }
+    return &ms->b[i];
+}
+
+void mech_free(mechseries *ms)
+{
+    if (!ms)
+        return;
+    herd_free(ms->b);
+    ms->b = NULL;
+    ms->len = ms->cap = 0;
+}
+
 void model_results_free(model_results *r)
 {
     ts_free(&r->ts);
+    mech_free(&r->ms);
 }

@@ -138,6 +138,41 @@ static void write_timeseries(csv_out *o, const rep_table *t)
     }
 }
 
+/* mechanisms.csv (long format, like timeseries.csv): per run with a
+ * [limits] mechanism, what it was doing in each bucket (mech_bucket). */
+static void write_mechanisms(csv_out *o, const rep_table *t)
+{
+    static const char *const cols[] = {"replication",        "time_s",           "breaker_open_s",
+                                       "breaker_half_open_s", "throttle_reject_p", "throttle_requests",
+                                       "throttle_accepts",   "limiter_allowed",  "limiter_denied",
+                                       "limiter_balance"};
+    key_header(o, t);
+    for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
+        csv_str(o, cols[c], 0);
+    csv_end(o);
+    for (size_t g = 0; g < t->ngroups; g++) {
+        const rep_group *grp = &t->groups[g];
+        for (uint32_t r = 0; r < grp->nreps; r++) {
+            const mechseries *ms = &grp->runs[r].ms;
+            for (size_t i = 0; i < ms->len; i++) {
+                const mech_bucket *b = &ms->b[i];
+                key_row(o, t, grp);
+                csv_u64(o, r, 0);
+                csv_dbl(o, (double)i * grp->bucket_s, 0);
+                csv_flt(o, b->breaker_open_s, 0);
+                csv_flt(o, b->breaker_half_open_s, 0);
+                csv_flt(o, b->throttle_reject_p, 0);
+                csv_u64(o, b->throttle_requests, 0);
+                csv_u64(o, b->throttle_accepts, 0);
+                csv_u64(o, b->limiter_allowed, 0);
+                csv_u64(o, b->limiter_denied, 0);
+                csv_flt(o, b->limiter_balance, 0);
+                csv_end(o);
+            }
+        }
+    }
+}
+
 static double metric_by_name(const metrics *m, const char *name)
 {
     for (size_t k = 0; k < metric_count; k++)
@@ -230,7 +265,7 @@ static void write_tools(csv_out *o, const rep_table *t, double *scratch)
     }
 }
 
-enum { F_SUMMARY, F_AGGREGATE, F_TIMESERIES, F_COMPARE, F_TOOLS, F_VCOMPARE, F_MANIFEST, F_COUNT };
+enum { F_SUMMARY, F_AGGREGATE, F_TIMESERIES, F_COMPARE, F_TOOLS, F_VCOMPARE, F_MECHANISMS, F_MANIFEST, F_COUNT };
 
 static bool any_compare(const rep_table *t)
 {
@@ -253,6 +288,16 @@ static bool any_tools(const rep_table *t)
     for (size_t g = 0; g < t->ngroups; g++)
         if (t->groups[g].ntools)
             return true;
+    return false;
+}
+
+/* A run of the table has a [limits] mechanism (and so a mechanism series). */
+static bool any_mechanisms(const rep_table *t)
+{
+    for (size_t g = 0; g < t->ngroups; g++)
+        for (uint32_t r = 0; r < t->groups[g].nreps; r++)
+            if (t->groups[g].runs[r].m.mechanisms)
+                return true;
     return false;
 }
 
@@ -308,8 +353,9 @@ int rep_write(const rep_table *t, const char *outdir, const char *manifest, char
     memset(out, 0, sizeof out);
     static const char *const names[F_COUNT] = {"summary.csv", "aggregate.csv",         "timeseries.csv",
                                                "compare.csv", "tools.csv",             "compare_variants.csv",
-                                               "manifest.txt"};
-    bool want[F_COUNT] = {true, true, true, any_compare(t), any_tools(t), any_vcompare(t), manifest != NULL};
+                                               "mechanisms.csv", "manifest.txt"};
+    bool want[F_COUNT] = {true,           true,           true, any_compare(t), any_tools(t), any_vcompare(t),
+                          any_mechanisms(t), manifest != NULL};
     int rc = -1;
     uint32_t maxreps = 1;
     for (size_t g = 0; g < t->ngroups; g++)
@@ -353,6 +399,8 @@ int rep_write(const rep_table *t, const char *outdir, const char *manifest, char
         write_compare(&out[F_VCOMPARE], t, scratch, 1);
     if (want[F_TOOLS])
         write_tools(&out[F_TOOLS], t, scratch);
+    if (want[F_MECHANISMS])
+        write_mechanisms(&out[F_MECHANISMS], t);
     if (want[F_MANIFEST])
         fputs(manifest, out[F_MANIFEST].f);
     for (int i = 0; i < F_COUNT; i++)
