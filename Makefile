@@ -177,7 +177,8 @@ reproduce: deps
 FIGURES := plots/thundering-herd.png plots/thundering-herd.gif plots/aws-2015-completion.png \
            plots/aws-2015-calls.png plots/aws-2015-calls-over-time.png plots/jitter-62-65.png \
            plots/jitter-62-65-sensitivity.png plots/idempotency-variants.png plots/layers-variants.png \
-           plots/metastable-goodput.png
+           plots/metastable-goodput.png plots/metastable-breaker.png plots/metastable-throttle.png \
+           plots/metastable-budget.png
 FIGURE   = sh tests/figure.sh ./herd $@
 FIG_DEPS = herd tests/figure.sh $(wildcard plots/*.gp)
 
@@ -209,6 +210,14 @@ plots/layers-variants.png: build/figures/layers/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/layers variants
 plots/metastable-goodput.png: build/figures/metastable/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/metastable goodput
+# The mechanisms at work (mechanisms.csv), replication 0 of three variants.
+MECH_DEPS = build/figures/metastable/aggregate.csv tests/mechanisms.sh plots/mechanisms.gp
+plots/metastable-breaker.png: $(MECH_DEPS)
+	sh tests/mechanisms.sh build/figures/metastable circuit_breaker breaker $@ 40 140
+plots/metastable-throttle.png: $(MECH_DEPS)
+	sh tests/mechanisms.sh build/figures/metastable adaptive_throttling throttle $@ 0 330
+plots/metastable-budget.png: $(MECH_DEPS)
+	sh tests/mechanisms.sh build/figures/metastable retry_budget budget $@ 50 130
 
 # The workshop kit (scenarios/workshop/): runs every lesson, checks that
 # each still shows what its page says (numbers from the CSVs, with
