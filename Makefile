@@ -39,7 +39,7 @@ SIM_SRC    := sim/base/alloc.c sim/base/text.c \
               sim/model/server.c sim/model/occ.c sim/model/mech.c \
               sim/scenario/scenario.c sim/scenario/keys.c sim/scenario/expand.c sim/scenario/compile.c \
               sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/report/plot.c \
-              sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c
+              sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c sim/experiment/rare.c
 CLI_SRC    := sim/cli/main.c
 TESTS      := test_policy test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model
 
@@ -107,6 +107,7 @@ cli-test: herd
 	@sh tests/hostile-plot.sh ./herd
 	@sh tests/workshop.sh ./herd --check
 	@sh tests/bad.sh ./herd
+	@sh tests/rare.sh ./herd
 	@sh tests/golden.sh ./herd
 	@sh tests/metamorphic.sh ./herd
 	@sh tests/mutate.sh ./herd 30

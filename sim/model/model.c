@@ -401,6 +401,29 @@ int model_run(model *md)
     return 0;
 }
 
+int model_advance(model *md, uint32_t level, bool *hit)
+{
+    md->stop_inflight = level;
+    md->level_hit = false;
+    *hit = false;
+    if (level && model_inflight(md) >= level) {
+        *hit = true; /* already there */
+        return 0;
+    }
+    if (sim_run(md->sim, md->spec->horizon_s) != 0)
+        return -1;
+    *hit = md->level_hit;
+    md->stop_inflight = 0;
+    return 0;
+}
+
+void model_reseed(model *md, uint64_t seed)
+{
+    sim_reseed(md->sim, seed);
+    if (md->start_rng) /* a stream of its own, not the arrivals' copy */
+        gsl_rng_set(md->start_rng, rng_stream_seed(seed, RNG_PURPOSE_COUNT));
+}
+
 void model_free(model *md)
 {
     if (!md)

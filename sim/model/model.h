@@ -143,6 +143,8 @@ typedef struct model {
     mechseries ms;      /* the [limits] mechanisms' states per bucket (mech.c), if any */
     bool mech;          /* a breaker, throttling or a retry limiter is configured */
     double brk_t;       /* the breaker's time is accounted into ms up to here */
+    uint32_t stop_inflight; /* model_advance: stop when in flight reaches this (0: never) */
+    bool level_hit;     /* ... and it did */
     double ts_lo, ts_hi; /* the times whose bucket is ts_i: [ts_lo, ts_hi) */
     size_t ts_i;
     double *latency;    /* one sample per finished, measured logical request, or NULL */
@@ -174,6 +176,18 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
 int model_run(model *md);
 
 void model_free(model *md);
+
+/* For multilevel splitting (herd rare): runs on until the attempts in
+ * service + queued at the server first reach `level` (then *hit = true
+ * and the run stops right after that event, to be continued by another
+ * call) or until the horizon or the end of the work (*hit = false).
+ * Returns 0, or -1 if the simulation failed.  No summary metrics. */
+int model_advance(model *md, uint32_t level, bool *hit);
+
+/* Draws everything from now on from fresh streams derived from seed: the
+ * engine's streams and the Poisson start times still to come (the next
+ * start, already produced, stays).  Deterministic. */
+void model_reseed(model *md, uint64_t seed);
 
 /* Moves the run's results into *out (the series only if keep_series; else
  * out->ts is empty).  Call after model_run; model_free stays safe. */
