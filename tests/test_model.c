@@ -52,6 +52,7 @@ static void base(scn_config *c)
 typedef struct result {
     metrics m;
     timeseries ts;
+    mechseries ms; /* empty without [limits] mechanisms */
 } result;
 
 static result run(const scn_config *c, hp_strategy s, uint32_t rep)
@@ -66,8 +67,9 @@ static result run(const scn_config *c, hp_strategy s, uint32_t rep)
     scn_compile(c, &spec);
     assert_int_equal(model_init(&md, &spec, s, &sim), 0);
     assert_int_equal(model_run(&md), 0);
-    result r = {.m = md.m, .ts = md.ts};
+    result r = {.m = md.m, .ts = md.ts, .ms = md.ms};
     md.ts = (timeseries){0};
+    md.ms = (mechseries){0};
     model_free(&md);
     sim_free(&sim);
     return r;
@@ -76,22 +78,10 @@ static result run(const scn_config *c, hp_strategy s, uint32_t rep)
 /* Runs c and returns its mechanism series (the caller frees it). */
 static mechseries run_mech(const scn_config *c, metrics *m)
 {
-    char err[SCN_ERR_MAX];
-    if (scn_validate(c, "test", err) != 0)
-        fail_msg("%s", err);
-    sim_t sim;
-    model md;
-    assert_int_equal(sim_init(&sim, rng_replication_seed(c->seed, 0), 16), 0);
-    model_spec spec;
-    scn_compile(c, &spec);
-    assert_int_equal(model_init(&md, &spec, HP_EXPONENTIAL, &sim), 0);
-    assert_int_equal(model_run(&md), 0);
-    mechseries ms = md.ms;
-    *m = md.m;
-    md.ms = (mechseries){0};
-    model_free(&md);
-    sim_free(&sim);
-    return ms;
+    result r = run(c, HP_EXPONENTIAL, 0);
+    *m = r.m;
+    ts_free(&r.ts);
+    return r.ms;
 }
 
 /* One client, a request every 0.5 s after the last one ended, against a

@@ -222,6 +222,20 @@ static void bad_option(const char *cmd, char **args, int ind)
                optopt ? optopt : '?', cmd);
 }
 
+/* A copy of argv for getopt_long to permute (one command per process),
+ * or NULL with the error printed. */
+static char **copy_args(int argc, char **argv)
+{
+    static char *args[4096];
+    if (argc > (int)(sizeof args / sizeof args[0])) {
+        errorf("too many arguments (at most %zu)", sizeof args / sizeof args[0]);
+        return NULL;
+    }
+    for (int i = 0; i < argc; i++)
+        args[i] = argv[i];
+    return args;
+}
+
 /* herd run, or with check, herd check: the same flags, the same
  * validation; check prints the plan and runs nothing. */
 static int cmd_run(int argc, char **argv, int check)
@@ -250,13 +264,9 @@ static int cmd_run(int argc, char **argv, int check)
         {NULL, 0, NULL, 0}};
     /* getopt_long permutes its vector: parse a copy, keep argv as given
      * for the manifest */
-    static char *args[4096];
-    if (argc > (int)(sizeof args / sizeof args[0])) {
-        errorf("too many arguments (at most %zu)", sizeof args / sizeof args[0]);
+    char **args = copy_args(argc, argv);
+    if (!args)
         return 2;
-    }
-    for (int i = 0; i < argc; i++)
-        args[i] = argv[i];
     int c, idx;
     optind = 1;
     opterr = 0;
@@ -505,13 +515,9 @@ static int cmd_rare(int argc, char **argv)
         {"jobs", required_argument, NULL, O_JOBS},     {"output", required_argument, NULL, 'o'},
         {"quiet", no_argument, NULL, 'q'},             {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
-    static char *args[4096];
-    if (argc > (int)(sizeof args / sizeof args[0])) {
-        errorf("too many arguments (at most %zu)", sizeof args / sizeof args[0]);
+    char **args = copy_args(argc, argv);
+    if (!args)
         return 2;
-    }
-    for (int i = 0; i < argc; i++)
-        args[i] = argv[i];
     int c, idx;
     unsigned long long n;
     optind = 1;

@@ -16,7 +16,6 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>
@@ -24,6 +23,7 @@
 
 #include "../base/alloc.h"
 #include "../engine/sim.h"
+#include "experiment.h"
 #include "../model/model.h"
 #include "../report/csv.h"
 #include "../report/report.h"
@@ -224,13 +224,6 @@ done:
 
 /* ---- the command ---------------------------------------------------- */
 
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Exact (Clopper-Pearson) 95% interval of a binomial proportion. */
 static void clopper_pearson(uint64_t x, uint64_t n, double *lo, double *hi)
 {
@@ -300,7 +293,7 @@ int rare_run(const scn_config *cfg, const char *shown, const rare_options *o, ch
     }
     double t_split = 0, t_brute = 0, t0;
     if (o->effort) {
-        t0 = wall();
+        t0 = exp_wall_seconds();
         for (uint32_t r = 0; r < o->repeats; r++) {
             int f = split_once(&rp, o, master, r, &hits[(size_t)r * m], &est[r]);
             if (f != 0) {
@@ -310,11 +303,11 @@ int rare_run(const scn_config *cfg, const char *shown, const rare_options *o, ch
                 goto done;
             }
         }
-        t_split = wall() - t0;
+        t_split = exp_wall_seconds() - t0;
     }
     uint64_t bh = 0, still = 0;
     if (o->brute) {
-        t0 = wall();
+        t0 = exp_wall_seconds();
         replay to_k = rp; /* one level: K */
         to_k.levels = &o->levels[m - 1];
         brute_ctx bc = {.rp = &to_k, .master = master, .hit = bhit, .final = bfinal};
@@ -326,7 +319,7 @@ int rare_run(const scn_config *cfg, const char *shown, const rare_options *o, ch
             bh += bhit[i];
             still += bhit[i] && bfinal[i] >= K / 2;
         }
-        t_brute = wall() - t0;
+        t_brute = exp_wall_seconds() - t0;
     }
 
     /* rare.csv: per repetition and level; rare-summary.csv: the estimates */

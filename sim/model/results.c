@@ -46,6 +46,26 @@ double metric_value(const metrics *m, const metric_desc *d)
     return v;
 }
 
+/* Makes room for index i in the array *b of *cap elements of `size`
+ * bytes: capacity doubles from 256, never past max (0: no limit; i is
+ * below it).  0, or -1 on allocation failure (nothing changed). */
+static int series_room(void **b, size_t *cap, size_t i, size_t max, size_t size)
+{
+    if (i < *cap)
+        return 0;
+    size_t ncap = *cap ? *cap : 256;
+    while (ncap <= i)
+        ncap *= 2;
+    if (max && ncap > max)
+        ncap = max;
+    void *n = herd_realloc_array(*b, ncap, size);
+    if (!n)
+        return -1;
+    *b = n;
+    *cap = ncap;
+    return 0;
+}
+
 ts_bucket *ts_at(timeseries *ts, size_t i, uint32_t carry)
 {
     if (ts->max && i >= ts->max) {
@@ -53,18 +73,10 @@ ts_bucket *ts_at(timeseries *ts, size_t i, uint32_t carry)
         return NULL;
     }
     if (i >= ts->len) {
-        if (i >= ts->cap) {
-            size_t ncap = ts->cap ? ts->cap : 256;
-            while (ncap <= i)
-                ncap *= 2;
-            if (ts->max && ncap > ts->max)
-                ncap = ts->max;
-            ts_bucket *n = herd_realloc_array(ts->b, ncap, sizeof *n);
-            if (!n)
-                return NULL;
-            ts->b = n;
-            ts->cap = ncap;
-        }
+        void *b = ts->b;
+        if (series_room(&b, &ts->cap, i, ts->max, sizeof *ts->b) != 0)
+            return NULL;
+        ts->b = b;
         for (size_t j = ts->len; j <= i; j++)
             ts->b[j] = (ts_bucket){.in_flight = carry};
         ts->len = i + 1;
@@ -86,18 +98,10 @@ mech_bucket *mech_at(mechseries *ms, size_t i, size_t max)
     if (max && i >= max)
         return NULL;
     if (i >= ms->len) {
-        if (i >= ms->cap) {
-            size_t ncap = ms->cap ? ms->cap : 256;
-            while (ncap <= i)
-                ncap *= 2;
-            if (max && ncap > max)
-                ncap = max;
-            mech_bucket *n = herd_realloc_array(ms->b, ncap, sizeof *n);
-            if (!n)
-                return NULL;
-            ms->b = n;
-            ms->cap = ncap;
-        }
+        void *b = ms->b;
+        if (series_room(&b, &ms->cap, i, max, sizeof *ms->b) != 0)
+            return NULL;
+        ms->b = b;
         mech_bucket carry = {0};
         if (ms->len) {
             const mech_bucket *last = &ms->b[ms->len - 1];
