@@ -4,6 +4,8 @@
  *   herd run SCENARIO [-o DIR] [--seed N] [--replications N]
  *                     [--set section.key=value ...] [--jobs N] [--quiet] [--stats] [--plot]
  *   herd plot DIR [options]   the figures of a results directory (gnuplot)
+ *   herd rare SCENARIO --levels L1,...,K [--effort N] [--repeats R] [--brute N]
+ *                     a rare collapse's probability (multilevel splitting, brute force)
  *   herd keys          the scenario key reference (Markdown)
  *   herd --help | --version
  *
