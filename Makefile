@@ -36,10 +36,10 @@ SIM_SRC    := sim/base/alloc.c sim/base/text.c \
               sim/engine/rng.c sim/engine/sim.c \
               sim/spec/dist.c sim/spec/table.c \
               sim/model/sample.c sim/model/results.c sim/model/lathist.c sim/model/model.c sim/model/client.c \
-              sim/model/server.c sim/model/occ.c \
+              sim/model/server.c sim/model/occ.c sim/model/mech.c \
               sim/scenario/scenario.c sim/scenario/keys.c sim/scenario/expand.c sim/scenario/compile.c sim/scenario/data.c \
               sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/report/plot.c sim/report/presets.c \
-              sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c
+              sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c sim/experiment/rare.c
 CLI_SRC    := sim/cli/main.c
 TESTS      := test_policy test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model
 
@@ -127,6 +127,7 @@ cli-test: herd
 	@sh tests/hostile-plot.sh ./herd
 	@sh tests/workshop.sh ./herd --check
 	@sh tests/bad.sh ./herd
+	@sh tests/rare.sh ./herd
 	@sh tests/golden.sh ./herd
 	@sh tests/metamorphic.sh ./herd
 	@sh tests/mutate.sh ./herd 30
@@ -199,7 +200,8 @@ FIGURES := plots/thundering-herd.png plots/thundering-herd.gif plots/aws-2015-co
            plots/aws-2015-calls.png plots/aws-2015-calls-over-time.png plots/jitter-62-65.png \
            plots/jitter-62-65-sensitivity.png plots/idempotency-variants.png plots/layers-variants.png \
            plots/metastable-goodput.png plots/agent-stack-variants.png plots/incident-replay.png \
-           plots/incident-replay-goodput.png
+           plots/incident-replay-goodput.png plots/metastable-breaker.png plots/metastable-throttle.png \
+           plots/metastable-budget.png
 FIGURE   = sh tests/figure.sh ./herd $@
 FIG_DEPS = herd tests/figure.sh $(wildcard plots/*.gp)
 
@@ -238,6 +240,14 @@ plots/incident-replay.png: build/figures/incident-replay/aggregate.csv $(FIG_DEP
 	$(FIGURE) build/figures/incident-replay replay
 plots/incident-replay-goodput.png: build/figures/incident-replay/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/incident-replay goodput --variant retries
+# The mechanisms at work (mechanisms.csv), replication 0 of three variants.
+MECH_DEPS = build/figures/metastable/aggregate.csv tests/mechanisms.sh plots/mechanisms.gp
+plots/metastable-breaker.png: $(MECH_DEPS)
+	sh tests/mechanisms.sh build/figures/metastable circuit_breaker breaker $@ 40 140
+plots/metastable-throttle.png: $(MECH_DEPS)
+	sh tests/mechanisms.sh build/figures/metastable adaptive_throttling throttle $@ 0 330
+plots/metastable-budget.png: $(MECH_DEPS)
+	sh tests/mechanisms.sh build/figures/metastable retry_budget budget $@ 50 130
 
 # The workshop kit (scenarios/workshop/): runs every lesson, checks that
 # each still shows what its page says (numbers from the CSVs, with

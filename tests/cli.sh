@@ -349,11 +349,19 @@ byname "$T/as-worst/aggregate.csv" '
       if (v("amplification_mean") != w) { print s("variant") " " v("amplification_mean"); bad = 1 } }
     END { exit bad }' && ok || bad "agent-stack: worst cases are not 9, 27, 27, 3"
 
+# --- mechanisms.csv: written with [limits] mechanisms only -------------------
+"$HERD" run scenarios/metastable.ini -o "$T/mech" --quiet --replications 1 --set clients.count=60000 \
+    && head -1 "$T/mech/mechanisms.csv" | grep -q '^variant,strategy,replication,time_s,breaker_open_s,breaker_half_open_s,throttle_reject_p,throttle_requests,throttle_accepts,limiter_allowed,limiter_denied,limiter_balance$' \
+    && byname "$T/mech/mechanisms.csv" '$1 == "circuit_breaker" { o += v("breaker_open_s") } $1 == "retry_budget" { a += v("limiter_allowed") }
+         END { exit !(o > 1 && a > 100) }' \
+    && ok || bad "mechanisms.csv: missing, wrong header, or no breaker time or budget retries"
+
 # --- sweeps from the command line -------------------------------------------
 "$HERD" run "$T/small.ini" -o "$T/sw" --quiet --replications 2 --sweep server.workers=5:15:5 --sweep clients.count=50,100 \
     && [ "$(tail -n +2 "$T/sw/aggregate.csv" | wc -l)" -eq 36 ] \
     && head -1 "$T/sw/aggregate.csv" | grep -q '^server.workers,clients.count,strategy,replications,' \
     && ok || bad "--sweep grid"
+[ ! -f "$T/sw/mechanisms.csv" ] && ok || bad "mechanisms.csv written for a scenario without [limits] mechanisms"
 expect_fail badsweep 2 "--sweep clients.count=x: [clients] count: expected an integer" run "$T/small.ini" -o "$T/out-badsweep" --sweep clients.count=1,x
 expect_fail badsweep2 2 "expected section.key=FROM:TO:STEP" run "$T/small.ini" -o "$T/out-badsweep2" --sweep clients.count
 

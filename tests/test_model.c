@@ -52,6 +52,7 @@ static void base(scn_config *c)
 typedef struct result {
     metrics m;
     timeseries ts;
+    mechseries ms; /* empty without [limits] mechanisms */
 } result;
 
 static result run(const scn_config *c, hp_strategy s, uint32_t rep)
@@ -66,11 +67,89 @@ static result run(const scn_config *c, hp_strategy s, uint32_t rep)
     scn_compile(c, &spec);
     assert_int_equal(model_init(&md, &spec, scn_data(), s, &sim), 0);
     assert_int_equal(model_run(&md), 0);
-    result r = {.m = md.m, .ts = md.ts};
+    result r = {.m = md.m, .ts = md.ts, .ms = md.ms};
     md.ts = (timeseries){0};
+    md.ms = (mechseries){0};
     model_free(&md);
     sim_free(&sim);
     return r;
+}
+
+/* Runs c and returns its mechanism series (the caller frees it). */
+static mechseries run_mech(const scn_config *c, metrics *m)
+{
+    result r = run(c, HP_EXPONENTIAL, 0);
+    *m = r.m;
+    ts_free(&r.ts);
+    return r.ms;
+}
+
+/* One client, a request every 0.5 s after the last one ended, against a
+ * fail-fast outage; a breaker that opens at 2 failures for 1.9 s, one
+ * probe.  Requests at 0 and 0.52 fail (replies at 0.02, 0.54): open
+ * [0.54, 2.44); 1.04, 1.54, 2.04 are refused locally; the probe at 2.54
+ * fails at 2.56: half-open [2.44, 2.56), open [2.56, 4.46); 3.06, 3.56,
+ * 4.06 refused; the probe at 4.56 fails at 4.58: half-open [4.46, 4.58). */
+static void breaker_timeline_by_hand(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "clients.requests_per_client=10");
+    set(&c, "clients.think_time_s=constant(0.5)");
+    set(&c, "retry.max_attempts=1");
+    set(&c, "outage 1.start_s=0");
+    set(&c, "outage 1.end_s=100");
+    set(&c, "limits.breaker=true");
+    set(&c, "limits.breaker_min_requests=2");
+    set(&c, "limits.breaker_open_s=1.9");
+    set(&c, "limits.breaker_probes=1");
+    metrics m;
+    mechseries ms = run_mech(&c, &m);
+    assert_int_equal(m.mechanisms, 1);
+    assert_int_equal(m.breaker_rejected, 6);
+    assert_int_equal(ms.len, 5);
+    static const double open[5] = {0.46, 1.0, 0.88, 1.0, 0.46}, half[5] = {0, 0, 0.12, 0, 0.12};
+    for (size_t i = 0; i < 5; i++) {
+        assert_true(fabs(ms.b[i].breaker_open_s - open[i]) < 1e-5);
+        assert_true(fabs(ms.b[i].breaker_half_open_s - half[i]) < 1e-5);
+    }
+    mech_free(&ms);
+
+    /* Adaptive throttling instead: every request counts, the locally
+     * rejected ones too, and a 503 is no accept: after 10 requests the
+     * window holds 10 requests, 0 accepts, p = 10 / 11. */
+    set(&c, "limits.breaker=false");
+    set(&c, "limits.adaptive_throttling=true");
+    ms = run_mech(&c, &m);
+    assert_true(ms.len >= 1);
+    assert_int_equal(ms.b[ms.len - 1].throttle_requests, 10);
+    assert_int_equal(ms.b[ms.len - 1].throttle_accepts, 0);
+    assert_true(fabs(ms.b[ms.len - 1].throttle_reject_p - 10.0 / 11.0) < 1e-6);
+    mech_free(&ms);
+
+    /* A Finagle budget: each retry the model asks about is counted once,
+     * allowed or denied, in the bucket where it was asked. */
+    set(&c, "limits.adaptive_throttling=false");
+    set(&c, "limits.limiter=finagle");
+    set(&c, "limits.finagle_min_retries_per_s=0.1");
+    set(&c, "retry.max_attempts=4");
+    ms = run_mech(&c, &m);
+    uint64_t allowed = 0, denied = 0;
+    for (size_t i = 0; i < ms.len; i++) {
+        allowed += ms.b[i].limiter_allowed;
+        denied += ms.b[i].limiter_denied;
+    }
+    assert_int_equal(allowed, m.retries);
+    assert_int_equal(denied, m.retries_denied);
+    assert_true(allowed > 0 && denied > 0);
+    mech_free(&ms);
+
+    /* Without a mechanism: no series. */
+    set(&c, "limits.limiter=none");
+    ms = run_mech(&c, &m);
+    assert_int_equal(m.mechanisms, 0);
+    assert_int_equal(ms.len, 0);
 }
 
 static void one_request_no_failure(void **state)
@@ -846,6 +925,7 @@ int main(void)
         cmocka_unit_test(capacity_speed_and_errors),
         cmocka_unit_test(capacity_outage_comes_first),
         cmocka_unit_test(trace_clients_are_the_arrivals),
+        cmocka_unit_test(breaker_timeline_by_hand),
     };
     return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }

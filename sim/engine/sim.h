@@ -205,6 +205,10 @@ static inline void sim_set_same_time_limit(sim_t *sim, uint64_t n) { sim->same_t
  * events at one instant, sim->now being that instant). */
 int sim_run(sim_t *sim, double until);
 
+/* Reseeds every random stream from seed (rng_reseed): what follows is
+ * drawn afresh; the pending events and the clock stay. */
+static inline void sim_reseed(sim_t *sim, uint64_t seed) { rng_reseed(&sim->rng, seed); }
+
 /* Makes sim_run return after the current event. */
 static inline void sim_stop(sim_t *sim) { sim->stopped = true; }
 

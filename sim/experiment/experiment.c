@@ -83,7 +83,6 @@ static void *worker(void *arg)
     }
 }
 
-static double wall_seconds(void);
 
 /* The progress line: jobs done of all, elapsed time and an estimate of
  * what is left, redrawn on stderr (a terminal) twice a second until the
@@ -91,12 +90,12 @@ static double wall_seconds(void);
 static void *progress(void *arg)
 {
     pool *p = arg;
-    double t0 = wall_seconds();
+    double t0 = exp_wall_seconds();
     struct timespec half = {0, 500000000L};
     nanosleep(&half, NULL);
     while (!atomic_load(&p->finished)) {
         size_t d = atomic_load(&p->done);
-        double el = wall_seconds() - t0 + 0.5;
+        double el = exp_wall_seconds() - t0 + 0.5;
         char eta[32] = "?";
         if (d > 0)
             snprintf(eta, sizeof eta, "%.0f s", el * (double)(p->ntodo - d) / (double)d);
@@ -109,7 +108,7 @@ static void *progress(void *arg)
     return NULL;
 }
 
-static double wall_seconds(void)
+double exp_wall_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -356,7 +355,7 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
             todo[pl.ntodo++] = j;
     pl.todo = todo;
 
-    double t0 = wall_seconds();
+    double t0 = exp_wall_seconds();
     /* Simulations on different threads each hold their own state: run no
      * more at once than the memory allows. */
     int nthreads = run_threads(&plan, opt->jobs);
@@ -389,7 +388,7 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
         if (show)
             pthread_join(shower, NULL);
     }
-    double wall = wall_seconds() - t0;
+    double wall = exp_wall_seconds() - t0;
     if (!root) { /* an MPI worker: rank 0 reports failures and writes everything */
         rc = 0;
         goto done;

@@ -206,7 +206,11 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
     /* throttling reads a uniform; drawn only then, to keep the streams of
      * scenarios without it as they were */
     double u = innermost && spec->throttling ? sim_uniform(sim, RNG_BACKOFF) : 0;
+    if (innermost && spec->breaker)
+        mech_breaker(md); /* the time in the breaker's state so far, before it may change */
     hp_admit a = hp_call_admit(innermost ? &md->guard : NULL, &call, p, now, u);
+    if (innermost)
+        mech_after_admit(md, &a);
     if (a.deny == HP_DENY_WAIT) { /* AWS adaptive mode: the token comes after a.wait_s */
         call_store(md, id, &call);
         sim_schedule(sim, a.wait_s, EV_SEND, id, 0, (int32_t)k);
@@ -344,9 +348,12 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
          * and a retry must pass the limiter */
         res.retry_after_s = retry_after_seen(md, p, r.retry_after_s, &res.reset_s, out);
         hp_call call = call_load(md, id);
+        if (md->spec->breaker)
+            mech_breaker(md);
         d = hp_call_outcome(&md->guard, &call, p, res, now, u);
         call_store(md, id, &call);
         md->m.retries_denied += d.reason == HP_REASON_RETRY_LIMITED;
+        mech_after_outcome(md, out, &d);
     }
     if (d.action == HP_RETRY) {
         md->m.retries++;

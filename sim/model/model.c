@@ -57,9 +57,12 @@ void model_take_results(model *md, model_results *out, bool keep_series)
     out->m = md->m;
     memcpy(out->tm, md->tm, sizeof out->tm);
     out->ts = (timeseries){0};
+    out->ms = (mechseries){0};
     if (keep_series) {
         out->ts = md->ts;
         md->ts = (timeseries){0};
+        out->ms = md->ms;
+        md->ms = (mechseries){0};
     }
 }
 
@@ -270,6 +273,8 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
     double last_bucket = floor(spec->horizon_s / spec->bucket_s) + 1; /* events at the horizon run */
     md->ts.max_len = last_bucket < 1e15 ? (size_t)last_bucket + 1 : 0;
     md->m.clients = spec->clients;
+    md->mech = spec->breaker || spec->throttling || spec->limiter.kind != HP_LIMITER_NONE;
+    md->m.mechanisms = md->mech;
     uint64_t total = (uint64_t)spec->clients * spec->requests_per_client;
     md->open = total;
 
@@ -387,6 +392,11 @@ int model_run(model *md)
     sim_t *sim = md->sim;
     if (sim_run(sim, md->spec->horizon_s) != 0)
         return -1;
+    if (md->mech) {
+        mech_finish(md);
+        if (sim->failed)
+            return -1;
+    }
     metrics *m = &md->m;
     m->unfinished = md->open;
     if (md->open)
@@ -488,6 +498,29 @@ int model_run(model *md)
     return 0;
 }
 
+int model_advance(model *md, uint32_t level, bool *hit)
+{
+    md->stop_inflight = level;
+    md->level_hit = false;
+    *hit = false;
+    if (level && model_inflight(md) >= level) {
+        *hit = true; /* already there */
+        return 0;
+    }
+    if (sim_run(md->sim, md->spec->horizon_s) != 0)
+        return -1;
+    *hit = md->level_hit;
+    md->stop_inflight = 0;
+    return 0;
+}
+
+void model_reseed(model *md, uint64_t seed)
+{
+    sim_reseed(md->sim, seed);
+    if (md->start_rng) /* a stream of its own, not the arrivals' copy */
+        gsl_rng_set(md->start_rng, rng_stream_seed(seed, RNG_PURPOSE_COUNT));
+}
+
 void model_free(model *md)
 {
     if (!md)
@@ -519,6 +552,7 @@ void model_free(model *md)
     md->content = NULL;
     herd_free(md->queue);
     ts_free(&md->ts);
+    mech_free(&md->ms);
     md->clients = NULL;
     md->latency = NULL;
     md->queue = NULL;

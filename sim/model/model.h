@@ -160,6 +160,11 @@ typedef struct model {
     /* measurements */
     metrics m;
     timeseries ts;
+    mechseries ms;      /* the [limits] mechanisms' states per bucket (mech.c), if any */
+    bool mech;          /* a breaker, throttling or a retry limiter is configured */
+    double brk_t;       /* the breaker's time is accounted into ms up to here */
+    uint32_t stop_inflight; /* model_advance: stop when in flight reaches this (0: never) */
+    bool level_hit;     /* ... and it did */
     double ts_lo, ts_hi; /* the times whose bucket is ts_i: [ts_lo, ts_hi) */
     size_t ts_i;
     double *latency;    /* one sample per finished, measured logical request, or NULL */
@@ -191,6 +196,18 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
 int model_run(model *md);
 
 void model_free(model *md);
+
+/* For multilevel splitting (herd rare): runs on until the attempts in
+ * service + queued at the server first reach `level` (then *hit = true
+ * and the run stops right after that event, to be continued by another
+ * call) or until the horizon or the end of the work (*hit = false).
+ * Returns 0, or -1 if the simulation failed.  No summary metrics. */
+int model_advance(model *md, uint32_t level, bool *hit);
+
+/* Draws everything from now on from fresh streams derived from seed: the
+ * engine's streams and the Poisson start times still to come (the next
+ * start, already produced, stays).  Deterministic. */
+void model_reseed(model *md, uint64_t seed);
 
 /* Moves the run's results into *out (the series only if keep_series; else
  * out->ts is empty).  Call after model_run; model_free stays safe. */
@@ -230,6 +247,23 @@ static inline ts_bucket *model_bucket(model *md)
         return &md->ts.b[md->ts_i];
     return model_bucket_slow(md);
 }
+
+/* The mechanism series (mech.c), for models with md->mech; each marks the
+ * simulation failed when the series cannot grow.
+ *   mech_breaker: call before every breaker call: the time since the last
+ *     one goes into the buckets as open / half-open (the library's state,
+ *     with its open -> half-open transition by time);
+ *   mech_throttle: after every throttle call: its probability and counts;
+ *   mech_retry: after hp_limiter_try_retry (allowed or not);
+ *   mech_limiter: after any other limiter call: its balance;
+ *   mech_finish: at the end of the run (the breaker's last stretch). */
+void mech_breaker(model *md);
+void mech_throttle(model *md);
+void mech_retry(model *md, bool allowed);
+void mech_limiter(model *md);
+void mech_finish(model *md);
+void mech_after_admit(model *md, const hp_admit *a);
+void mech_after_outcome(model *md, int outcome, const hp_decision *d);
 
 static inline uint32_t model_inflight(const model *md) { return md->busy + md->qlen; }
 

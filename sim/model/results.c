@@ -47,6 +47,28 @@ double metric_value(const metrics *m, const metric_desc *d)
     return v;
 }
 
+/* Makes room for index i in the array *b of *cap elements of `size`
+ * bytes: capacity doubles from 256, never past max (0: no limit; i is
+ * below it).  0, or -1 on allocation failure (nothing changed). */
+static int series_room(void **b, size_t *cap, size_t i, size_t max, size_t max_len, size_t size)
+{
+    if (i < *cap)
+        return 0;
+    size_t ncap = *cap ? *cap : 256;
+    while (ncap <= i)
+        ncap *= 2;
+    if (max && ncap > max)
+        ncap = max;
+    if (max_len > i && ncap > max_len)
+        ncap = max_len;
+    void *n = herd_realloc_array(*b, ncap, size);
+    if (!n)
+        return -1;
+    *b = n;
+    *cap = ncap;
+    return 0;
+}
+
 ts_bucket *ts_at(timeseries *ts, size_t i, uint32_t carry)
 {
     if (ts->max && i >= ts->max) {
@@ -54,20 +76,10 @@ ts_bucket *ts_at(timeseries *ts, size_t i, uint32_t carry)
         return NULL;
     }
     if (i >= ts->len) {
-        if (i >= ts->cap) {
-            size_t ncap = ts->cap ? ts->cap : 256;
-            while (ncap <= i)
-                ncap *= 2;
-            if (ts->max && ncap > ts->max)
-                ncap = ts->max;
-            if (ts->max_len > i && ncap > ts->max_len)
-                ncap = ts->max_len;
-            ts_bucket *n = herd_realloc_array(ts->b, ncap, sizeof *n);
-            if (!n)
-                return NULL;
-            ts->b = n;
-            ts->cap = ncap;
-        }
+        void *b = ts->b;
+        if (series_room(&b, &ts->cap, i, ts->max, ts->max_len, sizeof *ts->b) != 0)
+            return NULL;
+        ts->b = b;
         for (size_t j = ts->len; j <= i; j++)
             ts->b[j] = (ts_bucket){.in_flight = carry};
         ts->len = i + 1;
@@ -84,7 +96,41 @@ void ts_free(timeseries *ts)
     ts->len = ts->cap = 0;
 }
 
+mech_bucket *mech_at(mechseries *ms, size_t i, size_t max, size_t max_len)
+{
+    if (max && i >= max)
+        return NULL;
+    if (i >= ms->len) {
+        void *b = ms->b;
+        if (series_room(&b, &ms->cap, i, max, max_len, sizeof *ms->b) != 0)
+            return NULL;
+        ms->b = b;
+        mech_bucket carry = {0};
+        if (ms->len) {
+            const mech_bucket *last = &ms->b[ms->len - 1];
+            carry.throttle_reject_p = last->throttle_reject_p;
+            carry.throttle_requests = last->throttle_requests;
+            carry.throttle_accepts = last->throttle_accepts;
+            carry.limiter_balance = last->limiter_balance;
+        }
+        for (size_t j = ms->len; j <= i; j++)
+            ms->b[j] = carry;
+        ms->len = i + 1;
+    }
+    return &ms->b[i];
+}
+
+void mech_free(mechseries *ms)
+{
+    if (!ms)
+        return;
+    herd_free(ms->b);
+    ms->b = NULL;
+    ms->len = ms->cap = 0;
+}
+
 void model_results_free(model_results *r)
 {
     ts_free(&r->ts);
+    mech_free(&r->ms);
 }

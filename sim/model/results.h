@@ -74,6 +74,8 @@ typedef struct metrics {
     double p_wait;              /* fraction of them that had to queue */
     double utilization;         /* busy worker time / (workers x measured time) */
     uint64_t events;            /* events the engine dispatched */
+    uint64_t mechanisms;        /* 1 if [limits] configures a breaker, throttling or a retry
+                                 * limiter (the run has a mechanism series); not a column */
 } metrics;
 
 /* Per tool ([tool NAME] sections), for tools.csv. */
@@ -128,12 +130,43 @@ ts_bucket *ts_at(timeseries *ts, size_t i, uint32_t carry);
 
 void ts_free(timeseries *ts);
 
-/* Everything one run hands to the reports: plain data.  The series is
+/* One bucket of the mechanism series: the state of the scenario's retry
+ * limiting mechanisms ([limits]) over [i * bucket_s, (i + 1) * bucket_s),
+ * kept only when a breaker, adaptive throttling or a retry limiter is
+ * configured (mechanisms.csv).  The states "at the last decision" carry
+ * into buckets without one. */
+typedef struct mech_bucket {
+    float breaker_open_s;       /* time (s) of the bucket the breaker spent open */
+    float breaker_half_open_s;  /* ... half-open (the rest: closed) */
+    float throttle_reject_p;    /* adaptive throttling: the rejection probability after the
+                                 * bucket's last request or accept */
+    uint32_t throttle_requests; /* its window's requests then (locally rejected ones too) */
+    uint32_t throttle_accepts;  /* its window's accepts then */
+    uint32_t limiter_allowed;   /* retries the retry limiter allowed in the bucket */
+    uint32_t limiter_denied;    /* retries it refused */
+    float limiter_balance;      /* hp_limiter_balance after the bucket's last limiter call
+                                 * (Finagle: whole retries the budget holds) */
+} mech_bucket;
+
+typedef struct mechseries {
+    mech_bucket *b;
+    size_t len, cap;
+} mechseries;
+
+/* Returns bucket i of the mechanism series, growing it (new buckets carry
+ * the states of the last one and zero counts), never to max buckets or
+ * more (max 0: no limit).  NULL on allocation failure or past max. */
+mech_bucket *mech_at(mechseries *ms, size_t i, size_t max, size_t max_len);
+
+void mech_free(mechseries *ms);
+
+/* Everything one run hands to the reports: plain data.  The series are
  * owned by the results (free with model_results_free). */
 typedef struct model_results {
     metrics m;
     tool_metrics tm[SPEC_MAX_TOOLS];
     timeseries ts;              /* empty when the run's series is not kept */
+    mechseries ms;              /* empty without [limits] mechanisms, or when the series is not kept */
 } model_results;
 
 void model_results_free(model_results *r);

@@ -146,6 +146,10 @@ static void note_inflight(model *md, ts_bucket *b)
         md->m.peak_inflight = n;
     if (b && n > b->in_flight)
         b->in_flight = n;
+    if (md->stop_inflight && n >= md->stop_inflight && !md->level_hit) {
+        md->level_hit = true; /* model_advance: the level is reached */
+        sim_stop(md->sim);
+    }
 }
 
 /* The outage in force now, or NULL. */

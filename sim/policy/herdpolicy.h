@@ -847,6 +847,12 @@ void hp_throttle_init(hp_throttle *t, const hp_throttle_opts *opts,
 /* The rejection probability at now_s, in [0, 1) (no state change). */
 double hp_throttle_p_reject(const hp_throttle *t, double now_s);
 
+/* The window's counts at now_s (no state change): requests (every call of
+ * hp_throttle_allow, the locally rejected ones too, as the SRE formula
+ * counts them) and accepts.  Either pointer may be NULL. */
+void hp_throttle_counts(const hp_throttle *t, double now_s, uint64_t *requests,
+                        uint64_t *accepts);
+
 /* Decides one request at now_s with a uniform u in [0, 1) (clamped; NaN
  * is 0): rejected when u < hp_throttle_p_reject() as it stood before this
  * request.  Counts the request either way.  True = send it. */
