@@ -319,6 +319,54 @@ static void test_decide_chosen(void **state)
     assert_close(d.delay_s, 0, EPS);
 }
 
+/* AWS adaptive mode through the client API: no pacing until a throttling
+ * response; after a 429 the send-rate limiter is on, and once its bucket
+ * is empty an attempt is told to wait (HP_DENY_WAIT, the token reserved);
+ * admitted again after the wait it goes on without taking a second token.
+ * A policy without adaptive_rate on the same client is never paced. */
+static void test_adaptive_wait(void **state)
+{
+    (void)state;
+    hp_client c;
+    hp_client_init(&c, NULL, 0);
+    hp_policy p = {.strategy = HP_IMMEDIATE, .max_attempts = 100, .adaptive_rate = true};
+    hp_policy plain = {.strategy = HP_IMMEDIATE, .max_attempts = 100};
+    hp_call call;
+    hp_call_start(&call, &p, 0);
+    hp_admit a = hp_call_admit(&c, &call, &p, 0, 0);
+    assert_true(a.allowed);
+    assert_false(c.adaptive.enabled);
+    hp_call_outcome(&c, &call, &p, (hp_result){.outcome = 429, .retry_after_s = -1}, 0.1, 0);
+    assert_true(c.adaptive.enabled);
+    double now = 0.1;
+    int waited = 0;
+    for (int i = 0; i < 50 && !waited; i++) {
+        a = hp_call_admit(&c, &call, &p, now, 0);
+        if (a.deny == HP_DENY_WAIT) {
+            waited = 1;
+            assert_false(a.allowed);
+            assert_true(a.wait_s > 0);
+            assert_true(call.flags & HP_CALL_TOKEN_HELD);
+            double tokens = c.adaptive.capacity;
+            uint32_t attempts = call.st.attempts;
+            now += a.wait_s;
+            a = hp_call_admit(&c, &call, &p, now, 0);
+            assert_true(a.allowed);
+            assert_false(call.flags & HP_CALL_TOKEN_HELD);
+            assert_int_equal(call.st.attempts, attempts + 1);
+            assert_close(c.adaptive.capacity, tokens, EPS); /* no second token */
+        } else {
+            assert_true(a.allowed);
+        }
+    }
+    assert_true(waited);
+    hp_call other;
+    hp_call_start(&other, &plain, now);
+    for (int i = 0; i < 20; i++)
+        assert_true(hp_call_admit(&c, &other, &plain, now, 0).allowed);
+    assert_string_equal(hp_deny_name(HP_DENY_WAIT), "wait");
+}
+
 /* The options are checked mechanism by mechanism. */
 static void test_client_check(void **state)
 {
@@ -345,6 +393,7 @@ int main(void)
         cmocka_unit_test(test_limiter),             cmocka_unit_test(test_envoy_slot_released),
         cmocka_unit_test(test_hedging),             cmocka_unit_test(test_retry_after_and_overload),
         cmocka_unit_test(test_decide_chosen),       cmocka_unit_test(test_client_check),
+        cmocka_unit_test(test_adaptive_wait),
     };
     return cmocka_run_group_tests_name("call", tests, NULL, NULL);
 }
