@@ -657,10 +657,8 @@ _Static_assert(sizeof(hp_state) == 24, "hp_state is 24 bytes");
 
 static hp_result res(int outcome, double retry_after_s)
 {
-    hp_result r;
+    hp_result r = {.outcome = outcome, .retry_after_s = retry_after_s};
 
-    r.outcome = outcome;
-    r.retry_after_s = retry_after_s;
     return r;
 }
 

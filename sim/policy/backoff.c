@@ -606,11 +606,8 @@ static bool retried_for_ra(const hp_policy *p, hp_class c, hp_result r)
 hp_decision hp_decide(const hp_policy *p, hp_state *st, int outcome,
                       double now_s, double u)
 {
-    hp_result r;
+    hp_result r = {.outcome = outcome, .retry_after_s = -1.0, .reset_s = 0.0, .overloaded = false};
 
-    r.outcome = outcome;
-    r.retry_after_s = -1.0;
-    r.reset_s = 0.0;
     return hp_decide_result(p, st, r, now_s, u);
 }
 
