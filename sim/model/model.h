@@ -185,6 +185,10 @@ double model_memory_estimate(const model_spec *spec);
  * and per logical request a latency sample and its flags. */
 size_t model_client_bytes(const model_spec *spec);
 
+/* The next Poisson start after t under the spec's piecewise-constant start
+ * rate (step, spike), drawn from r (herd drive draws its starts alike). */
+double model_next_start(const model_spec *c, double t, gsl_rng *r);
+
 /* Internal: the server side (server.c) and client side (client.c). */
 void server_arrive(sim_t *sim, const eq_event *ev, void *ctx);
 void server_done(sim_t *sim, const eq_event *ev, void *ctx);
