@@ -8,6 +8,7 @@
 #   make workshop the five lessons of scenarios/workshop/: run, check what each page says, draw
 #   make validate the engine against queueing theory (full table)
 #   make fuzz     libFuzzer over scenario parsing (FUZZ_SECONDS=600)
+#   make realcheck  herd serve + herd drive (real, loopback) against herd run, side by side
 #   make bench    events/s and peak memory, ladder queue vs heap, 1e4..1e7 clients and the OCC sweep
 #   make install  PREFIX=/usr/local DESTDIR=
 #   make readme-keys  regenerate the key reference in README.md
@@ -23,10 +24,12 @@ WARN     += -Werror
 endif
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) $(CFLAGS) -MMD -MP
-LDLIBS   := -linih -lgsl -lgslcblas -lm -lpthread
+REAL_LIBS := -lmicrohttpd -lcurl
+LDLIBS   := -linih -lgsl -lgslcblas -lm -lpthread $(REAL_LIBS)
 
 DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev valgrind \
-            clang libclang-rt-14-dev libopenmpi-dev openmpi-bin
+            clang libclang-rt-14-dev libopenmpi-dev openmpi-bin \
+            libmicrohttpd-dev libcurl4-openssl-dev
 FUZZ_SECONDS ?= 600
 FUZZ_SRC = tests/fuzz_scenario.c $(SIM_SRC) $(POLICY_SRC) sim/cli/main.c
 
@@ -39,7 +42,8 @@ SIM_SRC    := sim/base/alloc.c sim/base/text.c \
               sim/model/server.c sim/model/occ.c \
               sim/scenario/scenario.c sim/scenario/keys.c sim/scenario/expand.c sim/scenario/compile.c \
               sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/report/plot.c \
-              sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c
+              sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c \
+              sim/real/common.c sim/real/serve.c sim/real/drive.c sim/real/session.c
 CLI_SRC    := sim/cli/main.c
 TESTS      := test_policy test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model
 
@@ -49,7 +53,7 @@ CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN   := $(TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: mpi all deps run test unit-test cli-test asan-test bench reproduce validate update-golden fuzz install clean readme-keys \
-        figures figures-list workshop
+        figures figures-list workshop realcheck
 
 all: herd $(BUILD)/libherdpolicy.a
 
@@ -124,7 +128,7 @@ cli-test: herd
 build/fuzz_scenario: $(FUZZ_SRC)
 	@mkdir -p build
 	clang -std=c11 -D_DEFAULT_SOURCE -Dmain=herd_main -g -O1 -fsanitize=fuzzer,address,undefined \
-	  -fno-sanitize-recover=undefined $(FUZZ_SRC) -linih -lgsl -lgslcblas -lm -lpthread -o $@
+	  -fno-sanitize-recover=undefined $(FUZZ_SRC) -linih -lgsl -lgslcblas -lm -lpthread $(REAL_LIBS) -o $@
 
 fuzz: build/fuzz_scenario
 	@mkdir -p build/fuzz-corpus
@@ -177,7 +181,7 @@ reproduce: deps
 FIGURES := plots/thundering-herd.png plots/thundering-herd.gif plots/aws-2015-completion.png \
            plots/aws-2015-calls.png plots/aws-2015-calls-over-time.png plots/jitter-62-65.png \
            plots/jitter-62-65-sensitivity.png plots/idempotency-variants.png plots/layers-variants.png \
-           plots/metastable-goodput.png
+           plots/metastable-goodput.png plots/realcheck.png
 FIGURE   = sh tests/figure.sh ./herd $@
 FIG_DEPS = herd tests/figure.sh $(wildcard plots/*.gp)
 
@@ -210,12 +214,24 @@ plots/layers-variants.png: build/figures/layers/aggregate.csv $(FIG_DEPS)
 plots/metastable-goodput.png: build/figures/metastable/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/metastable goodput
 
+plots/realcheck.png: herd scenarios/realcheck.ini plots/realcheck.gp tests/realcheck.sh
+	sh tests/realcheck.sh ./herd build/realcheck
+	cp build/realcheck/realcheck.png $@
+
 # The workshop kit (scenarios/workshop/): runs every lesson, checks that
 # each still shows what its page says (numbers from the CSVs, with
 # tolerances that hold across seeds), and draws each lesson's figure
 # (talk style) into scenarios/workshop/.
 workshop: herd
 	@sh tests/workshop.sh ./herd
+
+# The simulator against reality: scenarios/realcheck.ini simulated (herd
+# run) and real (herd drive against herd serve on 127.0.0.1), the
+# side-by-side table and build/realcheck/realcheck.png.  A few minutes of
+# real time.
+realcheck: deps
+	@$(MAKE) --no-print-directory all
+	@sh tests/realcheck.sh ./herd build/realcheck
 
 bench: deps
 	@$(MAKE) --no-print-directory all

@@ -17,11 +17,14 @@
  *
  * The control protocol between them (drive uses it when GET /_herd/info
  * answers "herd serve"):
- *   POST /_herd/reset?seed=S   a new replication: the server drops what it
+ *   POST /_herd/reset?seed=S&bucket_s=B&horizon_s=H
+ *                              a new replication: the server drops what it
  *                              holds, zeroes its counters, reseeds its
- *                              streams from the replication seed S and
- *                              restarts its clock (outage windows are
- *                              measured from this instant);
+ *                              streams from the replication seed S, keeps
+ *                              its series in buckets of B seconds over H
+ *                              (default: the scenario's) and restarts its
+ *                              clock (outage windows are measured from this
+ *                              instant);
  *   GET  /_herd/stats          the server's counters and its per-bucket
  *                              arrivals and peak in-flight since the reset.
  * Control requests are never subject to the model (outages, errors, limits).

@@ -43,6 +43,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -99,6 +100,7 @@ typedef struct server {
     double wait_sum, busy_area, busy_since, wasted;
     uint32_t *arrivals, *inflight; /* per bucket */
     size_t nb, hi;          /* buckets; one past the highest touched */
+    double bucket_s;        /* their width */
     /* the listening socket */
     int lfd;
     uint16_t port;
@@ -150,7 +152,7 @@ static job *heap_pop(server *s)
  * level carried into buckets no change has touched yet. */
 static size_t bucket_of(server *s, double t)
 {
-    double i = floor(t / s->spec->bucket_s);
+    double i = floor(t / s->bucket_s);
     if (!(i >= 0) || i >= (double)s->nb)
         return SIZE_MAX;
     size_t b = (size_t)i;
@@ -524,9 +526,34 @@ static void wake_acceptor(server *s)
 
 /* ---- control ----------------------------------------------------------- */
 
-static void reset(server *s, uint64_t seed)
+/* A series of buckets of width bucket_s over horizon_s (at most
+ * MAX_BUCKETS): 0, or -1 (out of memory; the old series stays). */
+static int series_alloc(server *s, double bucket_s, double horizon_s)
+{
+    double nb = ceil(horizon_s / bucket_s) + 2;
+    size_t n = nb > MAX_BUCKETS ? MAX_BUCKETS : (size_t)nb;
+    uint32_t *a = herd_calloc(n, sizeof *a), *f = herd_calloc(n, sizeof *f);
+    if (!a || !f) {
+        herd_free(a);
+        herd_free(f);
+        return -1;
+    }
+    herd_free(s->arrivals);
+    herd_free(s->inflight);
+    s->arrivals = a;
+    s->inflight = f;
+    s->nb = n;
+    s->bucket_s = bucket_s;
+    return 0;
+}
+
+static int reset(server *s, uint64_t seed, double bucket_s, double horizon_s)
 {
     pthread_mutex_lock(&s->mu);
+    if (series_alloc(s, bucket_s, horizon_s) != 0) {
+        pthread_mutex_unlock(&s->mu);
+        return -1;
+    }
     job *drop = take_all(s);
     rng_free(&s->rng);
     if (rng_init(&s->rng, seed) != 0) /* allocation failed: keep running on the start's streams */
@@ -535,8 +562,6 @@ static void reset(server *s, uint64_t seed)
     s->replies_lost = s->served = s->waited = s->late = 0;
     s->peak_inflight = 0;
     s->wait_sum = s->busy_area = s->busy_since = s->wasted = 0;
-    memset(s->arrivals, 0, s->nb * sizeof *s->arrivals);
-    memset(s->inflight, 0, s->nb * sizeof *s->inflight);
     s->hi = 0;
     s->tokens = s->spec->burst > 0 ? s->spec->burst : fmax(1, s->spec->rate_limit_rps);
     s->tokens_at = 0;
@@ -545,6 +570,7 @@ static void reset(server *s, uint64_t seed)
     pthread_mutex_unlock(&s->mu);
     resume_list(drop);
     wake_acceptor(s);
+    return 0;
 }
 
 /* The stats text (see real.h); NULL when out of memory. */
@@ -573,18 +599,47 @@ static char *stats_text(server *s)
     return t;
 }
 
+/* The query argument name as an unsigned decimal (required). */
+static int query_u64(struct MHD_Connection *conn, const char *name, uint64_t *out)
+{
+    const char *v = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, name);
+    if (!v || *v < '0' || *v > '9')
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = (uint64_t)x;
+    return 0;
+}
+
+/* The query argument name as seconds in (0, 1e6] (optional: *out kept). */
+static int query_seconds(struct MHD_Connection *conn, const char *name, double *out)
+{
+    const char *v = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, name);
+    if (!v)
+        return 0;
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || *end || !(x > 0 && x <= 1e6))
+        return -1;
+    *out = x;
+    return 0;
+}
+
 static enum MHD_Result control(server *s, struct MHD_Connection *conn, const char *url)
 {
     if (!strcmp(url, "/_herd/info"))
         return answer_copy(conn, 200, "herd serve\n");
     if (!strcmp(url, "/_herd/reset")) {
-        const char *v = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "seed");
-        char *end;
-        errno = 0;
-        unsigned long long seed = v && *v >= '0' && *v <= '9' ? strtoull(v, &end, 10) : 0;
-        if (!v || errno || *end)
-            return answer_copy(conn, 400, "expected /_herd/reset?seed=N\n");
-        reset(s, (uint64_t)seed);
+        uint64_t seed;
+        double bucket = s->spec->bucket_s, horizon = s->spec->horizon_s;
+        if (query_u64(conn, "seed", &seed) != 0 || query_seconds(conn, "bucket_s", &bucket) != 0 ||
+            query_seconds(conn, "horizon_s", &horizon) != 0)
+            return answer_copy(conn, 400, "expected /_herd/reset?seed=N[&bucket_s=S&horizon_s=S]\n");
+        if (reset(s, seed, bucket, horizon) != 0)
+            return answer_copy(conn, 503, "out of memory\n");
         return answer_copy(conn, 200, "reset\n");
     }
     if (!strcmp(url, "/_herd/stats")) {
@@ -649,12 +704,8 @@ static int setup(server *s, const model_spec *spec, const serve_options *o, char
     s->opt = o;
     s->lfd = -1;
     s->wake[0] = s->wake[1] = -1;
-    double nb = ceil(spec->horizon_s / spec->bucket_s) + 2;
-    s->nb = nb > MAX_BUCKETS ? MAX_BUCKETS : (size_t)nb;
     s->heap = herd_calloc(spec->workers, sizeof *s->heap);
-    s->arrivals = herd_calloc(s->nb, sizeof *s->arrivals);
-    s->inflight = herd_calloc(s->nb, sizeof *s->inflight);
-    if (!s->heap || !s->arrivals || !s->inflight || rng_init(&s->rng, 1) != 0) {
+    if (!s->heap || series_alloc(s, spec->bucket_s, spec->horizon_s) != 0 || rng_init(&s->rng, 1) != 0) {
         snprintf(err, errlen, "serve: out of memory");
         return -1;
     }
