@@ -111,6 +111,7 @@ cli-test: herd
 	@sh tests/hostile-plot.sh ./herd
 	@sh tests/workshop.sh ./herd --check
 	@sh tests/bad.sh ./herd
+	@sh tests/real.sh ./herd
 	@sh tests/golden.sh ./herd
 	@sh tests/metamorphic.sh ./herd
 	@sh tests/mutate.sh ./herd 30

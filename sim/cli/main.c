@@ -651,7 +651,10 @@ static int cmd_real(int argc, char **argv, int serve)
     while ((c = getopt_long(argc - 1, args + 1, serve ? ":qh" : ":o:qh", longopts, NULL)) != -1) {
         const char *v = optarg;
         if ((serve && (c == R_TARGET || c == R_SEED || c == R_REPS || c == 'o')) || (!serve && c == R_PORT)) {
-            errorf("%s does not take %s (see herd %s --help)", cmd, args[optind], cmd);
+            const struct option *lo = longopts;
+            while (lo->name && lo->val != c)
+                lo++;
+            errorf("%s does not take --%s (see herd %s --help)", cmd, lo->name ? lo->name : "?", cmd);
             return 2;
         }
         switch (c) {

@@ -208,7 +208,7 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
         hp_limiter_on_request_start(&md->limiter, now, st.attempts > 1);
     c->tag++; /* odd: waiting for this attempt */
     assert(c->tag & 1);
-    model_hop(md, EV_ARRIVE, id, c->tag, (int32_t)c->done, 0);
+    model_send(md, EV_ARRIVE, id, c->tag, (int32_t)c->done);
     if (spec->hedging) {
         double hd = hp_hedge_delay(&md->hedge);
         if (hd < timeout)
@@ -406,7 +406,7 @@ void client_hedge(sim_t *sim, const eq_event *ev, void *ctx)
     if (c->tag != ev->tag) /* the attempt is over */
         return;
     md->m.hedges++;
-    model_hop(md, EV_ARRIVE, ev->obj, c->tag, (int32_t)c->done, 0);
+    model_send(md, EV_ARRIVE, ev->obj, c->tag, (int32_t)c->done);
     uint32_t sent = (uint32_t)ev->arg + 1;
     if (sent < hp_hedge_max(&md->hedge))
         sim_schedule(sim, hp_hedge_delay(&md->hedge), EV_HEDGE, ev->obj, c->tag, (int32_t)sent);

@@ -225,10 +225,6 @@ static char *manifest(const scn_config *cfg, const char *shown, const drive_opti
 int real_drive(const scn_config *cfg, const char *shown, const drive_options *o, const char *outdir,
                const char *command, char *err, size_t errlen)
 {
-    if (cfg->nsweeps || cfg->nvariants) {
-        snprintf(err, errlen, "%s: herd drive runs one scenario point: no [sweep] or [variant] sections", shown);
-        return -2;
-    }
     model_spec *spec = herd_calloc(1, sizeof *spec);
     if (!spec) {
         snprintf(err, errlen, "drive: out of memory");
@@ -238,6 +234,11 @@ int real_drive(const scn_config *cfg, const char *shown, const drive_options *o,
     const char *why = real_unsupported(spec, 0);
     if (why) {
         snprintf(err, errlen, "%s: drive: %s", shown, why);
+        herd_free(spec);
+        return -2;
+    }
+    if (cfg->nsweeps || cfg->nvariants) {
+        snprintf(err, errlen, "%s: herd drive runs one scenario point: no [sweep] or [variant] sections", shown);
         herd_free(spec);
         return -2;
     }

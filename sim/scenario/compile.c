@@ -98,6 +98,7 @@ void scn_compile(const scn_config *c, model_spec *s)
     s->spike_rate_per_s = c->spike_rate_per_s;
     s->think = c->think;
     s->delay = c->delay;
+    s->send_cost_s = c->send_cost_s;
 
     s->kind = c->kind;
     s->workers = c->workers;
