@@ -190,6 +190,12 @@ size_t model_client_bytes(const model_spec *spec);
  * rate (step, spike), drawn from r (herd drive draws its starts alike). */
 double model_next_start(const model_spec *c, double t, gsl_rng *r);
 
+/* The token bucket of [server] rate_limit_rps at time now (*tokens at
+ * *tokens_at, both updated): true if a token was taken, else false with
+ * the Retry-After the server sends in *retry_after (-1: none).  The
+ * simulated server and herd serve share it. */
+bool server_take_token(const model_spec *spec, double *tokens, double *tokens_at, double now, double *retry_after);
+
 /* Internal: the server side (server.c) and client side (client.c). */
 void server_arrive(sim_t *sim, const eq_event *ev, void *ctx);
 void server_done(sim_t *sim, const eq_event *ev, void *ctx);

@@ -62,6 +62,7 @@
 
 #include "../base/alloc.h"
 #include "../engine/rng.h"
+#include "../model/model.h"
 #include "../model/sample.h"
 
 #define RESUME_BATCH 64
@@ -207,21 +208,15 @@ static bool refusing_at(const model_spec *spec, double t)
     return o && o->mode == SPEC_OUTAGE_FAIL_FAST && o->outcome == HP_OUTCOME_CONN_REFUSED;
 }
 
-/* The token bucket (model/server.c admit): true if a token was taken,
- * else false with the Retry-After to send (-1: none). */
+/* The token bucket (model/server.c): true if a token was taken, else
+ * false with the Retry-After to send, in whole seconds as HTTP sends it
+ * (rounded up; -1: none). */
 static bool take_token(server *s, double now, double *retry_after)
 {
-    const model_spec *spec = s->spec;
-    double burst = spec->burst > 0 ? spec->burst : fmax(1, spec->rate_limit_rps);
-    s->tokens = fmin(burst, s->tokens + (now - s->tokens_at) * spec->rate_limit_rps);
-    s->tokens_at = now;
-    if (s->tokens >= 1) {
-        s->tokens -= 1;
+    if (server_take_token(s->spec, &s->tokens, &s->tokens_at, now, retry_after))
         return true;
-    }
-    *retry_after = spec->retry_after == SPEC_RA_FIXED    ? ceil(spec->retry_after_s)
-                   : spec->retry_after == SPEC_RA_HONEST ? ceil((1 - s->tokens) / spec->rate_limit_rps)
-                                                         : -1;
+    if (*retry_after >= 0)
+        *retry_after = ceil(*retry_after);
     return false;
 }
 
@@ -772,15 +767,14 @@ int real_serve(const model_spec *spec, const serve_options *o, char *err, size_t
         }
     long nofile = real_raise_nofile();
     signal(SIGPIPE, SIG_IGN);
-    sigset_t sigs, old;
+    sigset_t sigs;
     sigemptyset(&sigs);
     sigaddset(&sigs, SIGINT);
     sigaddset(&sigs, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &sigs, &old); /* every thread started below inherits it */
+    pthread_sigmask(SIG_BLOCK, &sigs, NULL); /* every thread started below inherits it */
     server *s = herd_calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, errlen, "serve: out of memory");
-        pthread_sigmask(SIG_SETMASK, &old, NULL);
         return -1;
     }
     int rc = -1;
@@ -834,6 +828,7 @@ done:
     pthread_mutex_destroy(&s->mu);
     pthread_cond_destroy(&s->cv);
     herd_free(s);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    /* SIGINT and SIGTERM stay blocked: the process ends next, and a second
+     * signal sent while it stops must not turn a clean stop into a kill */
     return rc;
 }
