@@ -17,9 +17,9 @@ set boxwidth 0.36
 set xrange [-0.6:3.6]
 set yrange [0:*]
 set grid ytics
-set key top right
+set key top center horizontal
 set xtics scale 0 font ",12" noenhanced
-set offsets 0, 0, graph 0.12, 0
+set offsets 0, 0, graph 0.25, 0
 do for [k = 0:3] {
     set title T[k + 1]
     plot dat index k using ($1 - 0.19):3:(0.36) with boxes lc rgb "#4477aa" title "simulated", \

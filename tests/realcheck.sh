@@ -20,9 +20,10 @@
 # tens of milliseconds moves across a bucket boundary.  Exponential
 # backoff without jitter is a documented limit: its completion time and
 # calls depend on how spread each synchronised wave is, which the real
-# clients widen round after round beyond the model's send cost, so the
-# check there is that the real value is not above the model's (see
-# README, "Against a real server").  Writes
+# clients widen round after round beyond the model's send cost; its calls
+# must then not be above the model's (a wider wave is absorbed more), its
+# completion time is reported, not tested (a wider wave also ends later,
+# so it may go either way; see README, "Against a real server").  Writes
 # OUT/realcheck.dat, OUT/realcheck.txt and the figure OUT/realcheck.png
 # (plots/realcheck.gp).  Exit status 0 when every row agrees.
 #
@@ -103,8 +104,10 @@ compare() {
                 rel = a != 0 ? d / a : 0
                 t = k <= 2 ? tol : ptol
                 ok = (ad <= ca + cb) ? "yes (CIs overlap)" : (ad <= t * (a < 0 ? -a : a)) ? "yes (within " t * 100 "%)" : "NO"
-                if (ok == "NO" && s == "exponential" && k <= 2 && b <= a + ca + cb)
-                    ok = "limit (real below the model: a wave spread wider)"
+                if (ok == "NO" && s == "exponential" && k == 1)
+                    ok = "limit (wave spread; reported, not tested)"
+                if (ok == "NO" && s == "exponential" && k == 2 && b <= a + ca + cb)
+                    ok = "limit (real below the model: waves spread wider)"
                 if (ok == "NO") bad++
                 printf "%-20s %-16s %13.4g +/- %-6.2g %13.4g +/- %-6.2g %+7.1f%%  %s\n", s, label[k], a, ca, b, cb, 100 * rel, ok
                 printf "%d \"%s\" %.6g %.6g %.6g %.6g\n", i - 1, s, a, ca, b, cb > dat
