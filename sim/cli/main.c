@@ -234,6 +234,18 @@ static void bad_option(const char *cmd, char **args, int ind)
                optopt ? optopt : '?', cmd);
 }
 
+/* A scenario configuration to load (malloc'ed: it is large) and the
+ * scenario's path as messages show it; NULL (said on stderr) when out of
+ * memory. */
+static scn_config *new_config(const char *scenario, char *shown, size_t n)
+{
+    scn_display_path(scenario, shown, n);
+    scn_config *cfg = malloc(sizeof *cfg);
+    if (!cfg)
+        errorf("out of memory");
+    return cfg;
+}
+
 /* herd run, or with check, herd check: the same flags, the same
  * validation; check prints the plan and runs nothing. */
 static int cmd_run(int argc, char **argv, int check)
@@ -406,12 +418,9 @@ static int cmd_run(int argc, char **argv, int check)
         return 2;
     }
     char shown[128];
-    scn_display_path(scenario, shown, sizeof shown);
-    scn_config *cfg = malloc(sizeof *cfg);
-    if (!cfg) {
-        errorf("out of memory");
+    scn_config *cfg = new_config(scenario, shown, sizeof shown);
+    if (!cfg)
         return 1;
-    }
     char err[SCN_ERR_MAX];
     char *text = NULL;
     size_t textlen = 0;
@@ -736,12 +745,9 @@ static int cmd_real(int argc, char **argv, int serve)
         return 2;
     }
     char shown[128];
-    scn_display_path(scenario, shown, sizeof shown);
-    scn_config *cfg = malloc(sizeof *cfg);
-    if (!cfg) {
-        errorf("out of memory");
+    scn_config *cfg = new_config(scenario, shown, sizeof shown);
+    if (!cfg)
         return 1;
-    }
     char err[SCN_ERR_MAX + REAL_ERR_MAX];
     if (scn_load(cfg, scenario, sets, nsets, err) != 0) {
         errorf("%s", err);
