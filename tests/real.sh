@@ -107,6 +107,17 @@ stops_with INT
 "$HERD" serve "$SCN" --port 0 --quiet --max-seconds 0.3 >/dev/null 2>"$T/serve.err"
 [ $? = 0 ] && ok || bad "serve --max-seconds 0.3 did not exit 0: $(cat "$T/serve.err")"
 
+# --- the model's send cost ([network] send_cost_s): 0 is the default, and
+# a cost spreads exponential backoff's synchronised waves, which the server
+# then absorbs with fewer calls (every client in one instant: 2,200 calls)
+"$HERD" run "$SCN" -o "$T/sc0" --quiet --replications 2 --set run.strategies=exponential
+"$HERD" run "$SCN" -o "$T/sc00" --quiet --replications 2 --set run.strategies=exponential --set network.send_cost_s=0
+"$HERD" run "$SCN" -o "$T/sc1" --quiet --replications 2 --set run.strategies=exponential --set network.send_cost_s=0.0002
+cmp -s "$T/sc0/summary.csv" "$T/sc00/summary.csv" && ok || bad "send_cost_s = 0 is not the default"
+calls() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { printf "%s ", $(c["calls"]) }' "$1/summary.csv"; }
+[ "$(calls "$T/sc0")" = "2200 2200 " ] && ok || bad "send_cost_s = 0: calls $(calls "$T/sc0"), want 2200 2200"
+for n in $(calls "$T/sc1"); do [ "$n" -lt 2000 ] && ok || bad "send_cost_s = 0.0002: $n calls, want fewer than 2000"; done
+
 # --- refused: targets off loopback, bad flags, unsupported scenarios ------
 for t in http://10.0.0.1:80/ https://127.0.0.1:8080/ http://127.0.0.1.example.com/ http://localhost.example:80/ \
     http://example.com/ http://127.0.0.2:80/ 'http://127.0.0.1:99999/' 'http://[::1]:80/'; do
