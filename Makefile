@@ -147,7 +147,8 @@ fuzz: build/fuzz_scenario
 update-golden: herd
 	@sh tests/golden.sh ./herd --update
 
-# The unit tests and one end-to-end run again, built with ASan and UBSan.
+# The unit tests, one end-to-end run and the real server and client's
+# smoke test again, built with ASan and UBSan.
 asan-test:
 	@$(MAKE) --no-print-directory BUILD=build-asan \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
@@ -155,6 +156,7 @@ asan-test:
 	@set -e; for t in $(TESTS:%=build-asan/tests/%); do echo "== $$t (asan)"; $$t; done
 	./herd-asan run scenarios/thundering-herd.ini --quiet -o $(BUILD)/asan-e2e \
 	  --set clients.count=500 --replications 2 --jobs 2
+	@sh tests/real.sh ./herd-asan
 	@echo "asan: end-to-end run clean"
 
 # herd-mpi: the same program with MPI job distribution (herd run --mpi
