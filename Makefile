@@ -8,6 +8,7 @@
 #   make workshop the five lessons of scenarios/workshop/: run, check what each page says, draw
 #   make validate the engine against queueing theory (full table)
 #   make fuzz     libFuzzer over scenario parsing (FUZZ_SECONDS=600)
+#   make realcheck  herd serve + herd drive (real, loopback) against herd run, side by side
 #   make bench    events/s and peak memory, ladder queue vs heap, 1e4..1e7 clients and the OCC sweep
 #   make install  PREFIX=/usr/local DESTDIR= (make uninstall: the same files removed)
 #   make readme-keys  regenerate the key reference in README.md
@@ -23,10 +24,12 @@ WARN     += -Werror
 endif
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) $(CFLAGS) -MMD -MP
-LDLIBS   := -linih -lgsl -lgslcblas -lm -lpthread
+REAL_LIBS := -lmicrohttpd -lcurl
+LDLIBS   := -linih -lgsl -lgslcblas -lm -lpthread $(REAL_LIBS)
 
 DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev valgrind \
-            clang libclang-rt-14-dev libopenmpi-dev openmpi-bin pkgconf groff-base man-db
+            clang libclang-rt-14-dev libopenmpi-dev openmpi-bin pkgconf groff-base man-db \
+            libmicrohttpd-dev libcurl4-openssl-dev
 FUZZ_SECONDS ?= 600
 FUZZ_SRC = tests/fuzz_scenario.c $(SIM_SRC) $(POLICY_SRC) sim/cli/main.c
 
@@ -39,7 +42,8 @@ SIM_SRC    := sim/base/alloc.c sim/base/text.c \
               sim/model/server.c sim/model/occ.c sim/model/mech.c \
               sim/scenario/scenario.c sim/scenario/keys.c sim/scenario/expand.c sim/scenario/compile.c sim/scenario/data.c \
               sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/report/plot.c sim/report/presets.c \
-              sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c sim/experiment/rare.c
+              sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c sim/experiment/rare.c \
+              sim/real/common.c sim/real/serve.c sim/real/drive.c sim/real/session.c
 CLI_SRC    := sim/cli/main.c
 TESTS      := test_policy test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model
 
@@ -53,7 +57,7 @@ CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN   := $(TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: mpi all deps run test unit-test cli-test asan-test bench reproduce validate update-golden fuzz install uninstall install-test clean readme-keys \
-        figures figures-list workshop
+        figures figures-list workshop realcheck
 
 all: herd $(BUILD)/libherdpolicy.a $(BUILD)/$(SO_REAL)
 
@@ -128,6 +132,7 @@ cli-test: herd
 	@sh tests/workshop.sh ./herd --check
 	@sh tests/bad.sh ./herd
 	@sh tests/rare.sh ./herd
+	@sh tests/real.sh ./herd
 	@sh tests/golden.sh ./herd
 	@sh tests/metamorphic.sh ./herd
 	@sh tests/mutate.sh ./herd 30
@@ -146,7 +151,7 @@ cli-test: herd
 build/fuzz_scenario: $(FUZZ_SRC)
 	@mkdir -p build
 	clang -std=c11 -D_DEFAULT_SOURCE -Dmain=herd_main -g -O1 -fsanitize=fuzzer,address,undefined \
-	  -fno-sanitize-recover=undefined $(FUZZ_SRC) -linih -lgsl -lgslcblas -lm -lpthread -o $@
+	  -fno-sanitize-recover=undefined $(FUZZ_SRC) -linih -lgsl -lgslcblas -lm -lpthread $(REAL_LIBS) -o $@
 
 fuzz: build/fuzz_scenario
 	@mkdir -p build/fuzz-corpus
@@ -164,7 +169,8 @@ fuzz: build/fuzz_scenario
 update-golden: herd
 	@sh tests/golden.sh ./herd --update
 
-# The unit tests and one end-to-end run again, built with ASan and UBSan.
+# The unit tests, one end-to-end run and the real server and client's
+# smoke test again, built with ASan and UBSan.
 asan-test:
 	@$(MAKE) --no-print-directory BUILD=build-asan \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
@@ -172,6 +178,7 @@ asan-test:
 	@set -e; for t in $(TESTS:%=build-asan/tests/%); do echo "== $$t (asan)"; $$t; done
 	./herd-asan run scenarios/thundering-herd.ini --quiet -o $(BUILD)/asan-e2e \
 	  --set clients.count=500 --replications 2 --jobs 2
+	@sh tests/real.sh ./herd-asan
 	@echo "asan: end-to-end run clean"
 
 # herd-mpi: the same program with MPI job distribution (herd run --mpi
@@ -201,7 +208,7 @@ FIGURES := plots/thundering-herd.png plots/thundering-herd.gif plots/aws-2015-co
            plots/jitter-62-65-sensitivity.png plots/idempotency-variants.png plots/layers-variants.png \
            plots/metastable-goodput.png plots/agent-stack-variants.png plots/incident-replay.png \
            plots/incident-replay-goodput.png plots/metastable-breaker.png plots/metastable-throttle.png \
-           plots/metastable-budget.png
+           plots/metastable-budget.png plots/realcheck.png
 FIGURE   = sh tests/figure.sh ./herd $@
 FIG_DEPS = herd tests/figure.sh $(wildcard plots/*.gp)
 
@@ -249,12 +256,24 @@ plots/metastable-throttle.png: $(MECH_DEPS)
 plots/metastable-budget.png: $(MECH_DEPS)
 	sh tests/mechanisms.sh build/figures/metastable retry_budget budget $@ 50 130
 
+plots/realcheck.png: herd scenarios/realcheck.ini plots/realcheck.gp tests/realcheck.sh
+	sh tests/realcheck.sh ./herd build/realcheck
+	cp build/realcheck/realcheck.png $@
+
 # The workshop kit (scenarios/workshop/): runs every lesson, checks that
 # each still shows what its page says (numbers from the CSVs, with
 # tolerances that hold across seeds), and draws each lesson's figure
 # (talk style) into scenarios/workshop/.
 workshop: herd
 	@sh tests/workshop.sh ./herd
+
+# The simulator against reality: scenarios/realcheck.ini simulated (herd
+# run) and real (herd drive against herd serve on 127.0.0.1), the
+# side-by-side table and build/realcheck/realcheck.png.  A few minutes of
+# real time.
+realcheck: deps
+	@$(MAKE) --no-print-directory all
+	@sh tests/realcheck.sh ./herd build/realcheck
 
 bench: deps
 	@$(MAKE) --no-print-directory all

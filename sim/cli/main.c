@@ -7,6 +7,8 @@
  *   herd rare SCENARIO --levels L1,...,K [--effort N] [--repeats R] [--brute N]
  *                     a rare collapse's probability (multilevel splitting, brute force)
  *   herd keys          the scenario key reference (Markdown)
+ *   herd serve SCENARIO --port P       a real HTTP server that behaves like the scenario's server
+ *   herd drive SCENARIO --target URL   the scenario's clients in real time against a server
  *   herd --help | --version
  *
  * Exit status: 0 success; 1 the run failed (I/O, memory); 2 bad input (a
@@ -15,6 +17,7 @@
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -34,6 +37,8 @@
 #include "../report/partial.h"
 #include "../report/plot.h"
 #include "../report/report.h"
+#include "../real/drive.h"
+#include "../real/real.h"
 #include "../scenario/scenario.h"
 
 #define HERD_VERSION "0.2.0"
@@ -132,6 +137,10 @@ static void usage(FILE *f)
             "                                     tab-separated line per key, for scripts)\n"
             "       herd presets                  print the client-library retry presets, their\n"
             "                                     formulas and their sources\n"
+            "       herd serve SCENARIO --port P  a real HTTP server on 127.0.0.1 that behaves like the\n"
+            "                                     scenario's server (herd serve --help)\n"
+            "       herd drive SCENARIO --target URL  the scenario's clients in real time against an HTTP\n"
+            "                                     server on loopback; the CSVs of herd run (herd drive --help)\n"
             "       herd --help | --version\n"
             "\n"
             "run and check options:\n"
@@ -200,6 +209,33 @@ static int help_for(const char *cmd)
                "one run (herd run --shard K/N -o DIR) into OUT, byte for byte the outputs of a single run\n");
     else if (!strcmp(cmd, "rare"))
         fputs(RARE_HELP, stdout);
+    else if (!strcmp(cmd, "serve"))
+        printf("usage: herd serve SCENARIO --port P [options]\n"
+               "a real HTTP server on 127.0.0.1 that behaves like the scenario's server model: workers, queue,\n"
+               "service times, outages (refused connections, a status, a black hole), error rates, 429 with\n"
+               "Retry-After, lost replies; herd drive resets it before each replication (/_herd/reset)\n\n"
+               "  --port P                the TCP port on 127.0.0.1 (0: any free port; the line printed\n"
+               "                          on start names it)\n"
+               "  --set SECTION.KEY=VALUE override any scenario key; repeatable\n"
+               "  --max-seconds S         stop by itself after S seconds (default 3600, at most 86400)\n"
+               "  --max-requests N        stop by itself after N requests (default 10000000)\n"
+               "  -q, --quiet             print only the URL on start\n\n"
+               "It stops on SIGINT or SIGTERM (exit status 0).\n");
+    else if (!strcmp(cmd, "drive"))
+        printf("usage: herd drive SCENARIO --target URL [options]\n"
+               "run the scenario's clients in real time against an HTTP server on loopback, every retry\n"
+               "decision through libherdpolicy's client API; writes the CSVs of herd run\n\n"
+               "  --target URL            http://127.0.0.1:PORT/PATH or http://localhost:PORT/PATH (nothing\n"
+               "                          else: real traffic stays on loopback); against herd serve, each\n"
+               "                          replication starts with a reset and ends with its counters\n"
+               "  -o, --output DIR        write CSVs into DIR (default out/<scenario name>-real/)\n"
+               "  --seed N                master seed (overrides [run] seed)\n"
+               "  --replications N        replications per strategy (overrides [run] replications)\n"
+               "  --set SECTION.KEY=VALUE override any scenario key; repeatable\n"
+               "  --max-seconds S         per replication: stop after S seconds and count what is open as\n"
+               "                          unfinished (default: [run] horizon_s, at most 600; at most 3600)\n"
+               "  --max-requests N        per replication: the same after N attempts (default 1000000)\n"
+               "  -q, --quiet             print nothing on success\n");
     else if (!strcmp(cmd, "columns"))
         printf("usage: herd columns\nprint the columns of summary.csv and what each means (Markdown)\n");
     else if (!strcmp(cmd, "keys"))
@@ -242,6 +278,18 @@ static char **copy_args(int argc, char **argv)
     for (int i = 0; i < argc; i++)
         args[i] = argv[i];
     return args;
+}
+
+/* A scenario configuration to load (malloc'ed: it is large) and the
+ * scenario's path as messages show it; NULL (said on stderr) when out of
+ * memory. */
+static scn_config *new_config(const char *scenario, char *shown, size_t n)
+{
+    scn_display_path(scenario, shown, n);
+    scn_config *cfg = malloc(sizeof *cfg);
+    if (!cfg)
+        errorf("out of memory");
+    return cfg;
 }
 
 /* herd run, or with check, herd check: the same flags, the same
@@ -412,12 +460,9 @@ static int cmd_run(int argc, char **argv, int check)
         return 2;
     }
     char shown[128];
-    scn_display_path(scenario, shown, sizeof shown);
-    scn_config *cfg = malloc(sizeof *cfg);
-    if (!cfg) {
-        errorf("out of memory");
+    scn_config *cfg = new_config(scenario, shown, sizeof shown);
+    if (!cfg)
         return 1;
-    }
     char err[SCN_ERR_MAX];
     char *text = NULL;
     size_t textlen = 0;
@@ -778,6 +823,187 @@ static int cmd_plot(int argc, char **argv)
     return 0;
 }
 
+
+/* A number flag of serve and drive: a decimal in [lo, hi]; 0, else -1
+ * with the message printed. */
+static int real_number(const char *flag, const char *v, double lo, double hi, int integer, double *out)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || *end || !(x >= lo && x <= hi) || (integer && x != floor(x)) || strchr(v, 'x') ||
+        strchr(v, 'X') || strpbrk(v, "iInN")) {
+        errorf("--%s: expected %s in [%g, %g], got '%s'", flag, integer ? "an integer" : "a number", lo, hi, v);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+/* The command line as one string, for manifest.txt. */
+static void join_args(int argc, char **argv, char *out, size_t n)
+{
+    size_t o = 0;
+    out[0] = '\0';
+    for (int i = 0; i < argc && o + 2 < n; i++)
+        o += (size_t)snprintf(out + o, n - o, "%s%s", i ? " " : "", argv[i]);
+}
+
+/* herd serve and herd drive: the same parsing (serve != 0: --port; else
+ * --target and the output options). */
+static int cmd_real(int argc, char **argv, int serve)
+{
+    const char *cmd = argv[1], *scenario = NULL, *target = NULL, *outdir = NULL;
+    static char setbuf[2][64];
+    const char *sets[MAX_SETS];
+    int nsets = 0, quiet = 0, have_port = 0;
+    double port = 0, max_s = -1, max_req = -1, x;
+    enum { R_PORT = 256, R_TARGET, R_SET, R_SEED, R_REPS, R_MAXS, R_MAXR };
+    static const struct option longopts[] = {
+        {"port", required_argument, NULL, R_PORT},         {"target", required_argument, NULL, R_TARGET},
+        {"set", required_argument, NULL, R_SET},           {"seed", required_argument, NULL, R_SEED},
+        {"replications", required_argument, NULL, R_REPS}, {"max-seconds", required_argument, NULL, R_MAXS},
+        {"max-requests", required_argument, NULL, R_MAXR}, {"output", required_argument, NULL, 'o'},
+        {"quiet", no_argument, NULL, 'q'},                 {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    static char *args[4096];
+    if (argc > (int)(sizeof args / sizeof args[0])) {
+        errorf("too many arguments");
+        return 2;
+    }
+    for (int i = 0; i < argc; i++)
+        args[i] = argv[i];
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc - 1, args + 1, serve ? ":qh" : ":o:qh", longopts, NULL)) != -1) {
+        const char *v = optarg;
+        if ((serve && (c == R_TARGET || c == R_SEED || c == R_REPS || c == 'o')) || (!serve && c == R_PORT)) {
+            const struct option *lo = longopts;
+            while (lo->name && lo->val != c)
+                lo++;
+            errorf("%s does not take --%s (see herd %s --help)", cmd, lo->name ? lo->name : "?", cmd);
+            return 2;
+        }
+        switch (c) {
+        case R_PORT:
+            if (real_number("port", v, 0, 65535, 1, &port) != 0)
+                return 2;
+            have_port = 1;
+            break;
+        case R_TARGET: {
+            char err[REAL_ERR_MAX];
+            if (real_check_target(v, err, sizeof err) != 0) {
+                errorf("%s", err);
+                return 2;
+            }
+            target = v;
+            break;
+        }
+        case 'o':
+            if (!*v) {
+                errorf("-o: expected a directory, got an empty path");
+                return 2;
+            }
+            outdir = v;
+            break;
+        case R_SET:
+            if (nsets >= MAX_SETS - 2) {
+                errorf("too many --set (at most %d)", MAX_SETS - 2);
+                return 2;
+            }
+            sets[nsets++] = v;
+            break;
+        case R_SEED:
+        case R_REPS:
+            if (real_number(c == R_SEED ? "seed" : "replications", v, c == R_SEED ? 0 : 1,
+                            c == R_SEED ? 9007199254740992.0 : 1000, 1, &x) != 0)
+                return 2;
+            snprintf(setbuf[c == R_REPS], sizeof setbuf[0], "run.%s=%s", c == R_SEED ? "seed" : "replications", v);
+            sets[nsets++] = setbuf[c == R_REPS];
+            break;
+        case R_MAXS:
+            if (real_number("max-seconds", v, 0.001, serve ? 86400 : 3600, 0, &max_s) != 0)
+                return 2;
+            break;
+        case R_MAXR:
+            if (real_number("max-requests", v, 1, 1e12, 1, &max_req) != 0)
+                return 2;
+            break;
+        case 'q':
+            quiet = 1;
+            break;
+        case 'h':
+            return help_for(cmd);
+        case ':':
+            errorf("%s needs a value (see herd %s --help)", args[optind], cmd);
+            return 2;
+        default:
+            bad_option(cmd, args + 1, optind);
+            return 2;
+        }
+    }
+    for (int i = optind + 1; i < argc; i++) {
+        if (scenario) {
+            errorf("one scenario; got '%s' and '%s'", scenario, args[i]);
+            return 2;
+        }
+        scenario = args[i];
+    }
+    if (!scenario) {
+        errorf("%s needs a scenario file, e.g. herd %s scenarios/realcheck.ini %s", cmd, cmd,
+               serve ? "--port 8080" : "--target http://127.0.0.1:8080/");
+        return 2;
+    }
+    if (serve && !have_port) {
+        errorf("serve needs --port P (0: any free port on 127.0.0.1)");
+        return 2;
+    }
+    if (!serve && !target) {
+        errorf("drive needs --target http://127.0.0.1:PORT/ (real traffic stays on loopback)");
+        return 2;
+    }
+    char shown[128];
+    scn_config *cfg = new_config(scenario, shown, sizeof shown);
+    if (!cfg)
+        return 1;
+    char err[SCN_ERR_MAX + REAL_ERR_MAX];
+    if (scn_load(cfg, scenario, sets, nsets, err) != 0) {
+        errorf("%s", err);
+        free(cfg);
+        return 2;
+    }
+    int rc;
+    if (serve) {
+        model_spec *spec = malloc(sizeof *spec);
+        if (!spec) {
+            free(cfg);
+            errorf("out of memory");
+            return 1;
+        }
+        scn_compile(cfg, spec);
+        serve_options o = {.port = (uint16_t)port, .max_seconds = max_s > 0 ? max_s : 3600,
+                           .max_requests = max_req > 0 ? (uint64_t)max_req : 10000000u, .quiet = quiet};
+        rc = real_serve(spec, &o, err, sizeof err);
+        free(spec);
+    } else {
+        char defdir[256], command[4096];
+        if (!outdir) {
+            snprintf(defdir, sizeof defdir, "out/%s-real", cfg->name);
+            outdir = defdir;
+        }
+        join_args(argc, argv, command, sizeof command);
+        drive_options o = {.target = target, .max_seconds = max_s > 0 ? max_s : fmin(cfg->horizon_s, 600),
+                           .max_requests = max_req > 0 ? (uint64_t)max_req : 1000000u, .quiet = quiet};
+        rc = real_drive(cfg, shown, &o, outdir, command, err, sizeof err);
+    }
+    free(cfg);
+    if (rc != 0) {
+        errorf("%s", err);
+        return rc == -2 ? 2 : 1;
+    }
+    return 0;
+}
+
 static int herd(int argc, char **argv);
 
 int main(int argc, char **argv)
@@ -844,6 +1070,8 @@ static int herd(int argc, char **argv)
         return cmd_merge(argc, argv);
     if (!strcmp(cmd, "rare"))
         return cmd_rare(argc, argv);
+    if (!strcmp(cmd, "serve") || !strcmp(cmd, "drive"))
+        return cmd_real(argc, argv, !strcmp(cmd, "serve"));
     if (!strcmp(cmd, "columns")) {
         if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")))
             return help_for("columns");

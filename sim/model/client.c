@@ -240,7 +240,7 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
     }
     c->tag++; /* odd: waiting for this attempt */
     assert(c->tag & 1);
-    model_hop(md, EV_ARRIVE, id, c->tag, (int32_t)c->done, 0);
+    model_send(md, EV_ARRIVE, id, c->tag, (int32_t)c->done);
     if (a.hedge_after_s < INFINITY)
         sim_schedule(sim, a.hedge_after_s, EV_HEDGE, id, c->tag, 0);
     if (isinf(a.timeout_s))
@@ -457,7 +457,7 @@ void client_hedge(sim_t *sim, const eq_event *ev, void *ctx)
     if (c->tag != ev->tag) /* the attempt is over */
         return;
     md->m.hedges++;
-    model_hop(md, EV_ARRIVE, ev->obj, c->tag, (int32_t)c->done, 0);
+    model_send(md, EV_ARRIVE, ev->obj, c->tag, (int32_t)c->done);
     uint32_t sent = (uint32_t)ev->arg + 1;
     double next = hp_client_hedge_next(&md->guard, sent);
     if (next < INFINITY)

@@ -9,8 +9,6 @@
 #include <string.h>
 
 #include <gsl/gsl_randist.h>
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 
 #include "../base/alloc.h"
 #include "sample.h"
@@ -131,7 +129,7 @@ static double next_change(const model_spec *c, double t)
 /* The next Poisson start after t under the piecewise-constant rate: an
  * exponential gap at the current rate, redrawn from each change of rate
  * (exact, by memorylessness). */
-static double next_start(const model_spec *c, double t, gsl_rng *r)
+double model_next_start(const model_spec *c, double t, gsl_rng *r)
 {
     for (;;) {
         double rate = rate_at(c, t), change = next_change(c, t);
@@ -203,7 +201,7 @@ static void poisson_start(void *ctx, uint64_t i, eq_event *ev)
         md->start_t = trace_next(md->data, spec_table_entry(md->data, md->spec->trace), md->spec->trace_linear,
                                  &md->start_pos, md->start_rng);
     else
-        md->start_t = next_start(md->spec, md->start_t, md->start_rng);
+        md->start_t = model_next_start(md->spec, md->start_t, md->start_rng);
     *ev = (eq_event){.time = md->start_t, .type = EV_START, .obj = (uint32_t)i};
 }
 
@@ -374,7 +372,7 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
         if (spec->start == SPEC_START_SPREAD)
             t = spec->spread_s * gsl_rng_uniform(r);
         else if (spec->start == SPEC_START_POISSON)
-            t = next_start(spec, t, r);
+            t = model_next_start(spec, t, r);
         else if (spec->start == SPEC_START_TRACE)
             t = trace_next(data, trace, spec->trace_linear, &pos, r);
         if (t > md->last_start)
@@ -422,44 +420,7 @@ int model_run(model *md)
                 md->tm[md->op_tool ? md->op_tool[i] : 0].lost_operations++;
             }
     }
-    /* offered load and goodput over [warm-up, last start], and recovery */
-    double bs = md->ts.bucket_s, to = md->last_start;
-    size_t b0 = (size_t)ceil(from / bs), b1 = (size_t)floor(to / bs);
-    double off = 0, good = 0;
-    for (size_t i = b0; i < b1 && i < md->ts.len; i++) {
-        off += md->ts.b[i].offered;
-        good += md->ts.b[i].goodput;
-    }
-    m->offered_per_s = b1 > b0 ? off / ((double)(b1 - b0) * bs) : NAN;
-    m->goodput_per_s = b1 > b0 ? good / ((double)(b1 - b0) * bs) : NAN;
-    double trigger = NAN, tstart = NAN;
-    if (md->spec->noutages) { /* outages are sorted: the last one */
-        tstart = md->spec->outages[md->spec->noutages - 1].start_s;
-        trigger = md->spec->outages[md->spec->noutages - 1].end_s;
-    } else if (md->spec->spike_rate_per_s > 0) {
-        tstart = md->spec->spike_start_s;
-        trigger = md->spec->spike_end_s;
-    }
-    if (md->spec->trigger_end_s >= 0)
-        trigger = md->spec->trigger_end_s;
-    m->trigger_start_s = tstart;
-    m->trigger_end_s = trigger;
-    m->recovery_time_s = NAN;
-    if (!isnan(trigger) && to > trigger) {
-        size_t w = (size_t)ceil(md->spec->recovery_window_s / bs);
-        m->recovery_time_s = to - trigger; /* censored: never recovered */
-        for (size_t i = (size_t)floor(trigger / bs); (double)(i + w) * bs <= to && i + w <= md->ts.len; i++) {
-            size_t j = i;
-            while (j < i + w && md->ts.b[j].goodput >= 0.9 * md->ts.b[j].offered)
-                j++;
-            if (j == i + w) {
-                m->recovery_time_s = fmax(0, (double)i * bs - trigger);
-                m->recovered = 1;
-                break;
-            }
-            i = j; /* the window cannot start before the failing bucket */
-        }
-    }
+    results_summarize_series(m, &md->ts, md->spec, md->last_start);
 
     uint64_t finished = m->successes + m->failures;
     m->amplification = finished ? (double)m->calls / (double)finished : NAN;
@@ -467,12 +428,6 @@ int model_run(model *md)
     m->mean_task_latency_s = m->task_successes ? md->task_latency_sum / (double)m->task_successes : NAN;
     m->mean_wait_s = m->served ? md->wait_sum / (double)m->served : NAN;
     m->p_wait = m->served ? (double)md->waited / (double)m->served : NAN;
-
-    double peak = 0;
-    for (size_t i = 0; i < md->ts.len; i++)
-        if (md->ts.b[i].arrivals > peak)
-            peak = md->ts.b[i].arrivals;
-    m->peak_arrivals_per_s = peak / md->ts.bucket_s;
 
     if (md->nlatency && md->hist) {
         m->mean_latency_s = lh_mean(md->hist);
@@ -482,18 +437,9 @@ int model_run(model *md)
         m->p999_latency_s = lh_quantile(md->hist, 0.999);
         m->max_latency_s = md->hist->max;
     } else if (md->nlatency) {
-        double *x = md->latency;
-        size_t n = (size_t)md->nlatency;
-        gsl_sort(x, 1, n);
-        m->mean_latency_s = gsl_stats_mean(x, 1, n);
-        m->p50_latency_s = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.5);
-        m->p90_latency_s = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.9);
-        m->p99_latency_s = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.99);
-        m->p999_latency_s = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.999);
-        m->max_latency_s = x[n - 1];
+        results_latency(m, md->latency, (size_t)md->nlatency);
     } else {
-        m->mean_latency_s = m->p50_latency_s = m->p90_latency_s = m->p99_latency_s = m->p999_latency_s =
-            m->max_latency_s = NAN;
+        results_latency(m, NULL, 0);
     }
     return 0;
 }

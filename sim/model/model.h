@@ -139,6 +139,7 @@ typedef struct model {
     gsl_rng *start_rng; /* poisson starts: the arrivals stream as it was before them */
     double start_t;     /* poisson starts: the last one produced */
     int delay_lane;     /* lane of a constant network delay, or -1 */
+    double send_free;   /* with send_cost_s: when the clients' sender is free again */
     int service_lane;   /* lane of a constant service time, or -1 */
 
     client *clients;
@@ -222,6 +223,16 @@ double model_memory_estimate(const model_spec *spec);
  * and per logical request a latency sample and its flags. */
 size_t model_client_bytes(const model_spec *spec);
 
+/* The next Poisson start after t under the spec's piecewise-constant start
+ * rate (step, spike), drawn from r (herd drive draws its starts alike). */
+double model_next_start(const model_spec *c, double t, gsl_rng *r);
+
+/* The token bucket of [server] rate_limit_rps at time now (*tokens at
+ * *tokens_at, both updated): true if a token was taken, else false with
+ * the Retry-After the server sends in *retry_after (-1: none).  The
+ * simulated server and herd serve share it. */
+bool server_take_token(const model_spec *spec, double *tokens, double *tokens_at, double now, double *retry_after);
+
 /* Internal: the server side (server.c) and client side (client.c). */
 void server_arrive(sim_t *sim, const eq_event *ev, void *ctx);
 void server_done(sim_t *sim, const eq_event *ev, void *ctx);
@@ -277,6 +288,22 @@ static inline void model_hop(model *md, uint32_t type, uint32_t obj, uint32_t ta
     else
         sim_schedule_aux(md->sim, dist_sample(&md->spec->delay, md->data, sim_rng(md->sim, RNG_NETWORK)), type, obj, tag, arg,
                          aux);
+}
+
+/* Schedules a client's attempt (type EV_ARRIVE or EV_OCC_WRITE) towards
+ * the server: with send_cost_s, after the sender has sent the attempts
+ * before it (one every send_cost_s), then one network hop. */
+static inline void model_send(model *md, uint32_t type, uint32_t obj, uint32_t tag, int32_t arg)
+{
+    double cost = md->spec->send_cost_s;
+    if (!(cost > 0)) {
+        model_hop(md, type, obj, tag, arg, 0);
+        return;
+    }
+    double now = sim_now(md->sim);
+    md->send_free = (md->send_free > now ? md->send_free : now) + cost;
+    sim_schedule_aux(md->sim, md->send_free - now + dist_sample(&md->spec->delay, md->data, sim_rng(md->sim, RNG_NETWORK)),
+                     type, obj, tag, arg, 0);
 }
 
 #endif

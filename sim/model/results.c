@@ -3,7 +3,11 @@
  */
 #include "results.h"
 
+#include <math.h>
 #include <string.h>
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "../base/alloc.h"
 
@@ -133,4 +137,67 @@ void model_results_free(model_results *r)
 {
     ts_free(&r->ts);
     mech_free(&r->ms);
+}
+
+void results_summarize_series(metrics *m, const timeseries *ts, const model_spec *spec, double last_start)
+{
+    /* offered load and goodput over [warm-up, last start], and recovery */
+    double bs = ts->bucket_s, from = spec->warmup_s, to = last_start;
+    size_t b0 = (size_t)ceil(from / bs), b1 = (size_t)floor(to / bs);
+    double off = 0, good = 0;
+    for (size_t i = b0; i < b1 && i < ts->len; i++) {
+        off += ts->b[i].offered;
+        good += ts->b[i].goodput;
+    }
+    m->offered_per_s = b1 > b0 ? off / ((double)(b1 - b0) * bs) : NAN;
+    m->goodput_per_s = b1 > b0 ? good / ((double)(b1 - b0) * bs) : NAN;
+    double trigger = NAN, tstart = NAN;
+    if (spec->noutages) { /* outages are sorted: the last one */
+        tstart = spec->outages[spec->noutages - 1].start_s;
+        trigger = spec->outages[spec->noutages - 1].end_s;
+    } else if (spec->spike_rate_per_s > 0) {
+        tstart = spec->spike_start_s;
+        trigger = spec->spike_end_s;
+    }
+    if (spec->trigger_end_s >= 0)
+        trigger = spec->trigger_end_s;
+    m->trigger_start_s = tstart;
+    m->trigger_end_s = trigger;
+    m->recovery_time_s = NAN;
+    if (!isnan(trigger) && to > trigger) {
+        size_t w = (size_t)ceil(spec->recovery_window_s / bs);
+        m->recovery_time_s = to - trigger; /* censored: never recovered */
+        for (size_t i = (size_t)floor(trigger / bs); (double)(i + w) * bs <= to && i + w <= ts->len; i++) {
+            size_t j = i;
+            while (j < i + w && ts->b[j].goodput >= 0.9 * ts->b[j].offered)
+                j++;
+            if (j == i + w) {
+                m->recovery_time_s = fmax(0, (double)i * bs - trigger);
+                m->recovered = 1;
+                break;
+            }
+            i = j; /* the window cannot start before the failing bucket */
+        }
+    }
+    double peak = 0;
+    for (size_t i = 0; i < ts->len; i++)
+        if (ts->b[i].arrivals > peak)
+            peak = ts->b[i].arrivals;
+    m->peak_arrivals_per_s = peak / ts->bucket_s;
+}
+
+void results_latency(metrics *m, double *x, size_t n)
+{
+    if (!n) {
+        m->mean_latency_s = m->p50_latency_s = m->p90_latency_s = m->p99_latency_s = m->p999_latency_s =
+            m->max_latency_s = NAN;
+        return;
+    }
+    gsl_sort(x, 1, n);
+    m->mean_latency_s = gsl_stats_mean(x, 1, n);
+    m->p50_latency_s = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.5);
+    m->p90_latency_s = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.9);
+    m->p99_latency_s = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.99);
+    m->p999_latency_s = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.999);
+    m->max_latency_s = x[n - 1];
 }

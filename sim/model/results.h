@@ -171,4 +171,14 @@ typedef struct model_results {
 
 void model_results_free(model_results *r);
 
+/* The summary metrics a run derives from its series (the same for the
+ * simulation and herd drive): offered_per_s and goodput_per_s over
+ * [warmup_s, last_start], the trigger and recovery_time_s / recovered,
+ * peak_arrivals_per_s. */
+void results_summarize_series(metrics *m, const timeseries *ts, const model_spec *spec, double last_start);
+
+/* mean, p50, p99 and max latency of the n samples x (sorted in place);
+ * nan for each when n is 0. */
+void results_latency(metrics *m, double *x, size_t n);
+
 #endif

@@ -175,17 +175,13 @@ static void refuse(model *md, const eq_event *ev)
     reply(md, ev->obj, ev->tag, HP_OUTCOME_CONN_REFUSED, 0);
 }
 
-/* Takes a token from the rate limiter's bucket: true if one was taken,
- * else false with the Retry-After to send in *retry_after (-1: none). */
-static bool admit(model *md, double *retry_after)
+bool server_take_token(const model_spec *spec, double *tokens, double *tokens_at, double now, double *retry_after)
 {
-    const model_spec *spec = md->spec;
-    double now = sim_now(md->sim);
     double burst = spec->burst > 0 ? spec->burst : fmax(1, spec->rate_limit_rps);
-    md->tokens = fmin(burst, md->tokens + (now - md->tokens_at) * spec->rate_limit_rps);
-    md->tokens_at = now;
-    if (md->tokens >= 1) {
-        md->tokens -= 1;
+    *tokens = fmin(burst, *tokens + (now - *tokens_at) * spec->rate_limit_rps);
+    *tokens_at = now;
+    if (*tokens >= 1) {
+        *tokens -= 1;
         return true;
     }
     bool seconds = spec->retry_after_format == SPEC_RA_SECONDS;
@@ -194,14 +190,19 @@ static bool admit(model *md, double *retry_after)
         *retry_after = seconds ? spec->retry_after_s : ceil(spec->retry_after_s * 1000) / 1000;
         break;
     case SPEC_RA_HONEST: /* whole seconds, rounded up, as HTTP sends it; or milliseconds */
-        *retry_after = seconds ? ceil((1 - md->tokens) / spec->rate_limit_rps)
-                               : ceil((1 - md->tokens) / spec->rate_limit_rps * 1000) / 1000;
+        *retry_after = seconds ? ceil((1 - *tokens) / spec->rate_limit_rps)
+                               : ceil((1 - *tokens) / spec->rate_limit_rps * 1000) / 1000;
         break;
     default: /* no Retry-After; X-RateLimit-Reset alone travels in its place */
-        *retry_after = spec->ratelimit_reset ? ceil((1 - md->tokens) / spec->rate_limit_rps) : -1;
+        *retry_after = spec->ratelimit_reset ? ceil((1 - *tokens) / spec->rate_limit_rps) : -1;
         break;
     }
     return false;
+}
+
+static bool admit(model *md, double *retry_after)
+{
+    return server_take_token(md->spec, &md->tokens, &md->tokens_at, sim_now(md->sim), retry_after);
 }
 
 void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)

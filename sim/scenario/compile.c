@@ -121,6 +121,7 @@ void scn_compile(const scn_config *c, model_spec *s)
         s->clients = scn_trace_clients(c);
     s->think = c->think;
     s->delay = c->delay;
+    s->send_cost_s = c->send_cost_s;
 
     s->kind = c->kind;
     s->workers = c->workers;

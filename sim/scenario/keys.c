@@ -157,6 +157,10 @@ const key scn_key_table[] = {
 
     {"network", "delay_s", K_DIST, C(delay), 0, 0, NULL, "s", "constant(0.005)",
      "One-way delay, drawn independently for the request and for the reply."},
+    {"network", "send_cost_s", K_DOUBLE, C(send_cost_s), 0, 1, NULL, "s", "0 (all at once)",
+     "The clients' host spends this long sending each attempt (connection set-up, writing the "
+     "request), one attempt after another: attempts due at the same instant leave send_cost_s "
+     "apart, as from herd drive's single thread (it measures its own; see Against a real server)."},
 
     {"server", "kind", K_ENUM, C(kind), 0, 0, kind_names, "", "queue",
      "queue: workers + FIFO queue with outages and errors; occ: the AWS 2015 optimistic-concurrency "

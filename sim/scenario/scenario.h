@@ -123,6 +123,7 @@ typedef struct scn_config {
 
     /* [network] */
     dist delay;                 /* one way, drawn per hop */
+    double send_cost_s;         /* the client host's time per attempt sent, paid in turn */
 
     /* [server] */
     spec_server_kind kind;

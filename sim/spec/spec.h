@@ -104,6 +104,8 @@ typedef struct model_spec {
 
     /* network */
     dist delay;                 /* one way, drawn per hop */
+    double send_cost_s;         /* the clients' host sends one attempt after another, each
+                                 * taking this long before its hop (0: all at once) */
 
     /* server */
     spec_server_kind kind;
