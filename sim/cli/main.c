@@ -110,10 +110,10 @@ static void errorf(const char *fmt, ...)
     "                          workers + queue (required)\n" \
     "  --effort N              runs per level and repetition (fixed effort; 0: no splitting;\n" \
     "                          default 1000)\n" \
-    "  --repeats R             independent repetitions of the splitting, for a Student-t 95%%\n" \
+    "  --repeats R             independent repetitions of the splitting, for a Student-t 95%\n" \
     "                          interval (2..10000, default 10)\n" \
     "  --brute N               also N independent plain runs: hits of K with an exact\n" \
-    "                          (Clopper-Pearson) 95%% interval (default 0)\n" \
+    "                          (Clopper-Pearson) 95% interval (default 0)\n" \
     "  -o, --output DIR        write rare.csv and rare-summary.csv into DIR (default out/<name>-rare/)\n" \
     "  --seed N                master seed (overrides [run] seed)\n" \
     "  --set SECTION.KEY=VALUE override a scenario key; repeatable\n" \
@@ -208,7 +208,7 @@ static int help_for(const char *cmd)
         printf("usage: herd merge OUT DIR... [--plot] [--quiet]\ncombine the partial results of the shards of "
                "one run (herd run --shard K/N -o DIR) into OUT, byte for byte the outputs of a single run\n");
     else if (!strcmp(cmd, "rare"))
-        fputs(RARE_HELP, stdout);
+        printf("%s", RARE_HELP);
     else if (!strcmp(cmd, "serve"))
         printf("usage: herd serve SCENARIO --port P [options]\n"
                "a real HTTP server on 127.0.0.1 that behaves like the scenario's server model: workers, queue,\n"
