@@ -36,12 +36,12 @@ SIM_SRC    := sim/base/alloc.c sim/base/text.c \
               sim/engine/rng.c sim/engine/sim.c \
               sim/spec/dist.c \
               sim/model/sample.c sim/model/results.c sim/model/lathist.c sim/model/model.c sim/model/client.c \
-              sim/model/server.c sim/model/occ.c \
+              sim/model/server.c sim/model/occ.c sim/model/recovery.c \
               sim/scenario/scenario.c sim/scenario/keys.c sim/scenario/expand.c sim/scenario/compile.c \
               sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/report/plot.c \
               sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c
 CLI_SRC    := sim/cli/main.c
-TESTS      := test_policy test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model
+TESTS      := test_policy test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model test_recovery
 
 POLICY_OBJ := $(POLICY_SRC:%.c=$(BUILD)/%.o)
 SIM_OBJ    := $(SIM_SRC:%.c=$(BUILD)/%.o)

@@ -3,6 +3,7 @@
  * model.h); the event handlers live in client.c and server.c.
  */
 #include "model.h"
+#include "recovery.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -338,26 +339,16 @@ int model_run(model *md)
         tstart = md->spec->spike_start_s;
         trigger = md->spec->spike_end_s;
     }
+    if (md->spec->trigger_start_s >= 0)
+        tstart = md->spec->trigger_start_s;
     if (md->spec->trigger_end_s >= 0)
         trigger = md->spec->trigger_end_s;
     m->trigger_start_s = tstart;
     m->trigger_end_s = trigger;
-    m->recovery_time_s = NAN;
-    if (!isnan(trigger) && to > trigger) {
-        size_t w = (size_t)ceil(md->spec->recovery_window_s / bs);
-        m->recovery_time_s = to - trigger; /* censored: never recovered */
-        for (size_t i = (size_t)floor(trigger / bs); (double)(i + w) * bs <= to && i + w <= md->ts.len; i++) {
-            size_t j = i;
-            while (j < i + w && md->ts.b[j].goodput >= 0.9 * md->ts.b[j].offered)
-                j++;
-            if (j == i + w) {
-                m->recovery_time_s = fmax(0, (double)i * bs - trigger);
-                m->recovered = 1;
-                break;
-            }
-            i = j; /* the window cannot start before the failing bucket */
-        }
-    }
+    /* without a trigger: from the start of the measured window */
+    m->recovered = (uint64_t)recovery_measure(md->ts.b, md->ts.len, b0, b1, bs, isnan(tstart) ? (double)b0 * bs : tstart,
+                                              md->spec->recovery_window_s, md->spec->recovery_fraction,
+                                              &m->recovery_time_s);
 
     uint64_t finished = m->successes + m->failures;
     m->amplification = finished ? (double)m->calls / (double)finished : NAN;

@@ -7,8 +7,10 @@
 
 #include "../base/alloc.h"
 
-#define U(f) {#f, METRIC_U64, offsetof(metrics, f)}
-#define D(f) {#f, METRIC_DOUBLE, offsetof(metrics, f)}
+#define U(f) {#f, METRIC_U64, offsetof(metrics, f), AGG_MEAN}
+#define D(f) {#f, METRIC_DOUBLE, offsetof(metrics, f), AGG_MEAN}
+#define P(f) {#f, METRIC_U64, offsetof(metrics, f), AGG_PROPORTION}
+#define DEF(f) {#f, METRIC_DOUBLE, offsetof(metrics, f), AGG_DEFINED}
 
 const metric_desc metric_table[] = {
     U(clients),          D(completion_time_s), U(calls),          U(refused),
@@ -21,8 +23,8 @@ const metric_desc metric_table[] = {
     U(replies_lost),     D(wasted_work_s),     D(amplification),
     U(tasks),            U(task_successes),    D(task_success_rate),
     D(mean_task_latency_s), U(repeats),        U(intercepted),
-    D(offered_per_s),    D(goodput_per_s),     D(recovery_time_s),
-    U(recovered),        D(trigger_start_s),   D(trigger_end_s),
+    D(offered_per_s),    D(goodput_per_s),     P(recovered),
+    DEF(recovery_time_s), D(trigger_start_s),  D(trigger_end_s),
     U(retries_denied),   U(breaker_rejected),  U(throttled),
     U(hedges),
     U(peak_inflight),    D(peak_arrivals_per_s), D(mean_latency_s),
@@ -32,6 +34,23 @@ const metric_desc metric_table[] = {
 };
 
 const size_t metric_count = sizeof metric_table / sizeof metric_table[0];
+
+const char *const *metric_agg_extra(const metric_desc *d, size_t *n)
+{
+    static const char *const proportion[] = {"_lo", "_hi"};
+    static const char *const defined[] = {"_n"};
+    switch (d->agg) {
+    case AGG_PROPORTION:
+        *n = 2;
+        return proportion;
+    case AGG_DEFINED:
+        *n = 1;
+        return defined;
+    default:
+        *n = 0;
+        return NULL;
+    }
+}
 
 double metric_value(const metrics *m, const metric_desc *d)
 {
