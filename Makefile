@@ -177,7 +177,7 @@ reproduce: deps
 FIGURES := plots/thundering-herd.png plots/thundering-herd.gif plots/aws-2015-completion.png \
            plots/aws-2015-calls.png plots/aws-2015-calls-over-time.png plots/jitter-62-65.png \
            plots/jitter-62-65-sensitivity.png plots/idempotency-variants.png plots/layers-variants.png \
-           plots/metastable-goodput.png
+           plots/metastable-goodput.png plots/metastable-map.png plots/metastable-boundaries.png
 FIGURE   = sh tests/figure.sh ./herd $@
 FIG_DEPS = herd tests/figure.sh $(wildcard plots/*.gp)
 
@@ -209,6 +209,10 @@ plots/layers-variants.png: build/figures/layers/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/layers variants
 plots/metastable-goodput.png: build/figures/metastable/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/metastable goodput
+# both maps from one run (about 4 minutes on 2 cores): see tests/map-figure.sh
+plots/metastable-map.png: build/figures/metastable-map/aggregate.csv tests/map-figure.sh plots/metastable-map.gp
+	sh tests/map-figure.sh build/figures/metastable-map plots
+plots/metastable-boundaries.png: plots/metastable-map.png
 
 # The workshop kit (scenarios/workshop/): runs every lesson, checks that
 # each still shows what its page says (numbers from the CSVs, with

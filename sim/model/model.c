@@ -321,8 +321,9 @@ int model_run(model *md)
                 md->tm[md->op_tool ? md->op_tool[i] : 0].lost_operations++;
             }
     }
-    /* offered load and goodput over [warm-up, last start], and recovery */
-    double bs = md->ts.bucket_s, to = md->last_start;
+    /* offered load and goodput over [warm-up, last start], and recovery;
+     * starts drawn past the horizon never happen: the window ends there */
+    double bs = md->ts.bucket_s, to = fmin(md->last_start, md->spec->horizon_s);
     size_t b0 = (size_t)ceil(from / bs), b1 = (size_t)floor(to / bs);
     double off = 0, good = 0;
     for (size_t i = b0; i < b1 && i < md->ts.len; i++) {
