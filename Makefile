@@ -5,6 +5,7 @@
 #   make          build ./herd and libherdpolicy.a
 #   make reproduce  the AWS 2015 simulation and the 62/65 claim, with figures, into out/
 #   make figures  every figure the README shows, into plots/ (a rule per image)
+#   make metastable-maps  recovery maps of every mitigation, headline, hysteresis, into out/ (about 20 min)
 #   make workshop the five lessons of scenarios/workshop/: run, check what each page says, draw
 #   make validate the engine against queueing theory (full table)
 #   make fuzz     libFuzzer over scenario parsing (FUZZ_SECONDS=600)
@@ -49,7 +50,7 @@ CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN   := $(TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: mpi all deps run test unit-test cli-test asan-test bench reproduce validate update-golden fuzz install clean readme-keys \
-        figures figures-list workshop
+        figures figures-list workshop metastable-maps
 
 all: herd $(BUILD)/libherdpolicy.a
 
@@ -213,6 +214,18 @@ plots/metastable-goodput.png: build/figures/metastable/aggregate.csv $(FIG_DEPS)
 plots/metastable-map.png: build/figures/metastable-map/aggregate.csv tests/map-figure.sh plots/metastable-map.gp
 	sh tests/map-figure.sh build/figures/metastable-map plots
 plots/metastable-boundaries.png: plots/metastable-map.png
+
+# The metastability maps, their headline, the trigger-height check and the
+# hysteresis (README, "Metastable failures"): about 35 minutes of one core
+# per run x 2 cores; everything lands in out/.
+metastable-maps: herd
+	./herd run scenarios/metastable-map.ini -o out/metastable-map --quiet
+	./herd run scenarios/metastable-map.ini --set 'sweep trigger.values=40' --replications 40 -o out/metastable-headline --quiet
+	./herd run scenarios/metastable-map.ini --set 'sweep trigger.values=40' --sweep clients.spike_rate_per_s=1250,2500,5000 -o out/metastable-map-height --quiet
+	./herd run scenarios/metastable-hysteresis.ini -o out/metastable-hysteresis --quiet
+	sh tests/map-figure.sh out/metastable-map out
+	sh tests/map-figure.sh out/metastable-map-height out metastable-map-height
+	@sh tests/map-table.sh out
 
 # The workshop kit (scenarios/workshop/): runs every lesson, checks that
 # each still shows what its page says (numbers from the CSVs, with
