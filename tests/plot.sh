@@ -213,7 +213,11 @@ ls -a "$T/plain" "$T/swept" "$T/var" | grep -q '^\.herd-plot' && bad "a refused 
 FIGS=" $(env -u MAKEFLAGS -u MAKELEVEL make -s -C "$ROOT" figures-list) "
 for img in $(grep -o '](plots/[^)]*)' "$ROOT/README.md" | sed 's/^](//; s/)$//' | sort -u); do
     case $FIGS in *" $img "*) ok ;; *) bad "README image $img is not made by make figures (add it to FIGURES with a rule)" ;; esac
-    env -u MAKEFLAGS -u MAKELEVEL make -s -n -B -C "$ROOT" "$img" 2>/dev/null | grep -q "tests/figure.sh ./herd $img " && ok \
+    # herd plot through tests/figure.sh, or the metastability maps through
+    # tests/map-figure.sh (it writes plots/metastable-map.png and
+    # plots/metastable-boundaries.png)
+    env -u MAKEFLAGS -u MAKELEVEL make -s -n -B -C "$ROOT" "$img" 2>/dev/null \
+        | grep -qE "tests/figure.sh ./herd $img |tests/map-figure.sh build/figures/metastable-map plots\$" && ok \
         || bad "README image $img: no rule in the Makefile makes it"
 done
 
