@@ -9,8 +9,9 @@
 #   make workshop the five lessons of scenarios/workshop/: run, check what each page says, draw
 #   make validate the engine against queueing theory (full table)
 #   make fuzz     libFuzzer over scenario parsing (FUZZ_SECONDS=600)
+#   make realcheck  herd serve + herd drive (real, loopback) against herd run, side by side
 #   make bench    events/s and peak memory, ladder queue vs heap, 1e4..1e7 clients and the OCC sweep
-#   make install  PREFIX=/usr/local DESTDIR=
+#   make install  PREFIX=/usr/local DESTDIR= (make uninstall: the same files removed)
 #   make readme-keys  regenerate the key reference in README.md
 #   make clean
 
@@ -24,35 +25,42 @@ WARN     += -Werror
 endif
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) $(CFLAGS) -MMD -MP
-LDLIBS   := -linih -lgsl -lgslcblas -lm -lpthread
+REAL_LIBS := -lmicrohttpd -lcurl
+LDLIBS   := -linih -lgsl -lgslcblas -lm -lpthread $(REAL_LIBS)
 
 DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev valgrind \
-            clang libclang-rt-14-dev libopenmpi-dev openmpi-bin
+            clang libclang-rt-14-dev libopenmpi-dev openmpi-bin pkgconf groff-base man-db \
+            libmicrohttpd-dev libcurl4-openssl-dev
 FUZZ_SECONDS ?= 600
 FUZZ_SRC = tests/fuzz_scenario.c $(SIM_SRC) $(POLICY_SRC) sim/cli/main.c
 
-POLICY_SRC := sim/policy/backoff.c sim/policy/classify.c sim/policy/retry_after.c sim/policy/limit.c sim/policy/breaker.c sim/policy/throttle.c sim/policy/hedge.c
+POLICY_SRC := sim/policy/backoff.c sim/policy/call.c sim/policy/classify.c sim/policy/presets.c sim/policy/adaptive.c sim/policy/retry_after.c sim/policy/limit.c sim/policy/breaker.c sim/policy/throttle.c sim/policy/hedge.c
 SIM_SRC    := sim/base/alloc.c sim/base/text.c \
               sim/engine/equeue.c sim/engine/chunk.c sim/engine/ladder.c \
               sim/engine/rng.c sim/engine/sim.c \
-              sim/spec/dist.c \
+              sim/spec/dist.c sim/spec/table.c \
               sim/model/sample.c sim/model/results.c sim/model/lathist.c sim/model/model.c sim/model/client.c \
-              sim/model/server.c sim/model/occ.c sim/model/recovery.c \
-              sim/scenario/scenario.c sim/scenario/keys.c sim/scenario/expand.c sim/scenario/compile.c \
-              sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/report/plot.c \
-              sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c
+              sim/model/server.c sim/model/occ.c sim/model/mech.c sim/model/recovery.c \
+              sim/scenario/scenario.c sim/scenario/keys.c sim/scenario/expand.c sim/scenario/compile.c sim/scenario/data.c \
+              sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/report/plot.c sim/report/presets.c \
+              sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c sim/experiment/rare.c \
+              sim/real/common.c sim/real/serve.c sim/real/drive.c sim/real/session.c
 CLI_SRC    := sim/cli/main.c
-TESTS      := test_policy test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model test_recovery
+TESTS      := test_policy test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model test_recovery
 
 POLICY_OBJ := $(POLICY_SRC:%.c=$(BUILD)/%.o)
+HP_VERSION_NUM := $(shell sed -n 's/^\#define HP_VERSION "\(.*\)"/\1/p' sim/policy/herdpolicy.h)
+SO_NAME    := libherdpolicy.so.0
+SO_REAL    := libherdpolicy.so.$(HP_VERSION_NUM)
+POLICY_PIC := $(POLICY_SRC:%.c=$(BUILD)/pic/%.o)
 SIM_OBJ    := $(SIM_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN   := $(TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: mpi all deps run test unit-test cli-test asan-test bench reproduce validate update-golden fuzz install clean readme-keys \
-        figures figures-list workshop metastable-maps
+.PHONY: mpi all deps run test unit-test cli-test asan-test bench reproduce validate update-golden fuzz install uninstall install-test clean readme-keys \
+        figures figures-list workshop realcheck
 
-all: herd $(BUILD)/libherdpolicy.a
+all: herd $(BUILD)/libherdpolicy.a $(BUILD)/$(SO_REAL)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -60,6 +68,22 @@ $(BUILD)/%.o: %.c
 
 $(BUILD)/libherdpolicy.a: $(POLICY_OBJ)
 	rm -f $@ && ar rcs $@ $^
+
+# The shared library: position-independent objects, a versioned soname
+# (libherdpolicy.so.0), and only the hp_* symbols exported.
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
+
+$(BUILD)/$(SO_REAL): $(POLICY_PIC) sim/policy/herdpolicy.map
+	$(CC) -shared -Wl,-soname,$(SO_NAME) -Wl,--version-script=sim/policy/herdpolicy.map -Wl,-z,defs \
+	  -o $@ $(POLICY_PIC) -lm
+	ln -sf $(SO_REAL) $(BUILD)/$(SO_NAME)
+	ln -sf $(SO_NAME) $(BUILD)/libherdpolicy.so
+
+$(BUILD)/herdpolicy.pc: sim/policy/herdpolicy.pc.in sim/policy/herdpolicy.h Makefile
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(HP_VERSION_NUM)|' $< >$@
 
 $(BUILD)/libherdsim.a: $(SIM_OBJ)
 	rm -f $@ && ar rcs $@ $^
@@ -108,11 +132,14 @@ cli-test: herd
 	@sh tests/hostile-plot.sh ./herd
 	@sh tests/workshop.sh ./herd --check
 	@sh tests/bad.sh ./herd
+	@sh tests/rare.sh ./herd
+	@sh tests/real.sh ./herd
 	@sh tests/golden.sh ./herd
 	@sh tests/metamorphic.sh ./herd
 	@sh tests/mutate.sh ./herd 30
 	@if command -v mpicc >/dev/null; then $(MAKE) --no-print-directory mpi >/dev/null && sh tests/shard.sh ./herd ./herd-mpi; \
 	 else sh tests/shard.sh ./herd; fi
+	@$(MAKE) --no-print-directory install-test
 	@echo "== valgrind: one end-to-end run and its plots"
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd run \
 	  scenarios/thundering-herd.ini --quiet --set clients.count=300 --replications 2 --jobs 2 \
@@ -125,7 +152,7 @@ cli-test: herd
 build/fuzz_scenario: $(FUZZ_SRC)
 	@mkdir -p build
 	clang -std=c11 -D_DEFAULT_SOURCE -Dmain=herd_main -g -O1 -fsanitize=fuzzer,address,undefined \
-	  -fno-sanitize-recover=undefined $(FUZZ_SRC) -linih -lgsl -lgslcblas -lm -lpthread -o $@
+	  -fno-sanitize-recover=undefined $(FUZZ_SRC) -linih -lgsl -lgslcblas -lm -lpthread $(REAL_LIBS) -o $@
 
 fuzz: build/fuzz_scenario
 	@mkdir -p build/fuzz-corpus
@@ -143,7 +170,8 @@ fuzz: build/fuzz_scenario
 update-golden: herd
 	@sh tests/golden.sh ./herd --update
 
-# The unit tests and one end-to-end run again, built with ASan and UBSan.
+# The unit tests, one end-to-end run and the real server and client's
+# smoke test again, built with ASan and UBSan.
 asan-test:
 	@$(MAKE) --no-print-directory BUILD=build-asan \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
@@ -151,6 +179,7 @@ asan-test:
 	@set -e; for t in $(TESTS:%=build-asan/tests/%); do echo "== $$t (asan)"; $$t; done
 	./herd-asan run scenarios/thundering-herd.ini --quiet -o $(BUILD)/asan-e2e \
 	  --set clients.count=500 --replications 2 --jobs 2
+	@sh tests/real.sh ./herd-asan
 	@echo "asan: end-to-end run clean"
 
 # herd-mpi: the same program with MPI job distribution (herd run --mpi
@@ -178,7 +207,9 @@ reproduce: deps
 FIGURES := plots/thundering-herd.png plots/thundering-herd.gif plots/aws-2015-completion.png \
            plots/aws-2015-calls.png plots/aws-2015-calls-over-time.png plots/jitter-62-65.png \
            plots/jitter-62-65-sensitivity.png plots/idempotency-variants.png plots/layers-variants.png \
-           plots/metastable-goodput.png plots/metastable-map.png plots/metastable-boundaries.png
+           plots/metastable-goodput.png plots/agent-stack-variants.png plots/incident-replay.png \
+           plots/incident-replay-goodput.png plots/metastable-breaker.png plots/metastable-throttle.png \
+           plots/metastable-budget.png plots/realcheck.png plots/metastable-map.png plots/metastable-boundaries.png
 FIGURE   = sh tests/figure.sh ./herd $@
 FIG_DEPS = herd tests/figure.sh $(wildcard plots/*.gp)
 
@@ -210,6 +241,25 @@ plots/layers-variants.png: build/figures/layers/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/layers variants
 plots/metastable-goodput.png: build/figures/metastable/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/metastable goodput
+plots/agent-stack-variants.png: build/figures/agent-stack/aggregate.csv $(FIG_DEPS)
+	$(FIGURE) build/figures/agent-stack variants --metric amplification --metric status_429 --metric failures
+build/figures/incident-replay/aggregate.csv: $(wildcard scenarios/data/*.csv)
+plots/incident-replay.png: build/figures/incident-replay/aggregate.csv $(FIG_DEPS)
+	$(FIGURE) build/figures/incident-replay replay
+plots/incident-replay-goodput.png: build/figures/incident-replay/aggregate.csv $(FIG_DEPS)
+	$(FIGURE) build/figures/incident-replay goodput --variant retries
+# The mechanisms at work (mechanisms.csv), replication 0 of three variants.
+MECH_DEPS = build/figures/metastable/aggregate.csv tests/mechanisms.sh plots/mechanisms.gp
+plots/metastable-breaker.png: $(MECH_DEPS)
+	sh tests/mechanisms.sh build/figures/metastable circuit_breaker breaker $@ 40 140
+plots/metastable-throttle.png: $(MECH_DEPS)
+	sh tests/mechanisms.sh build/figures/metastable adaptive_throttling throttle $@ 0 330
+plots/metastable-budget.png: $(MECH_DEPS)
+	sh tests/mechanisms.sh build/figures/metastable retry_budget budget $@ 50 130
+
+plots/realcheck.png: herd scenarios/realcheck.ini plots/realcheck.gp tests/realcheck.sh
+	sh tests/realcheck.sh ./herd build/realcheck
+	cp build/realcheck/realcheck.png $@
 # both maps from one run (about 4 minutes on 2 cores): see tests/map-figure.sh
 plots/metastable-map.png: build/figures/metastable-map/aggregate.csv tests/map-figure.sh plots/metastable-map.gp
 	sh tests/map-figure.sh build/figures/metastable-map plots
@@ -234,17 +284,52 @@ metastable-maps: herd
 workshop: herd
 	@sh tests/workshop.sh ./herd
 
+# The simulator against reality: scenarios/realcheck.ini simulated (herd
+# run) and real (herd drive against herd serve on 127.0.0.1), the
+# side-by-side table and build/realcheck/realcheck.png.  A few minutes of
+# real time.
+realcheck: deps
+	@$(MAKE) --no-print-directory all
+	@sh tests/realcheck.sh ./herd build/realcheck
+
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@sh tests/bench.sh ./herd
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
+# make install PREFIX=/usr/local DESTDIR=: the binary, libherdpolicy (static
+# and shared, with its header and pkg-config file), the man pages, the
+# scenarios and the plot scripts.  make uninstall removes exactly these.
+INSTALL_SHARE := $(PREFIX)/share/herd
+INSTALL_FILES  = bin/herd lib/libherdpolicy.a lib/$(SO_REAL) lib/$(SO_NAME) lib/libherdpolicy.so \
+                 include/herdpolicy.h lib/pkgconfig/herdpolicy.pc share/man/man1/herd.1 share/man/man3/herdpolicy.3
+
+install: all $(BUILD)/herdpolicy.pc
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
+	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3
 	install -m 755 herd $(DESTDIR)$(PREFIX)/bin/herd
 	install -m 644 $(BUILD)/libherdpolicy.a $(DESTDIR)$(PREFIX)/lib/libherdpolicy.a
+	install -m 755 $(BUILD)/$(SO_REAL) $(DESTDIR)$(PREFIX)/lib/$(SO_REAL)
+	ln -sf $(SO_REAL) $(DESTDIR)$(PREFIX)/lib/$(SO_NAME)
+	ln -sf $(SO_NAME) $(DESTDIR)$(PREFIX)/lib/libherdpolicy.so
 	install -m 644 sim/policy/herdpolicy.h $(DESTDIR)$(PREFIX)/include/herdpolicy.h
-	install -d $(DESTDIR)$(PREFIX)/share/herd/plots
-	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/herd/plots/
+	install -m 644 $(BUILD)/herdpolicy.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/herdpolicy.pc
+	install -m 644 herd.1 $(DESTDIR)$(PREFIX)/share/man/man1/herd.1
+	install -m 644 herdpolicy.3 $(DESTDIR)$(PREFIX)/share/man/man3/herdpolicy.3
+	install -d $(DESTDIR)$(INSTALL_SHARE)/plots
+	install -m 644 plots/*.gp $(DESTDIR)$(INSTALL_SHARE)/plots/
+	@cd scenarios && find . -type d | while read -r d; do install -d "$(DESTDIR)$(INSTALL_SHARE)/scenarios/$$d"; done; \
+	 find . -type f \( -name '*.ini' -o -name '*.md' -o -name '*.csv' -o -name '*.sh' \) | while read -r f; do \
+	   install -m 644 "$$f" "$(DESTDIR)$(INSTALL_SHARE)/scenarios/$$f" || exit 1; done
+
+# make install into a temporary DESTDIR, build a program against it with
+# pkg-config alone (shared and static), check the man pages, uninstall.
+install-test: all
+	@MAKE="$(MAKE)" sh tests/install.sh
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALL_FILES))
+	rm -rf $(DESTDIR)$(INSTALL_SHARE)
+	-rmdir $(DESTDIR)$(PREFIX)/lib/pkgconfig 2>/dev/null
 
 clean:
 	rm -rf build build-asan herd herd-asan herd-mpi
@@ -263,5 +348,10 @@ readme-keys: herd
 	@awk 'BEGIN { skip = 0 } \
 	  /<!-- keys:begin -->/ { print; while ((getline l < "build/keys.md") > 0) print l; skip = 1; next } \
 	  /<!-- keys:end -->/ { skip = 0 } !skip { print }' README.md >build/README.md.new
+	@mv build/README.md.new README.md
+	@./herd presets >build/presets.md
+	@awk 'BEGIN { skip = 0 } \
+	  /<!-- presets:begin -->/ { print; while ((getline l < "build/presets.md") > 0) print l; skip = 1; next } \
+	  /<!-- presets:end -->/ { skip = 0 } !skip { print }' README.md >build/README.md.new
 	@mv build/README.md.new README.md
 	@echo "README.md: key reference updated"

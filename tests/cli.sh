@@ -155,6 +155,8 @@ sed -n '/<!-- keys:begin -->/,/<!-- keys:end -->/p' "$ROOT/README.md" | sed '1d;
 cmp -s "$T/readme-keys" "$T/keys" && ok || bad "README key reference differs from herd keys (run make readme-keys)"
 sed -n '/<!-- columns:begin -->/,/<!-- columns:end -->/p' "$ROOT/README.md" | sed '1d;$d' >"$T/readme-columns"
 "$HERD" columns >"$T/columns" && cmp -s "$T/readme-columns" "$T/columns" && ok || bad "README column table differs from herd columns (run make readme-keys)"
+sed -n '/<!-- presets:begin -->/,/<!-- presets:end -->/p' "$ROOT/README.md" | sed '1d;$d' >"$T/readme-presets"
+"$HERD" presets >"$T/presets-out" && cmp -s "$T/readme-presets" "$T/presets-out" && ok || bad "README preset table differs from herd presets (run make readme-keys)"
 ! "$HERD" columns | grep -q undocumented && ok || bad "a summary.csv column has no meaning in herd columns"
 awk '/^```c$/ { on = 1; next } /^```$/ { on = 0 } on' "$ROOT/README.md" >"$T/example.c"
 if ${CC:-cc} -std=c11 -Wall -Wextra -Werror -I"$ROOT/sim/policy" "$T/example.c" "$ROOT/build/libherdpolicy.a" -lm \
@@ -309,11 +311,69 @@ byname "$T/j6265/aggregate.csv" '{ p[s("strategy")] = v("peak_inflight_mean"); h
     END { for (k in p) if (k != "exponential" && !(p[k] + h[k] < p["exponential"] - h["exponential"])) bad = 1; exit bad }' \
     && ok || bad "jitter-62-65: exponential does not have the highest peak in-flight"
 
+# --- herd presets and library presets end to end ------------------------------
+"$HERD" presets >"$T/presets" && ok || bad "presets"
+[ "$(awk -F'|' '/^\| `[a-z0-9_]+` \|/ && NF >= 7 { n++ } END { print n + 0 }' "$T/presets")" -ge 36 ] && ok \
+    || bad "presets: fewer than 18 presets in both tables"
+awk -F'|' '/^Sources/ { src = 1 } src && /^\| `/ { if ($3 ~ /^ *$/ || $4 ~ /^ *$/ || $5 ~ /^ *$/) bad = 1; n++ }
+    END { exit bad || n < 18 }' "$T/presets" && ok || bad "presets: a preset without repository, file or version"
+expect_fail presetsarg 2 "presets takes no argument" presets extra
+# A server that always answers 503: attempts per logical request are the
+# products of the presets' attempts (hand computed: 3, 5, 3 x 3, 3 x 4).
+cat >"$T/fail.ini" <<'EOT'
+[run]
+replications = 1
+[clients]
+count = 40
+[outage all]
+start_s = 0
+end_s = 100000
+EOT
+for c in "openai_python|3" "go_retryablehttp|5" "langchain_with_retry,openai_python|9" "llamaindex_openai|12"; do
+    ps=${c%|*} want=${c#*|} args="" i=0
+    for pr in $(echo "$ps" | tr , ' '); do i=$((i + 1)); args="$args --set 'layer l$i.preset=$pr'"; done
+    if eval "\"\$HERD\" run \"\$T/fail.ini\" -o \"\$T/fail-$i-$want\" --quiet $args"; then
+        byname "$T/fail-$i-$want/summary.csv" "{ if (v(\"calls\") != 40 * $want) { print v(\"calls\"); bad = 1 } } END { exit bad }" \
+            && ok || bad "preset $ps: not $want attempts per request against a failing server"
+    else bad "preset $ps: run failed"; fi
+done
+
+# agent-stack: attempts per step against the hand computation.  Whole-run
+# 50% outage, no rate limit: every attempt fails with p = 0.5 on its own.
+# SDK call 1 + 0.5 + 0.25 = 1.75 attempts (variance 0.6875), fails with
+# 0.125; agent x 3: 1.75 (1 + 0.125 + 0.125^2) = 1.99609 (variance 1.9336);
+# with a 3-attempt framework between: 2.0000 (variance 2.0000).  12000
+# steps (2 replications): tolerance 4.5 standard errors.  100% outage: the
+# worst cases 9, 27, 27, 3 exactly.
+"$HERD" run scenarios/agent-stack.ini -o "$T/as-hand" --quiet --replications 2 --set 'outage llm.start_s=0' \
+    --set 'outage llm.end_s=100000' --set server.rate_limit_rps=0 && ok || bad "agent-stack hand run"
+byname "$T/as-hand/aggregate.csv" '
+    function chk(want, var) { d = v("amplification_mean") - want; if (d < 0) d = -d
+        if (d > 4.5 * sqrt(var / 12000)) { print s("variant") " " v("amplification_mean") " want " want; bad = 1 } }
+    s("variant") == "chatopenai" { chk(1.99609375, 1.93358) }
+    s("variant") == "with_retry" || s("variant") == "langgraph" { chk(2.0, 2.0) }
+    s("variant") == "one_budgeted_layer" { chk(1.75, 0.6875) }
+    END { exit bad || NR != 5 }' && ok || bad "agent-stack: expected attempts per step differ from the hand computation"
+"$HERD" run scenarios/agent-stack.ini -o "$T/as-worst" --quiet --replications 1 --set 'outage llm.start_s=0' \
+    --set 'outage llm.end_s=100000' --set 'outage llm.error_p=1' --set server.rate_limit_rps=0 && ok || bad "agent-stack worst run"
+byname "$T/as-worst/aggregate.csv" '
+    { w = s("variant") == "chatopenai" ? 9 : s("variant") == "one_budgeted_layer" ? 3 : 27
+      if (v("amplification_mean") != w) { print s("variant") " " v("amplification_mean"); bad = 1 } }
+    END { exit bad }' && ok || bad "agent-stack: worst cases are not 9, 27, 27, 3"
+
+# --- mechanisms.csv: written with [limits] mechanisms only -------------------
+"$HERD" run scenarios/metastable.ini -o "$T/mech" --quiet --replications 1 --set clients.count=60000 \
+    && head -1 "$T/mech/mechanisms.csv" | grep -q '^variant,strategy,replication,time_s,breaker_open_s,breaker_half_open_s,throttle_reject_p,throttle_requests,throttle_accepts,limiter_allowed,limiter_denied,limiter_balance$' \
+    && byname "$T/mech/mechanisms.csv" '$1 == "circuit_breaker" { o += v("breaker_open_s") } $1 == "retry_budget" { a += v("limiter_allowed") }
+         END { exit !(o > 1 && a > 100) }' \
+    && ok || bad "mechanisms.csv: missing, wrong header, or no breaker time or budget retries"
+
 # --- sweeps from the command line -------------------------------------------
 "$HERD" run "$T/small.ini" -o "$T/sw" --quiet --replications 2 --sweep server.workers=5:15:5 --sweep clients.count=50,100 \
     && [ "$(tail -n +2 "$T/sw/aggregate.csv" | wc -l)" -eq 36 ] \
     && head -1 "$T/sw/aggregate.csv" | grep -q '^server.workers,clients.count,strategy,replications,' \
     && ok || bad "--sweep grid"
+[ ! -f "$T/sw/mechanisms.csv" ] && ok || bad "mechanisms.csv written for a scenario without [limits] mechanisms"
 expect_fail badsweep 2 "--sweep clients.count=x: [clients] count: expected an integer" run "$T/small.ini" -o "$T/out-badsweep" --sweep clients.count=1,x
 expect_fail badsweep2 2 "expected section.key=FROM:TO:STEP" run "$T/small.ini" -o "$T/out-badsweep2" --sweep clients.count
 

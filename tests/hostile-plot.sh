@@ -102,6 +102,10 @@ pwned "absolute name"
 "$HERD" run "$SCEN" -o "$T/dist" $SMALL --sweep 'server.service_time_s=exponential(0.1),normal(0.1, 0.02)' --plot \
     && grep -q '^"normal(0.1, 0.02)",' "$T/dist/aggregate.csv" && [ -s "$T/dist/sweep_calls.png" ] && ok \
     || bad "a distribution sweep is not drawn"
+# input.csv (an empirical service time): the replay figure
+# shellcheck disable=SC2086
+"$HERD" run "$SCEN" -o "$T/input" $SMALL --set "server.service_time_s=empirical($ROOT/tests/data/hist.csv)" --plot \
+    && [ -s "$T/input/replay.png" ] && ok || bad "the replay figure is not drawn"
 
 # setf FILE LINE COL VALUE: sets one field (files without quoted fields).
 setf() {
@@ -135,6 +139,11 @@ refused() {
 }
 
 STRAT='immediate, constant, exponential, full_jitter'
+refused input-header input input.csv 1 "expected the header series,x,y" "setl input.csv 1 'series,x,z'"
+refused input-series input input.csv 2 "expected service_cdf or arrival_rate" \
+    "setf input.csv 2 1 'system(touch PWNED)'"
+refused input-number input input.csv 3 "and two finite numbers" "setf input.csv 3 2 nan"
+refused input-macro input input.csv 3 "and two finite numbers" "setf input.csv 3 3 @x"
 # code in a strategy field: raw (a quote inside an unquoted field), quoted
 refused system-raw plain timeseries.csv 2 'a quote inside an unquoted field' \
     "setf timeseries.csv 2 1 'x\";system(\"touch PWNED\");y=\"'"

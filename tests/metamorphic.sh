@@ -121,13 +121,23 @@ hrun() {
 # errof OUT: herd's message of run OUT, short
 errof() { awk '{ s = s $0 " " } END { printf "%s", substr(s, 1, 160) }' "$1.err"; }
 
+# with_data SCENARIO DIR: a copy of SCENARIO in DIR finds its data files
+# (relative paths start from the scenario's folder: link its data/)
+with_data() {
+    [ -d "$(dirname "$1")/data" ] && ln -s "$(cd "$(dirname "$1")" && pwd)/data" "$2/data"
+    return 0
+}
+
 # small_args SCENARIO COMMON CUT: the arguments that make SCENARIO small.
 # COMMON (for every run): --replications, and --set clients.count unless a
 # sweep or a variant of the file changes clients.count (setting it too
 # would be refused).  CUT (for the swept run only): each [sweep NAME] cut
 # to its first two values by --set 'sweep NAME.values=...'.
 small_args() {
-    if awk -v mode=varied -f "$LIB/ini.awk" "$1" | grep -qx 'clients\.count'; then
+    if grep -Eq '^[[:space:]]*start[[:space:]]*=[[:space:]]*trace' "$1"; then
+        # start = trace: the clients are the trace's arrivals; a small trace
+        argf "$2" --replications "$REPS" --set "clients.trace_file=$HERE/data/trace.csv"
+    elif awk -v mode=varied -f "$LIB/ini.awk" "$1" | grep -qx 'clients\.count'; then
         argf "$2" --replications "$REPS"
     else
         argf "$2" --replications "$REPS" --set "clients.count=$SMALL_CLIENTS"
@@ -248,6 +258,7 @@ check_points() {
         return 1
     fi
     mkdir "$cp_w/base"
+    with_data "$cp_scn" "$cp_w/base"
     awk -v mode=drop -v kinds="sweep variant" -f "$LIB/ini.awk" "$cp_scn" > "$cp_w/base/$cp_name.ini"
     awk -v mode=variants -f "$LIB/ini.awk" "$cp_scn" > "$cp_w/variants"
     if ! awk -v mode=tuples -f "$LIB/csv.awk" "$cp_w/full/summary.csv" > "$cp_w/points"; then
@@ -398,6 +409,7 @@ check_order() {
     fi
     for co_p in reverse rotate; do
         mkdir "$co_w/$co_p"
+        with_data "$1" "$co_w/$co_p"
         awk -v mode=permute -v perm=$co_p -f "$LIB/ini.awk" "$1" > "$co_w/$co_p/$co_name.ini"
         hrun "$co_w/$co_p/out" "$co_w/$co_p/$co_name.ini" "$co_w/common" "$co_w/cut"
         co_rc=$?
@@ -445,6 +457,7 @@ check_jobs() {
 check_variant_sets() {
     workdir; vs_w=$WD
     mkdir "$vs_w/v"
+    with_data "$1" "$vs_w/v"
     vs_file=$vs_w/v/$(basename "$1")
     { cat "$1"
       printf '\n[variant base]\n'
@@ -485,6 +498,7 @@ check_variant_sets() {
 check_variant_tool() {
     workdir; vt_w=$WD
     mkdir "$vt_w/v"
+    with_data "$1" "$vt_w/v"
     vt_file=$vt_w/v/$(basename "$1")
     { awk -v mode=drop -v kinds=variant -f "$LIB/ini.awk" "$1"
       printf '\n[variant plain]\n\n[variant extra]\ntool extra.weight = 1\n'
@@ -689,7 +703,7 @@ gen_cases() {
     else
         pass keys-list
     fi
-    awk -v mode=gen -f "$LIB/keys.awk" "$GEN/keys.list" > "$GEN/gen.list"
+    awk -v mode=gen -v data="$HERE/data" -f "$LIB/keys.awk" "$GEN/keys.list" > "$GEN/gen.list"
     gc_keys=$(grep -cv '^#skip' "$GEN/gen.list")
     gc_skip=$(grep '^#skip' "$GEN/gen.list" | cut -f 2 | tr '\n' ' ' | sed 's/ $//')
     grep -v '^#skip' "$GEN/gen.list" | awk '{ print NR "\t" $0 }' > "$GEN/jobs"

@@ -213,11 +213,12 @@ ls -a "$T/plain" "$T/swept" "$T/var" | grep -q '^\.herd-plot' && bad "a refused 
 FIGS=" $(env -u MAKEFLAGS -u MAKELEVEL make -s -C "$ROOT" figures-list) "
 for img in $(grep -o '](plots/[^)]*)' "$ROOT/README.md" | sed 's/^](//; s/)$//' | sort -u); do
     case $FIGS in *" $img "*) ok ;; *) bad "README image $img is not made by make figures (add it to FIGURES with a rule)" ;; esac
-    # herd plot through tests/figure.sh, or the metastability maps through
-    # tests/map-figure.sh (it writes plots/metastable-map.png and
+    # herd plot's figures (tests/figure.sh), the mechanism figures (tests/mechanisms.sh),
+    # plots/realcheck.png, drawn from real measurements by make realcheck, or the
+    # metastability maps (tests/map-figure.sh writes plots/metastable-map.png and
     # plots/metastable-boundaries.png)
     env -u MAKEFLAGS -u MAKELEVEL make -s -n -B -C "$ROOT" "$img" 2>/dev/null \
-        | grep -qE "tests/figure.sh ./herd $img |tests/map-figure.sh build/figures/metastable-map plots\$" && ok \
+        | grep -qE "tests/figure.sh ./herd $img |tests/mechanisms.sh [^ ]+ [^ ]+ [^ ]+ $img |^cp build/realcheck/realcheck.png $img\$|tests/map-figure.sh build/figures/metastable-map plots\$" && ok \
         || bad "README image $img: no rule in the Makefile makes it"
 done
 

@@ -48,6 +48,8 @@ identity occ-7 7 scenarios/aws-2015-occ.ini --replications 3 --set 'sweep client
 identity herd-2 2 scenarios/thundering-herd.ini --replications 3 --set clients.count=300 --set run.baseline=exponential
 identity tools-4 4 scenarios/agent-tools.ini --replications 2 --set clients.count=60
 identity one-shard 1 scenarios/idempotency.ini --replications 2 --set clients.count=50
+# the mechanism series (mechanisms.csv) travels through partial.herd too
+identity mech-2 2 scenarios/metastable.ini --replications 2 --set clients.count=60000 --set run.timeseries=all
 
 expect_refused() { # expect_refused NAME FRAGMENT DIRS...
     name=$1 frag=$2

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_sf_gamma.h>
 
 #include "../sim/model/sample.h"
 
@@ -139,6 +140,23 @@ static void theory(const dist *d, double *mean, double *sd)
         *mean = m;
         *sd = s;
         return;
+    case DIST_PARETO: /* SCALE m, SHAPE s > 2 for a finite sd */
+        *mean = s * m / (s - 1);
+        *sd = m / (s - 1) * sqrt(s / (s - 2));
+        return;
+    case DIST_WEIBULL: { /* SCALE m, SHAPE s */
+        double g1 = tgamma(1 + 1 / s), g2 = tgamma(1 + 2 / s);
+
+        *mean = m * g1;
+        *sd = m * sqrt(g2 - g1 * g1);
+        return;
+    }
+    case DIST_GAMMA: /* SHAPE m, SCALE s */
+        *mean = m * s;
+        *sd = sqrt(m) * s;
+        return;
+    default:
+        break;
     }
     fail();
 }
@@ -166,7 +184,13 @@ static double cdf(const dist *d, double x)
         lognormal_params(m, s, &mu, &sigma);
         return x <= 0 ? 0 : phi_cdf((log(x) - mu) / sigma);
     }
-    case DIST_CONSTANT:
+    case DIST_PARETO: /* SCALE m, SHAPE s */
+        return x <= m ? 0 : 1 - pow(m / x, s);
+    case DIST_WEIBULL: /* SCALE m, SHAPE s */
+        return x <= 0 ? 0 : -expm1(-pow(x / m, s));
+    case DIST_GAMMA: /* SHAPE m, SCALE s: the regularised lower incomplete gamma */
+        return x <= 0 ? 0 : gsl_sf_gamma_inc_P(m, x / s);
+    default:
         break;
     }
     fail();
@@ -189,7 +213,7 @@ static double ks_statistic(const dist *d, size_t n)
 
     assert_non_null(x);
     for (i = 0; i < n; i++)
-        x[i] = dist_sample(d, r);
+        x[i] = dist_sample(d, NULL, r);
     qsort(x, n, sizeof *x, cmp_double);
     for (i = 0; i < n; i++) {
         double f = cdf(d, x[i]);
@@ -229,6 +253,9 @@ TEST(test_parse_accepts)
         {"abs_normal(0.01, 0.002)", DIST_ABS_NORMAL, 0.01, 0.002},
         {"abs_normal(-1, 1)", DIST_ABS_NORMAL, -1, 1},
         {"lognormal(1, 0.5)", DIST_LOGNORMAL, 1, 0.5},
+        {"pareto(0.01, 1.5)", DIST_PARETO, 0.01, 1.5},
+        {"weibull(0.05, 0.7)", DIST_WEIBULL, 0.05, 0.7},
+        {"gamma(2, 0.02)", DIST_GAMMA, 2, 0.02},
     };
     size_t i;
 
@@ -286,7 +313,13 @@ TEST(test_parse_rejects)
         "exponential(1",
         "exponential(1))",
         "(1)",
-        "weibull(1, 2)",
+        "cauchy(1, 2)",
+        "pareto(1, 0.05)", /* a shape this small could draw inf */
+        "pareto(0, 2)",
+        "weibull(-1, 2)",
+        "gamma(0, 1)",
+        "empirical(x.csv)", /* the scenario layer reads files, not dist_parse */
+        "mixture(0.5: 1, 0.5: 2)",
         "2 s",
         "exponential(inf)",
         "uniform(0, 1e999)",
@@ -325,9 +358,9 @@ static double check_sampling(const char *text, double *sample_sd)
     size_t i;
 
     theory(&d, &mean, &sd);
-    assert_close(dist_mean(&d), mean, 1e-9);
+    assert_close(dist_mean(&d, NULL), mean, 1e-9);
     for (i = 0; i < N_DRAWS; i++) {
-        double x = dist_sample(&d, r), delta;
+        double x = dist_sample(&d, NULL, r), delta;
 
         if (!(isfinite(x) && x >= 0)) {
             print_error("%s: draw %zu is %g\n", text, i, x);
@@ -340,9 +373,9 @@ static double check_sampling(const char *text, double *sample_sd)
     }
     gsl_rng_free(r);
     if (sd == 0) /* constant: every draw is the value */
-        assert_close(m, dist_mean(&d), EPS);
+        assert_close(m, dist_mean(&d, NULL), EPS);
     else
-        assert_within_se(m, dist_mean(&d), sd / sqrt(N_DRAWS), K_SE);
+        assert_within_se(m, dist_mean(&d, NULL), sd / sqrt(N_DRAWS), K_SE);
     *sample_sd = sqrt(m2 / (N_DRAWS - 1));
     return m;
 }
@@ -359,6 +392,9 @@ TEST(test_sample_means)
         "normal(0, 1)",         /* half of it redrawn */
         "abs_normal(0.01, 0.002)",
         "abs_normal(0, 1)",
+        "pareto(0.01, 3.5)",
+        "weibull(0.05, 0.7)",
+        "gamma(2, 0.02)",
         "abs_normal(1, 1)",     /* partly folded */
         "lognormal(1, 0.5)",
         "lognormal(0.02, 0.05)", /* heavy tail: cv 2.5 */
@@ -379,13 +415,13 @@ TEST(test_constant_exact)
     int i;
 
     for (i = 0; i < 1000; i++)
-        assert_close(dist_sample(&d, r), 0.25, 0);
+        assert_close(dist_sample(&d, NULL, r), 0.25, 0);
     d = parse_ok("normal(0.125, 0)");
     for (i = 0; i < 1000; i++)
-        assert_close(dist_sample(&d, r), 0.125, 0);
+        assert_close(dist_sample(&d, NULL, r), 0.125, 0);
     d = parse_ok("lognormal(3, 0)");
     for (i = 0; i < 1000; i++)
-        assert_close(dist_sample(&d, r), 3, 0);
+        assert_close(dist_sample(&d, NULL, r), 3, 0);
     gsl_rng_free(r);
 }
 
@@ -397,7 +433,7 @@ TEST(test_uniform_range)
     int i;
 
     for (i = 0; i < N_DRAWS; i++) {
-        double x = dist_sample(&d, r);
+        double x = dist_sample(&d, NULL, r);
 
         assert_true(x >= 0.1 && x < 0.2);
         if (x < lo)
@@ -419,8 +455,8 @@ TEST(test_truncated_normal_mean)
     dist d = parse_ok("normal(0.01, 0.01)");
     double sd, m;
 
-    assert_close(dist_mean(&d), 0.01 + 0.01 * phi_pdf(1) / phi_cdf(1), EPS);
-    assert_close(dist_mean(&d), 0.012875999709391784, EPS);
+    assert_close(dist_mean(&d, NULL), 0.01 + 0.01 * phi_pdf(1) / phi_cdf(1), EPS);
+    assert_close(dist_mean(&d, NULL), 0.012875999709391784, EPS);
     m = check_sampling("normal(0.01, 0.01)", &sd);
     /* 0.01 is about 2900 standard errors away from the truncated mean */
     assert_true(fabs(m - 0.01) > 100 * sd / sqrt(N_DRAWS));
@@ -430,11 +466,11 @@ TEST(test_abs_normal_mean)
 {
     dist d = parse_ok("abs_normal(0, 1)");
 
-    assert_close(dist_mean(&d), sqrt(2 / M_PI), EPS);
+    assert_close(dist_mean(&d, NULL), sqrt(2 / M_PI), EPS);
     d = parse_ok("abs_normal(3, 0)");
-    assert_close(dist_mean(&d), 3, 0);
+    assert_close(dist_mean(&d, NULL), 3, 0);
     d = parse_ok("abs_normal(-3, 0)");
-    assert_close(dist_mean(&d), 3, 0);
+    assert_close(dist_mean(&d, NULL), 3, 0);
 }
 
 TEST(test_lognormal_moments)
@@ -487,6 +523,12 @@ TEST(test_ks_other_kinds)
     check_ks("normal(0.01, 0.01)");
     check_ks("abs_normal(1, 1)");
     check_ks("lognormal(1, 0.5)");
+    check_ks("pareto(0.01, 1.5)");
+    check_ks("pareto(2, 0.5)"); /* infinite mean: every draw still finite */
+    check_ks("weibull(0.05, 0.7)");
+    check_ks("weibull(1, 3)");
+    check_ks("gamma(2, 0.02)");
+    check_ks("gamma(0.5, 1)");
 }
 
 TEST(test_ks_detects_wrong_distribution)
@@ -501,7 +543,7 @@ TEST(test_ks_detects_wrong_distribution)
 
     assert_non_null(x);
     for (i = 0; i < N_KS; i++)
-        x[i] = dist_sample(&d, r);
+        x[i] = dist_sample(&d, NULL, r);
     qsort(x, N_KS, sizeof *x, cmp_double);
     for (i = 0; i < N_KS; i++) {
         double f = -expm1(-x[i] / 2);

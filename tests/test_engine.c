@@ -363,6 +363,17 @@ TEST(test_stuck_run_is_reported)
     assert_null(f); /* nothing published */
 }
 
+TEST(test_queue_names)
+{
+    assert_int_equal(sim_queue_parse("ladder"), SIM_QUEUE_LADDER);
+    assert_int_equal(sim_queue_parse("heap"), SIM_QUEUE_HEAP);
+    assert_int_equal(sim_queue_parse("calendar"), -1);
+    assert_string_equal(sim_queue_name(SIM_QUEUE_LADDER), "ladder");
+    assert_string_equal(sim_queue_name(SIM_QUEUE_HEAP), "heap");
+    assert_null(sim_queue_name(SIM_QUEUE_COUNT));
+    assert_null(sim_queue_name(-1));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -372,6 +383,7 @@ int main(void)
         cmocka_unit_test(test_same_instant_bound),
         cmocka_unit_test(test_same_instant_resets),
         cmocka_unit_test(test_stuck_run_is_reported),
+        cmocka_unit_test(test_queue_names),
     };
     return cmocka_run_group_tests_name("engine", tests, NULL, NULL);
 }

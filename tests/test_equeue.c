@@ -321,6 +321,19 @@ TEST(test_oracle)
     }
 }
 
+TEST(test_key_layout)
+{
+    /* eq_before compares the word of seq and type: seq in the high bits */
+    eq_event e = {.seq = 3, .type = 7};
+    eq_event f = {.seq = 4, .type = 0};
+
+    assert_true(e.key == eq_key(3, 7));
+    assert_true(e.key < f.key);
+    e.key = eq_key((UINT64_C(1) << 56) - 1, 255);
+    assert_true(e.seq == (UINT64_C(1) << 56) - 1);
+    assert_int_equal(e.type, 255);
+}
+
 TEST(test_ties_fifo)
 {
     eq_queue q;
@@ -767,6 +780,7 @@ int main(void)
         cmocka_unit_test(test_empty),
         cmocka_unit_test_teardown(test_init_hint_no_growth, disarm),
         cmocka_unit_test(test_oracle),
+        cmocka_unit_test(test_key_layout),
         cmocka_unit_test(test_ties_fifo),
         cmocka_unit_test(test_ties_fifo_interleaved),
         cmocka_unit_test_teardown(test_alloc_failure, disarm),

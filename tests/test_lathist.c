@@ -170,7 +170,7 @@ TEST(test_runs_exact_then_histogram)
         assert_int_equal(sim_init(&sim, rng_replication_seed(1, (uint32_t)k), 0), 0);
         hp_strategy st;
         assert_int_equal(hp_strategy_parse(strategies[k], &st), 0);
-        assert_int_equal(model_init(&md, &spec, st, &sim), 0);
+        assert_int_equal(model_init(&md, &spec, scn_data(), st, &sim), 0);
         assert_non_null(md.latency);
         assert_null(md.hist);
         assert_int_equal(model_run(&md), 0);
@@ -198,7 +198,7 @@ TEST(test_runs_exact_then_histogram)
     sim_t sim;
     model md;
     assert_int_equal(sim_init(&sim, 9, 0), 0);
-    assert_int_equal(model_init(&md, &spec, HP_FULL_JITTER, &sim), 0);
+    assert_int_equal(model_init(&md, &spec, scn_data(), HP_FULL_JITTER, &sim), 0);
     assert_null(md.latency);
     assert_non_null(md.hist);
     model_free(&md);

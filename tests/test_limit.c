@@ -450,6 +450,19 @@ TEST(test_throttle_window)
     assert_exact(hp_throttle_p_reject(&t, 119.9), 60.0 / 101.0);
     assert_exact(hp_throttle_p_reject(&t, 30.0), 60.0 / 101.0); /* clamped */
     assert_exact(hp_throttle_p_reject(&t, 120.0), 10.0 / 51.0);
+    {
+        /* the counts behind the probability: the first 50 requests left
+         * the window at 120 s; locally rejected requests count too */
+        uint64_t req = 0, acc = 0;
+
+        hp_throttle_counts(&t, 119.9, &req, &acc);
+        assert_int_equal(req, 100);
+        assert_int_equal(acc, 20);
+        hp_throttle_counts(&t, 120.0, &req, NULL);
+        assert_int_equal(req, 50);
+        hp_throttle_counts(&t, 120.0, NULL, &acc);
+        assert_int_equal(acc, 20);
+    }
     fill(&t, 100.0, 10, 0);
     assert_exact(hp_throttle_p_reject(&t, 180.0), 10.0 / 11.0);
     fill(&t, 90.0, 1, 0); /* before 100: counted at 100 */

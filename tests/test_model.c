@@ -52,6 +52,7 @@ static void base(scn_config *c)
 typedef struct result {
     metrics m;
     timeseries ts;
+    mechseries ms; /* empty without [limits] mechanisms */
 } result;
 
 static result run(const scn_config *c, hp_strategy s, uint32_t rep)
@@ -64,13 +65,91 @@ static result run(const scn_config *c, hp_strategy s, uint32_t rep)
     assert_int_equal(sim_init(&sim, rng_replication_seed(c->seed, rep), 16), 0);
     model_spec spec;
     scn_compile(c, &spec);
-    assert_int_equal(model_init(&md, &spec, s, &sim), 0);
+    assert_int_equal(model_init(&md, &spec, scn_data(), s, &sim), 0);
     assert_int_equal(model_run(&md), 0);
-    result r = {.m = md.m, .ts = md.ts};
+    result r = {.m = md.m, .ts = md.ts, .ms = md.ms};
     md.ts = (timeseries){0};
+    md.ms = (mechseries){0};
     model_free(&md);
     sim_free(&sim);
     return r;
+}
+
+/* Runs c and returns its mechanism series (the caller frees it). */
+static mechseries run_mech(const scn_config *c, metrics *m)
+{
+    result r = run(c, HP_EXPONENTIAL, 0);
+    *m = r.m;
+    ts_free(&r.ts);
+    return r.ms;
+}
+
+/* One client, a request every 0.5 s after the last one ended, against a
+ * fail-fast outage; a breaker that opens at 2 failures for 1.9 s, one
+ * probe.  Requests at 0 and 0.52 fail (replies at 0.02, 0.54): open
+ * [0.54, 2.44); 1.04, 1.54, 2.04 are refused locally; the probe at 2.54
+ * fails at 2.56: half-open [2.44, 2.56), open [2.56, 4.46); 3.06, 3.56,
+ * 4.06 refused; the probe at 4.56 fails at 4.58: half-open [4.46, 4.58). */
+static void breaker_timeline_by_hand(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "clients.requests_per_client=10");
+    set(&c, "clients.think_time_s=constant(0.5)");
+    set(&c, "retry.max_attempts=1");
+    set(&c, "outage 1.start_s=0");
+    set(&c, "outage 1.end_s=100");
+    set(&c, "limits.breaker=true");
+    set(&c, "limits.breaker_min_requests=2");
+    set(&c, "limits.breaker_open_s=1.9");
+    set(&c, "limits.breaker_probes=1");
+    metrics m;
+    mechseries ms = run_mech(&c, &m);
+    assert_int_equal(m.mechanisms, 1);
+    assert_int_equal(m.breaker_rejected, 6);
+    assert_int_equal(ms.len, 5);
+    static const double open[5] = {0.46, 1.0, 0.88, 1.0, 0.46}, half[5] = {0, 0, 0.12, 0, 0.12};
+    for (size_t i = 0; i < 5; i++) {
+        assert_true(fabs(ms.b[i].breaker_open_s - open[i]) < 1e-5);
+        assert_true(fabs(ms.b[i].breaker_half_open_s - half[i]) < 1e-5);
+    }
+    mech_free(&ms);
+
+    /* Adaptive throttling instead: every request counts, the locally
+     * rejected ones too, and a 503 is no accept: after 10 requests the
+     * window holds 10 requests, 0 accepts, p = 10 / 11. */
+    set(&c, "limits.breaker=false");
+    set(&c, "limits.adaptive_throttling=true");
+    ms = run_mech(&c, &m);
+    assert_true(ms.len >= 1);
+    assert_int_equal(ms.b[ms.len - 1].throttle_requests, 10);
+    assert_int_equal(ms.b[ms.len - 1].throttle_accepts, 0);
+    assert_true(fabs(ms.b[ms.len - 1].throttle_reject_p - 10.0 / 11.0) < 1e-6);
+    mech_free(&ms);
+
+    /* A Finagle budget: each retry the model asks about is counted once,
+     * allowed or denied, in the bucket where it was asked. */
+    set(&c, "limits.adaptive_throttling=false");
+    set(&c, "limits.limiter=finagle");
+    set(&c, "limits.finagle_min_retries_per_s=0.1");
+    set(&c, "retry.max_attempts=4");
+    ms = run_mech(&c, &m);
+    uint64_t allowed = 0, denied = 0;
+    for (size_t i = 0; i < ms.len; i++) {
+        allowed += ms.b[i].limiter_allowed;
+        denied += ms.b[i].limiter_denied;
+    }
+    assert_int_equal(allowed, m.retries);
+    assert_int_equal(denied, m.retries_denied);
+    assert_true(allowed > 0 && denied > 0);
+    mech_free(&ms);
+
+    /* Without a mechanism: no series. */
+    set(&c, "limits.limiter=none");
+    ms = run_mech(&c, &m);
+    assert_int_equal(m.mechanisms, 0);
+    assert_int_equal(ms.len, 0);
 }
 
 static void one_request_no_failure(void **state)
@@ -403,7 +482,7 @@ static void allocation_failures(void **state)
         memset(&md, 0, sizeof md);
         int rc = sim_init(&sim, 7, 0);
         if (rc == 0)
-            rc = model_init(&md, &spec, HP_FULL_JITTER, &sim);
+            rc = model_init(&md, &spec, scn_data(), HP_FULL_JITTER, &sim);
         if (rc == 0)
             rc = model_run(&md);
         long used = herd_alloc_fail_after(-1);
@@ -588,6 +667,233 @@ static void run_allocation_failures(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* The rate limiter answers before background errors: two clients arrive
+ * at 0.01 with one token in the bucket and every admitted attempt meeting a
+ * 503; the first takes the token and gets the 503, the second gets 429
+ * (before, both got 503 and no token was spent). */
+static void rate_limit_before_errors(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "clients.count=2");
+    set(&c, "retry.max_attempts=1");
+    set(&c, "server.rate_limit_rps=0.001");
+    set(&c, "server.burst=1");
+    set(&c, "server.error_rate_503=1");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.calls, 2);
+    assert_int_equal(r.m.status_429, 1);
+    assert_int_equal(r.m.background_errors, 1);
+    ts_free(&r.ts);
+}
+
+/* A partial outage with error_p = 1 is the fail-fast outage of
+ * outage_then_success_by_hand (the same timeline, done at 1.70); with
+ * error_p = 0 the request is served at once (0.12). */
+static void partial_outage_by_hand(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "outage 1.start_s=0");
+    set(&c, "outage 1.end_s=1");
+    set(&c, "outage 1.mode=partial");
+    set(&c, "outage 1.error_p=1");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    close_to(r.m.completion_time_s, 1.70);
+    assert_int_equal(r.m.calls, 5);
+    assert_int_equal(r.m.outage_errors, 4);
+    ts_free(&r.ts);
+    set(&c, "outage 1.error_p=0");
+    r = run(&c, HP_EXPONENTIAL, 0);
+    close_to(r.m.completion_time_s, 0.12);
+    assert_int_equal(r.m.calls, 1);
+    ts_free(&r.ts);
+}
+
+/* The openai SDK preset sleeps a 503's Retry-After as is: sends at 0 and
+ * 0.52 fail during the [0, 1) outage (replies at 0.02 and 0.54, then 0.5 s
+ * each), the send at 1.04 arrives at 1.05 and is served: done at 1.16 after
+ * 3 attempts.  A ms-only header is invisible to a client that does not read
+ * retry-after-ms: it sleeps its backoff instead. */
+static void retry_after_on_503_by_hand(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "outage 1.start_s=0");
+    set(&c, "outage 1.end_s=1");
+    set(&c, "retry.preset=openai_python");
+    set(&c, "server.retry_after_on_503=true");
+    set(&c, "server.retry_after_s=0.5");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    close_to(r.m.completion_time_s, 1.16);
+    assert_int_equal(r.m.calls, 3);
+    assert_int_equal(r.m.retries_after_honoured, 2);
+    assert_int_equal(r.m.successes, 1);
+    ts_free(&r.ts);
+    set(&c, "server.retry_after_format=ms");
+    r = run(&c, HP_EXPONENTIAL, 0); /* the SDK reads retry-after-ms: the same */
+    close_to(r.m.completion_time_s, 1.16);
+    ts_free(&r.ts);
+    set(&c, "retry.retry_after_ms=false");
+    r = run(&c, HP_EXPONENTIAL, 0);
+    /* backoff 0.5 x 2^n x (0.75, 1]: the second send at 0.395..0.52 fails,
+     * the third at 1.165..1.56 is after the outage */
+    assert_int_equal(r.m.retries_after_honoured, 0);
+    assert_int_equal(r.m.calls, 3);
+    assert_int_equal(r.m.successes, 1);
+    assert_true(r.m.completion_time_s > 1.16 + 0.01);
+    ts_free(&r.ts);
+}
+
+/* cohere reads X-RateLimit-Reset when no Retry-After comes.  A token per
+ * 2 s, a bucket of 1: request 1 takes it (done at 0.12); request 2 arrives
+ * at 0.13 with 0.065 tokens: 429, reset in ceil(0.935 / 0.5) = 2 s, slept
+ * x U(1, 1.2): it arrives after 2.15 with >= 1.075 tokens and is served.
+ * Without the header: backoffs 1 x (0.9, 1.1) (arrives by 1.24 with < 0.62
+ * tokens: 429 again), then 2 x (0.9, 1.1) (after 2.8: served). */
+static void ratelimit_reset_by_hand(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "retry.preset=cohere");
+    set(&c, "server.rate_limit_rps=0.5");
+    set(&c, "server.burst=1");
+    set(&c, "server.ratelimit_reset=true");
+    set(&c, "clients.requests_per_client=2");
+    set(&c, "clients.think_time_s=0");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.status_429, 1);
+    assert_int_equal(r.m.retries_after_honoured, 1);
+    assert_int_equal(r.m.successes, 2);
+    ts_free(&r.ts);
+    set(&c, "server.ratelimit_reset=false");
+    r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.status_429, 2);
+    assert_int_equal(r.m.retries_after_honoured, 0);
+    assert_int_equal(r.m.successes, 2);
+    ts_free(&r.ts);
+}
+
+/* AWS adaptive mode: after the first 429s the shared client-side limiter
+ * paces the sends, so far fewer 429s than the standard mode. */
+static void adaptive_rate_limiter_paces(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "clients.count=200");
+    set(&c, "clients.requests_per_client=5");
+    set(&c, "server.workers=100");
+    set(&c, "server.rate_limit_rps=20");
+    set(&c, "server.burst=20");
+    set(&c, "retry.preset=aws_standard");
+    result std = run(&c, HP_FULL_JITTER, 0);
+    set(&c, "retry.preset=aws_adaptive");
+    result ad = run(&c, HP_FULL_JITTER, 0);
+    assert_true(std.m.status_429 > 1000);
+    assert_true(ad.m.status_429 * 10 < std.m.status_429);
+    assert_true(ad.m.completion_time_s > std.m.completion_time_s); /* it waits instead */
+    ts_free(&std.ts);
+    ts_free(&ad.ts);
+}
+
+/* Capacity timelines (tests/data/capacity-*.csv), by hand: 4 workers,
+ * constant 1 s service, 10 ms hops. */
+static void capacity_config(scn_config *c, int clients, const char *file)
+{
+    char kv[128];
+    base(c);
+    snprintf(kv, sizeof kv, "clients.count=%d", clients);
+    set(c, kv);
+    set(c, "server.workers=4");
+    set(c, "server.service_time_s=constant(1)");
+    set(c, "retry.max_attempts=1");
+    snprintf(kv, sizeof kv, "server.capacity_file=%s", file);
+    set(c, kv);
+}
+
+static void capacity_drop_lets_running_finish(void **state)
+{
+    (void)state;
+    scn_config c;
+    /* 8 requests; at t = 0.5 the workers drop to 2 while 4 are busy: the
+     * 4 finish at 1.01, then 2 at a time: 2.01, 3.01 (not 2.01 for all) */
+    capacity_config(&c, 8, "tests/data/capacity-drop.csv");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.successes, 8);
+    close_to(r.m.completion_time_s, 3.02);
+    close_to(r.m.max_latency_s, 3.02);
+    ts_free(&r.ts);
+}
+
+static void capacity_rise_drains_queue(void **state)
+{
+    (void)state;
+    scn_config c;
+    /* no worker until t = 2, then 4: the 4 queued attempts start at once */
+    capacity_config(&c, 4, "tests/data/capacity-rise.csv");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.successes, 4);
+    close_to(r.m.completion_time_s, 3.01);
+    close_to(r.m.p50_latency_s, 3.01);
+    ts_free(&r.ts);
+}
+
+static void capacity_speed_and_errors(void **state)
+{
+    (void)state;
+    scn_config c;
+    capacity_config(&c, 1, "tests/data/capacity-fast.csv"); /* twice as fast: 0.5 s */
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    close_to(r.m.max_latency_s, 0.52);
+    ts_free(&r.ts);
+    capacity_config(&c, 5, "tests/data/capacity-errors.csv"); /* every attempt 503 at once */
+    r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.failures, 5);
+    assert_int_equal(r.m.background_errors, 5);
+    assert_int_equal(r.m.served, 0);
+    ts_free(&r.ts);
+}
+
+static void capacity_outage_comes_first(void **state)
+{
+    (void)state;
+    scn_config c;
+    /* a fail_fast outage over [0, 5) answers the attempts though the
+     * timeline is at full capacity */
+    capacity_config(&c, 3, "tests/data/capacity-drop.csv");
+    set(&c, "outage 1.start_s=0");
+    set(&c, "outage 1.end_s=5");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.outage_errors, 3);
+    assert_int_equal(r.m.served, 0);
+    ts_free(&r.ts);
+}
+
+static void trace_clients_are_the_arrivals(void **state)
+{
+    (void)state;
+    scn_config c;
+    scn_defaults(&c); /* not base(): a count with start = trace is refused */
+    set(&c, "network.delay_s=constant(0.01)");
+    set(&c, "run.horizon_s=100");
+    set(&c, "clients.start=trace");
+    set(&c, "clients.trace_file=tests/data/trace.csv");
+    set(&c, "server.workers=1000");
+    /* tests/data/trace.csv makes 9,400 arrivals on average (steps): within 6 SD (97) */
+    result a = run(&c, HP_EXPONENTIAL, 0), b = run(&c, HP_FULL_JITTER, 0);
+    assert_true(a.m.clients > 9400 - 6 * 97 && a.m.clients < 9400 + 6 * 97);
+    assert_int_equal(a.m.clients, b.m.clients); /* the arrivals stream is the strategies' common one */
+    assert_int_equal(a.m.successes, a.m.clients);
+    assert_int_equal(a.m.unfinished, 0);
+    ts_free(&a.ts);
+    ts_free(&b.ts);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -609,6 +915,17 @@ int main(void)
         cmocka_unit_test(run_allocation_failures),
         cmocka_unit_test(layers_multiply),
         cmocka_unit_test(task_success_rate),
+        cmocka_unit_test(rate_limit_before_errors),
+        cmocka_unit_test(partial_outage_by_hand),
+        cmocka_unit_test(retry_after_on_503_by_hand),
+        cmocka_unit_test(adaptive_rate_limiter_paces),
+        cmocka_unit_test(ratelimit_reset_by_hand),
+        cmocka_unit_test(capacity_drop_lets_running_finish),
+        cmocka_unit_test(capacity_rise_drains_queue),
+        cmocka_unit_test(capacity_speed_and_errors),
+        cmocka_unit_test(capacity_outage_comes_first),
+        cmocka_unit_test(trace_clients_are_the_arrivals),
+        cmocka_unit_test(breaker_timeline_by_hand),
     };
     return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }

@@ -434,6 +434,7 @@ TEST(test_classify_table)
         {HP_OUTCOME_CONN_RESET, HP_CLASS_CONNECTION},
         {HP_OUTCOME_UNKNOWN, HP_CLASS_UNKNOWN}, {199, HP_CLASS_UNKNOWN},
         {300, HP_CLASS_UNKNOWN}, {418, HP_CLASS_UNKNOWN}, {409, HP_CLASS_CONFLICT}, {505, HP_CLASS_UNKNOWN},
+        {408, HP_CLASS_REQUEST_TIMEOUT}, {529, HP_CLASS_OVERLOADED},
         {599, HP_CLASS_UNKNOWN}, {0, HP_CLASS_UNKNOWN}, {-5, HP_CLASS_UNKNOWN},
         {1000, HP_CLASS_UNKNOWN}, {INT_MIN, HP_CLASS_UNKNOWN},
         {INT_MAX, HP_CLASS_UNKNOWN},
@@ -456,7 +457,8 @@ TEST(test_retryable)
         [HP_CLASS_BAD_REQUEST] = {0, 0}, [HP_CLASS_AUTH] = {0, 0},
         [HP_CLASS_NOT_FOUND] = {0, 0},   [HP_CLASS_TIMEOUT] = {1, 1},
         [HP_CLASS_CONNECTION] = {1, 1},  [HP_CLASS_UNKNOWN] = {1, 0},
-        [HP_CLASS_CONFLICT] = {1, 1},
+        [HP_CLASS_CONFLICT] = {1, 1},    [HP_CLASS_REQUEST_TIMEOUT] = {1, 1},
+        [HP_CLASS_OVERLOADED] = {1, 1},
     };
     hp_policy p = hp_policy_defaults();
     int c;
@@ -655,10 +657,8 @@ _Static_assert(sizeof(hp_state) == 24, "hp_state is 24 bytes");
 
 static hp_result res(int outcome, double retry_after_s)
 {
-    hp_result r;
+    hp_result r = {.outcome = outcome, .retry_after_s = retry_after_s};
 
-    r.outcome = outcome;
-    r.retry_after_s = retry_after_s;
     return r;
 }
 
@@ -1305,10 +1305,10 @@ TEST(test_names)
     static const char *const cls[HP_CLASS_COUNT] = {
         "ok",   "rate_limited", "server",  "not_implemented", "bad_request",
         "auth", "not_found",    "timeout", "connection",      "unknown",
-        "conflict"};
+        "conflict", "request_timeout", "overloaded"};
     static const char *const rsn[HP_REASON_COUNT] = {
         "none", "attempts_exhausted", "non_retryable", "unknown_outcome",
-        "budget_exhausted", "retry_limited"};
+        "budget_exhausted", "retry_limited", "retry_after_too_long"};
     static const char *const bad[7] = {"Full_Jitter",  "",     "full-jitter",
                                        "full_jitter ", "full", "none",
                                        "IMMEDIATE"};
@@ -1419,6 +1419,416 @@ TEST(test_defaults)
     assert_true(hp_retryable(&z, HP_CLASS_UNKNOWN));
 }
 
+/* ------------------------------------------- client-library mechanisms */
+
+#define U1 (1.0 - DBL_EPSILON / 2.0) /* the largest u below 1 */
+#define NEAR(a, b) assert_true(fabs((a) - (b)) <= 1e-9 * (1.0 + fabs(b)))
+
+/* One sleep of p for retry n with a fresh state. */
+static double lib_sleep(const hp_policy *p, uint32_t n, double u)
+{
+    hp_state st;
+
+    hp_state_init(&st, p);
+    return hp_backoff(p, &st, n, u);
+}
+
+TEST(test_jitter_shapes)
+{
+    hp_policy p = policy(HP_EXPONENTIAL, 0.5, 8);
+
+    /* proportional (openai): min(0.5 * 2^n, 8) * (1 - 0.25 u) */
+    p.jitter = HP_JITTER_PROPORTIONAL;
+    p.jitter_f = 0.25;
+    assert_close(lib_sleep(&p, 0, 0.0), 0.5, 0);
+    assert_close(lib_sleep(&p, 0, 0.5), 0.4375, 0); /* 0.5 * 0.875 */
+    assert_close(lib_sleep(&p, 5, 0.5), 7.0, 0);    /* min(16, 8) * 0.875 */
+    NEAR(lib_sleep(&p, 1, U1), 0.75);                      /* 1 * (1 - 0.25) */
+    /* symmetric (cohere): min(2^n, 60) * (1 + 0.1 (2u - 1)); above the cap */
+    p = policy(HP_EXPONENTIAL, 1, 60);
+    p.jitter = HP_JITTER_SYMMETRIC;
+    p.jitter_f = 0.1;
+    assert_close(lib_sleep(&p, 2, 0.0), 3.6, 1e-15);  /* 4 * 0.9 */
+    assert_close(lib_sleep(&p, 2, 0.5), 4.0, 0);
+    assert_close(lib_sleep(&p, 2, 0.75), 4.2, 1e-15); /* 4 * 1.05 */
+    assert_close(lib_sleep(&p, 6, 0.75), 63.0, 1e-13); /* min(64, 60) * 1.05 */
+    /* additive after the cap (LangGraph): min(0.5 * 2^n, 128) + u */
+    p = policy(HP_EXPONENTIAL, 0.5, 128);
+    p.jitter = HP_JITTER_ADDITIVE;
+    p.jitter_f = 1.0;
+    assert_close(lib_sleep(&p, 0, 0.5), 1.0, 0);
+    assert_close(lib_sleep(&p, 8, 0.5), 128.5, 0); /* min(128, 128) + 0.5 */
+    /* additive before the cap (google-genai): min(2^n + u, 60) */
+    p = policy(HP_EXPONENTIAL, 1, 60);
+    p.jitter = HP_JITTER_ADDITIVE;
+    p.jitter_f = 1.0;
+    p.jitter_before_cap = true;
+    assert_close(lib_sleep(&p, 5, 0.5), 32.5, 0);
+    assert_close(lib_sleep(&p, 6, 0.5), 60.0, 0); /* 64.5 capped */
+    assert_close(lib_sleep(&p, 10000, 0.5), 60.0, 0);
+    /* floor (tenacity wait_random_exponential(min=1, max=20)): U(1, clamp(2^n, 1, 20)) */
+    p = policy(HP_EXPONENTIAL, 1, 20);
+    p.jitter = HP_JITTER_FLOOR;
+    p.jitter_f = 1.0;
+    assert_close(lib_sleep(&p, 0, 0.7), 1.0, 0); /* U(1, 1) */
+    assert_close(lib_sleep(&p, 2, 0.5), 2.5, 0); /* 1 + 0.5 * (4 - 1) */
+    assert_close(lib_sleep(&p, 5, 0.5), 10.5, 0); /* 1 + 0.5 * (20 - 1) */
+    /* full */
+    p.jitter = HP_JITTER_FULL;
+    assert_close(lib_sleep(&p, 3, 0.25), 2.0, 0);
+    /* immediate never sleeps, whatever the jitter */
+    p.strategy = HP_IMMEDIATE;
+    assert_close(lib_sleep(&p, 3, 0.25), 0.0, 0);
+}
+
+TEST(test_multiplier_and_first_retry_zero)
+{
+    hp_policy p = policy(HP_EXPONENTIAL, 2, 5);
+
+    p.multiplier = 1.5;
+    assert_close(lib_sleep(&p, 0, 0), 2.0, 0);
+    assert_close(lib_sleep(&p, 2, 0), 4.5, 0); /* 2 * 1.5^2 */
+    assert_close(lib_sleep(&p, 3, 0), 5.0, 0); /* 6.75 capped */
+    assert_close(hp_ceiling(&p, UINT32_MAX), 5.0, 0);
+    p.multiplier = 1.0;
+    assert_close(lib_sleep(&p, 50, 0), 2.0, 0);
+    p.multiplier = 0.5;
+    assert_non_null(hp_policy_check(&p));
+    /* urllib3: 0, then base * 2^n, capped at 120 */
+    p = policy(HP_EXPONENTIAL, 0.5, 120);
+    p.first_retry_zero = true;
+    assert_close(lib_sleep(&p, 0, 0), 0.0, 0);
+    assert_close(lib_sleep(&p, 1, 0), 1.0, 0);
+    assert_close(lib_sleep(&p, 2, 0), 2.0, 0);
+    assert_close(lib_sleep(&p, 8, 0), 120.0, 0); /* 128 capped */
+}
+
+/* One decision for a fresh state after one attempt (the first retry). */
+static hp_decision decide1(const hp_policy *p, int outcome, double ra, double reset, double u)
+{
+    hp_state st;
+    hp_result r = {.outcome = outcome, .retry_after_s = ra, .reset_s = reset};
+
+    hp_state_start(&st, p, 0.0);
+    hp_on_attempt(&st);
+    return hp_decide_result(p, &st, r, 0.0, u);
+}
+
+TEST(test_retry_after_modes)
+{
+    hp_policy p = policy(HP_EXPONENTIAL, 0.5, 8);
+    hp_decision d;
+
+    p.max_attempts = 3;
+    p.ra_mode = HP_RA_INSTEAD;
+    p.retry_after_max_s = 60;
+    p.ra_above = HP_RA_ABOVE_BACKOFF;
+    /* used as is, even below the backoff (0.5 here) */
+    d = decide1(&p, 429, 0.25, 0, 0);
+    assert_int_equal(d.action, HP_RETRY);
+    assert_close(d.delay_s, 0.25, 0);
+    assert_true(d.retry_after_used);
+    d = decide1(&p, 503, 60, 0, 0); /* the limit is inclusive */
+    assert_close(d.delay_s, 60, 0);
+    d = decide1(&p, 429, 0, 0, 0); /* RA 0: the backoff */
+    assert_close(d.delay_s, 0.5, 0);
+    assert_false(d.retry_after_used);
+    d = decide1(&p, 429, 90, 0, 0); /* above: the backoff */
+    assert_close(d.delay_s, 0.5, 0);
+    p.ra_above = HP_RA_ABOVE_CLAMP;
+    d = decide1(&p, 429, 90, 0, 0);
+    assert_close(d.delay_s, 60, 0);
+    p.ra_above = HP_RA_ABOVE_STOP;
+    p.retry_after_max_s = 120;
+    d = decide1(&p, 429, 120.5, 0, 0);
+    assert_decision(d, HP_GIVE_UP, HP_REASON_RETRY_AFTER, HP_CLASS_RATE_LIMITED);
+    d = decide1(&p, 429, 120, 0, 0);
+    assert_close(d.delay_s, 120, 0);
+    /* ignore */
+    p.ra_mode = HP_RA_IGNORE;
+    d = decide1(&p, 429, 30, 0, 0);
+    assert_close(d.delay_s, 0.5, 0);
+    /* herd's default: at least the backoff (unchanged) */
+    p.ra_mode = HP_RA_AT_LEAST;
+    d = decide1(&p, 429, 0.25, 0, 0);
+    assert_close(d.delay_s, 0.5, 0);
+    /* cohere: no Retry-After, X-RateLimit-Reset 100 s: min(100, 60) * (1 + 0.2 u) */
+    p.ra_mode = HP_RA_INSTEAD;
+    p.retry_after_max_s = 60;
+    p.ra_reset = true;
+    p.reset_jitter_f = 0.2;
+    d = decide1(&p, 429, -1, 100, 0.5);
+    assert_close(d.delay_s, 66, 1e-12);
+    d = decide1(&p, 429, -1, 10, 0.0);
+    assert_close(d.delay_s, 10, 0);
+    d = decide1(&p, 429, 5, 10, 0.0); /* a Retry-After comes first */
+    assert_close(d.delay_s, 5, 0);
+}
+
+TEST(test_class_sets)
+{
+    hp_policy p = policy(HP_CONSTANT, 1, 1);
+    hp_decision d;
+
+    p.max_attempts = 2;
+    /* 408 and 529 are classes of their own, retried by default */
+    assert_int_equal(decide1(&p, 408, -1, 0, 0).action, HP_RETRY);
+    assert_int_equal(decide1(&p, 529, -1, 0, 0).action, HP_RETRY);
+    /* 501 and 4xx only when added */
+    assert_int_equal(decide1(&p, 501, -1, 0, 0).action, HP_GIVE_UP);
+    p.retry_also = 1u << HP_CLASS_NOT_IMPLEMENTED | 1u << HP_CLASS_BAD_REQUEST;
+    assert_int_equal(decide1(&p, 501, -1, 0, 0).action, HP_RETRY);
+    assert_int_equal(decide1(&p, 400, -1, 0, 0).action, HP_RETRY);
+    assert_int_equal(decide1(&p, 404, -1, 0, 0).action, HP_GIVE_UP);
+    /* retry_only still narrows what retry_also added */
+    p.retry_only = 1u << HP_CLASS_SERVER;
+    assert_int_equal(decide1(&p, 501, -1, 0, 0).action, HP_GIVE_UP);
+    p.retry_only = 0;
+    /* statuses left out: api-core's 502 and 504 */
+    p.no_retry_status[0] = 502;
+    p.no_retry_status[1] = 504;
+    d = decide1(&p, 502, -1, 0, 0);
+    assert_decision(d, HP_GIVE_UP, HP_REASON_NON_RETRYABLE, HP_CLASS_SERVER);
+    assert_int_equal(decide1(&p, 503, -1, 0, 0).action, HP_RETRY);
+    assert_int_equal(decide1(&p, 504, -1, 0, 0).action, HP_GIVE_UP);
+    /* urllib3: 429 and 503 only with a Retry-After */
+    p = policy(HP_CONSTANT, 1, 1);
+    p.max_attempts = 2;
+    p.retry_only = 1u << HP_CLASS_CONNECTION;
+    p.retry_with_ra = 1u << HP_CLASS_RATE_LIMITED | 1u << HP_CLASS_SERVER;
+    assert_int_equal(decide1(&p, 429, -1, 0, 0).action, HP_GIVE_UP);
+    assert_int_equal(decide1(&p, 429, 3, 0, 0).action, HP_RETRY);
+    assert_int_equal(decide1(&p, 503, 0, 0, 0).action, HP_RETRY);
+    assert_int_equal(decide1(&p, 500, -1, 0, 0).action, HP_GIVE_UP);
+    assert_int_equal(decide1(&p, HP_OUTCOME_CONN_REFUSED, -1, 0, 0).action, HP_RETRY);
+}
+
+TEST(test_budget_modes)
+{
+    hp_policy p = policy(HP_CONSTANT, 10, 10);
+    hp_state st;
+    hp_decision d;
+
+    p.budget_s = 60;
+    /* default: the sleep counts: a failure at 50.5 with a 10 s sleep ends at
+     * 60.5 >= 60: give up */
+    hp_state_start(&st, &p, 0.0);
+    hp_on_attempt(&st);
+    d = hp_decide(&p, &st, 503, 50.5, 0);
+    assert_decision(d, HP_GIVE_UP, HP_REASON_BUDGET, HP_CLASS_SERVER);
+    /* tenacity stop_after_delay: only the failure's time counts */
+    p.budget_mode = HP_BUDGET_AT_FAILURE;
+    hp_state_start(&st, &p, 0.0);
+    hp_on_attempt(&st);
+    d = hp_decide(&p, &st, 503, 59.9, 0);
+    assert_int_equal(d.action, HP_RETRY); /* sleeps to 69.9 */
+    /* the retry after 59.9 is sent at 69.9, past the deadline, uncut */
+    assert_true(isinf(hp_attempt_timeout(&p, &st, 69.9)));
+    p.attempt_timeout_s = 5;
+    assert_close(hp_attempt_timeout(&p, &st, 69.9), 5, 0);
+    hp_on_attempt(&st);
+    d = hp_decide(&p, &st, 503, 60.0, 0);
+    assert_decision(d, HP_GIVE_UP, HP_REASON_BUDGET, HP_CLASS_SERVER);
+}
+
+/* Hand trace of botocore's adaptive limiter (numbers from adaptive.py,
+ * bucket.py, throttling.py; see herdpolicy.h). */
+TEST(test_adaptive_trace)
+{
+    hp_adaptive a;
+    double k, w, rate, cap;
+
+    hp_adaptive_init(&a, 0.0);
+    assert_false(a.enabled);
+    assert_close(a.fill_rate, 1.0, 0);
+    assert_close(hp_adaptive_acquire(&a, 0.0), 0.0, 0); /* disabled: no wait */
+    /* t = 0.2, success: bucket 0 = last bucket: the measured rate stays 0;
+     * CUBIC: 0.4 (0.2 - 0 - 0)^3 + 0 = 0.0032; fill = max(min(0.0032, 2 * 0), 0.5) */
+    assert_close(hp_adaptive_on_response(&a, 0.2, false), 0.5, 0);
+    assert_close(a.capacity, 0.2, 1e-15); /* refilled 0.2 s at 1/s */
+    /* t = 1.0, throttled: bucket 1.0 > 0: rate = 0.8 * 2 / 1 = 1.6; w_max =
+     * 1.6, k = cbrt(1.6 * 0.3 / 0.4) = cbrt(1.2), new rate 0.7 * 1.6 = 1.12
+     * (< 2 * 1.6); refill 0.8 s at 0.5/s: 0.6 */
+    assert_close(hp_adaptive_on_response(&a, 1.0, true), 1.12, 1e-15);
+    assert_true(a.enabled);
+    assert_close(a.measured_rate, 1.6, 1e-15);
+    k = cbrt(1.2);
+    assert_close(a.k, k, 1e-15);
+    assert_close(a.capacity, 0.6, 1e-15);
+    assert_close(a.max_capacity, 1.12, 1e-15);
+    /* two sends at t = 1.0: (1 - 0.6) / 1.12, then (1 + 0.4) / 1.12 = 1.25 */
+    assert_close(hp_adaptive_acquire(&a, 1.0), 0.4 / 1.12, 1e-15);
+    assert_close(hp_adaptive_acquire(&a, 1.0), 1.25, 1e-15);
+    /* t = 1.3, success: same bucket (count 1), measured 1.6; CUBIC
+     * 0.4 (0.3 - k)^3 + 1.6; refill 0.3 s at 1.12 from -1.4 */
+    w = 1.3 - 1.0 - k;
+    rate = 0.4 * w * w * w + 1.6;
+    assert_close(hp_adaptive_on_response(&a, 1.3, false), rate, 1e-12);
+    cap = -1.4 + 0.3 * 1.12;
+    assert_close(a.capacity, cap, 1e-12);
+    /* the next send waits (1 - cap) / rate */
+    assert_close(hp_adaptive_acquire(&a, 1.3), (1.0 - cap) / rate, 1e-12);
+}
+
+/* Every preset's sleep, and every jitter shape with extreme parameters,
+ * over a grid of n (up to UINT32_MAX) and u: finite, >= 0, within the
+ * documented bound above the cap. */
+TEST(test_jitter_bounds)
+{
+    static const uint32_t ns[] = {0, 1, 2, 5, 10, 63, 64, 1000, 2100, 100000, UINT32_MAX};
+    static const double us[] = {0.0, 1e-300, 0.25, 0.5, 0.75, U1, 1.0, -1.0, NAN};
+    hp_state st;
+
+    for (uint32_t i = 0; i < hp_library_preset_count() + 2 * HP_JITTER_COUNT; i++) {
+        hp_policy p;
+        if (i < hp_library_preset_count()) {
+            p = hp_library_preset_at(i)->policy;
+        } else {
+            uint32_t j = i - hp_library_preset_count();
+            p = policy(HP_EXPONENTIAL, 1e-9, 1e9);
+            p.jitter = (hp_jitter)(j % HP_JITTER_COUNT);
+            p.jitter_f = p.jitter == HP_JITTER_PROPORTIONAL || p.jitter == HP_JITTER_SYMMETRIC ? 1.0 : 1e9;
+            p.jitter_before_cap = j >= HP_JITTER_COUNT;
+            p.multiplier = 1e6;
+        }
+        double f = p.jitter_f, cap = p.cap_s, hi = cap;
+        if (!p.jitter_before_cap && (p.jitter == HP_JITTER_SYMMETRIC))
+            hi = cap * (1 + f);
+        if (!p.jitter_before_cap && (p.jitter == HP_JITTER_ADDITIVE || p.jitter == HP_JITTER_FLOOR))
+            hi = cap + f;
+        for (size_t a = 0; a < sizeof ns / sizeof ns[0]; a++)
+            for (size_t b = 0; b < sizeof us / sizeof us[0]; b++) {
+                hp_state_init(&st, &p);
+                double s = hp_backoff(&p, &st, ns[a], us[b]);
+                if (!(isfinite(s) && s >= 0 && s <= hi))
+                    fail_msg("policy %u n %u u %g: sleep %g outside [0, %g]", i, ns[a], us[b], s, hi);
+            }
+    }
+}
+
+/* Every library preset against a server that always fails with `outcome`
+ * (attempts take `dur` s): the attempts and the bounds of every sleep,
+ * computed by hand (comments), checked with u = 0 and u just below 1. */
+typedef struct preset_case {
+    const char *name;
+    int outcome;
+    double dur;
+    uint32_t attempts_lo, attempts_hi; /* with u = 0 and u -> 1 */
+    uint32_t nsleeps;                  /* bounds checked for the first nsleeps */
+    double lo[8], hi[8];               /* sleep n is in [lo, hi] */
+} preset_case;
+
+static const preset_case preset_cases[] = {
+    /* min(0.5 * 2^n, 8) * (1 - 0.25 u): (0.375, 0.5], (0.75, 1] */
+    {"openai_python", 503, 0, 3, 3, 2, {0.375, 0.75}, {0.5, 1}},
+    {"openai_python_2_52", 503, 0, 3, 3, 2, {0.375, 0.75}, {0.5, 1}},
+    {"anthropic_python", 529, 0, 3, 3, 2, {0.375, 0.75}, {0.5, 1}},
+    /* 2^n + U(0, 1), a 400 too: [1, 2), [2, 3) */
+    {"langchain_with_retry", 400, 0, 3, 3, 2, {1, 2}, {2, 3}},
+    /* min(0.5 * 2^n, 128) + U(0, 1): [0.5, 1.5), [1, 2) */
+    {"langgraph", 400, 0, 3, 3, 2, {0.5, 1}, {1.5, 2}},
+    /* outer loop: U(1, clamp(2^n, 1, 20)): 1, [1, 2) */
+    {"llamaindex_openai", 503, 0, 3, 3, 2, {1, 1}, {1, 2}},
+    /* min(2^n + U(0, 1), 60): [1, 2), [2, 3), [4, 5), [8, 9) */
+    {"google_genai", 503, 0, 5, 5, 4, {1, 2, 4, 8}, {2, 3, 5, 9}},
+    /* min(2^n, 60) x (1 +- 0.1): [0.9, 1.1), [1.8, 2.2) */
+    {"cohere", 503, 0, 3, 3, 2, {0.9, 1.8}, {1.1, 2.2}},
+    /* Retry(3, backoff_factor=0.5) on connection errors: 0, 0.5 * 2^1, 0.5 * 2^2 */
+    {"urllib3", HP_OUTCOME_CONN_REFUSED, 0, 4, 4, 3, {0, 1, 2}, {0, 1, 2}},
+    /* min(2^n, 30): 1, 2, 4, 8 */
+    {"go_retryablehttp", 503, 0, 5, 5, 4, {1, 2, 4, 8}, {1, 2, 4, 8}},
+    /* U(0, 1) x 2^n: [0, 1), [0, 2), [0, 4), [0, 8) */
+    {"aws_legacy", 503, 0, 5, 5, 4, {0, 0, 0, 0}, {1, 2, 4, 8}},
+    /* U(0, min(2^n, 20)): [0, 1), [0, 2) */
+    {"aws_standard", 503, 0, 3, 3, 2, {0, 0}, {1, 2}},
+    {"aws_adaptive", 429, 0, 3, 3, 2, {0, 0}, {1, 2}},
+    /* min(0.1 x 2^n, 1) x U(0.8, 1.2): [0.08, 0.12), [0.16, 0.24), [0.32, 0.48) */
+    {"grpc", 503, 0, 4, 4, 3, {0.08, 0.16, 0.32}, {0.12, 0.24, 0.48}},
+    /* U(0, min(25 ms x 2^n, 250 ms)): [0, 0.025) */
+    {"envoy", 503, 0, 2, 2, 1, {0}, {0.025}},
+    /* U(0, min(2^n, 60)) until now + sleep >= 120, attempts of 1 s.
+     * u = 0: sleeps 0, a failure every second: the 120th fails at 120: 120 attempts.
+     * u -> 1: fails at 1, 3, 6, 11, 20, 37, 70 (sleeps 1, 2, 4, 8, 16, 32), then
+     * 70 + 60 >= 120: 7 attempts. */
+    {"google_api_core", 503, 1, 120, 7, 6, {0, 0, 0, 0, 0, 0}, {1, 2, 4, 8, 16, 32}},
+    /* 3 retries of a constant 2 s, a 400 too */
+    {"polly_v8", 400, 0, 4, 4, 3, {2, 2, 2}, {2, 2, 2}},
+    /* 3 attempts, 0.5 s fixed */
+    {"resilience4j", 404, 0, 3, 3, 2, {0.5, 0.5}, {0.5, 0.5}},
+};
+
+/* Runs preset p against the always-failing server with uniform u; returns
+ * the attempts and writes the sleeps. */
+static uint32_t run_preset(const hp_policy *p, const preset_case *c, double u, double *sleeps, uint32_t max)
+{
+    hp_state st;
+    hp_result r = {.outcome = c->outcome, .retry_after_s = -1};
+    double now = 0;
+    uint32_t ns = 0;
+
+    hp_state_start(&st, p, 0.0);
+    for (;;) {
+        hp_on_attempt(&st);
+        now += c->dur;
+        hp_decision d = hp_decide_result(p, &st, r, now, u);
+        if (d.action != HP_RETRY)
+            return st.attempts;
+        if (ns < max)
+            sleeps[ns++] = d.delay_s;
+        now += d.delay_s;
+        if (st.attempts > 1000)
+            return st.attempts;
+    }
+}
+
+TEST(test_library_presets)
+{
+    size_t n = sizeof preset_cases / sizeof preset_cases[0];
+
+    assert_true(hp_library_preset_count() >= 18);
+    assert_int_equal(n, hp_library_preset_count()); /* every preset has its case */
+    for (size_t i = 0; i < n; i++) {
+        const preset_case *c = &preset_cases[i];
+        const hp_library_preset *lp = hp_library_preset_find(c->name);
+        double s0[8], s1[8];
+        if (!lp)
+            fail_msg("no preset %s", c->name);
+        assert_null(hp_policy_check(&lp->policy));
+        assert_non_null(lp->repo);
+        assert_true(strlen(lp->file) > 0 && strlen(lp->version) > 0);
+        uint32_t a0 = run_preset(&lp->policy, c, 0.0, s0, 8), a1 = run_preset(&lp->policy, c, U1, s1, 8);
+        if (a0 != c->attempts_lo || a1 != c->attempts_hi)
+            fail_msg("%s: %u and %u attempts, want %u and %u", c->name, a0, a1, c->attempts_lo, c->attempts_hi);
+        for (uint32_t k = 0; k < c->nsleeps; k++) {
+            double lo = fmin(s0[k], s1[k]), hi = fmax(s0[k], s1[k]);
+            if (fabs(lo - c->lo[k]) > 1e-9 || fabs(hi - c->hi[k]) > 1e-9)
+                fail_msg("%s sleep %u: [%.12g, %.12g], want [%g, %g]", c->name, k, lo, hi, c->lo[k], c->hi[k]);
+        }
+    }
+    /* the two-layer preset: 4 SDK attempts inside, 0.5 x 2^n x (0.75, 1] */
+    const hp_library_preset *li = hp_library_preset_find("llamaindex_openai");
+    assert_true(li->two_layers);
+    assert_int_equal(li->inner.max_attempts, 4); /* worst case 3 x 4 = 12 */
+    assert_null(hp_policy_check(&li->inner));
+    assert_null(hp_library_preset_find("openai"));
+    assert_null(hp_library_preset_at(hp_library_preset_count()));
+}
+
+TEST(test_jitter_names)
+{
+    static const char *const names[HP_JITTER_COUNT] = {"none", "full", "proportional",
+                                                       "symmetric", "additive", "floor"};
+    hp_jitter j = HP_JITTER_COUNT;
+
+    for (int i = 0; i < HP_JITTER_COUNT; i++) {
+        assert_string_equal(hp_jitter_name((hp_jitter)i), names[i]);
+        assert_int_equal(hp_jitter_parse(names[i], &j), 0);
+        assert_int_equal(j, i);
+    }
+    assert_int_equal(hp_jitter_parse("Full", &j), -1);
+    assert_null(hp_jitter_name(HP_JITTER_COUNT));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1456,6 +1866,15 @@ int main(void)
         cmocka_unit_test(test_preset_behaviour),
         cmocka_unit_test(test_effect_names),
         cmocka_unit_test(test_policy_check_new_fields),
+        cmocka_unit_test(test_jitter_shapes),
+        cmocka_unit_test(test_multiplier_and_first_retry_zero),
+        cmocka_unit_test(test_retry_after_modes),
+        cmocka_unit_test(test_class_sets),
+        cmocka_unit_test(test_budget_modes),
+        cmocka_unit_test(test_adaptive_trace),
+        cmocka_unit_test(test_library_presets),
+        cmocka_unit_test(test_jitter_bounds),
+        cmocka_unit_test(test_jitter_names),
     };
 
     return cmocka_run_group_tests_name("policy", tests, NULL, NULL);

@@ -381,6 +381,33 @@ TEST(test_round_trip)
     assert_int_equal(days_oracle(1969, 12, 31), -1);
 }
 
+/* The non-standard headers the client presets read: retry-after-ms (the
+ * Stainless SDKs) and X-RateLimit-Reset (cohere). */
+TEST(test_parse_ms_and_reset)
+{
+    double d = -7;
+
+    assert_int_equal(hp_parse_retry_after_ms("1500", 60, &d), 0);
+    assert_close(d, 1.5, 0);
+    assert_int_equal(hp_parse_retry_after_ms(" 250.5\t", 60, &d), 0);
+    assert_close(d, 0.2505, 1e-15);
+    assert_int_equal(hp_parse_retry_after_ms("99999999999999999999", 60, &d), 0);
+    assert_close(d, 60, 0);
+    d = -7;
+    assert_int_equal(hp_parse_retry_after_ms("-1", 60, &d), -1);
+    assert_int_equal(hp_parse_retry_after_ms("1e3", 60, &d), -1);
+    assert_int_equal(hp_parse_retry_after_ms("1.", 60, &d), -1);
+    assert_int_equal(hp_parse_retry_after_ms(".5", 60, &d), -1);
+    assert_int_equal(hp_parse_retry_after_ms("", 60, &d), -1);
+    assert_int_equal(hp_parse_retry_after_ms("5", 0, &d), -1);
+    assert_close(d, -7, 0); /* untouched */
+    assert_int_equal(hp_parse_ratelimit_reset("1000", 990.5, &d), 0);
+    assert_close(d, 9.5, 0);
+    assert_int_equal(hp_parse_ratelimit_reset("990", 990, &d), -1); /* not in the future */
+    assert_int_equal(hp_parse_ratelimit_reset("12a", 0, &d), -1);
+    assert_int_equal(hp_parse_ratelimit_reset("5", NAN, &d), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -391,6 +418,7 @@ int main(void)
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_parse_ms_and_reset),
     };
 
     return cmocka_run_group_tests_name("retry_after", tests, NULL, NULL);

@@ -193,7 +193,7 @@ static void bad_values(void **state)
     expect_error("[run]\nseed = 0\n", 2, "[run] seed", NULL);
     expect_error("[run]\nname = ../etc\n", 2, "[run] name", NULL);
     expect_error("[clients]\nstart = later\n", 2, "expected one of burst, spread", "'later'");
-    expect_error("[network]\ndelay_s = gamma(1, 2)\n", 2, "[network] delay_s", "exponential(MEAN)");
+    expect_error("[network]\ndelay_s = cauchy(1, 2)\n", 2, "[network] delay_s", "exponential(MEAN)");
     expect_error("[network]\ndelay_s = exponential(0)\n", 2, "MEAN > 0", NULL);
     expect_error("[server]\nerror_rate_503 = 1.5\n", 2, "error_rate_503: expected a probability in [0, 1]", NULL);
     expect_error("[server]\nerror_rate_503 = -0.1\n", 2, "error_rate_503", NULL);
@@ -335,6 +335,16 @@ static void sweeps(void **state)
     assert_int_equal(p.points[4].spec.workers, 20);
     exp_plan_free(&p);
 
+    /* a mixture has colons: a list of distributions, never a range */
+    n = expand("[sweep]\nkey = server.service_time_s\nvalues = mixture(0.5: 0.1, 0.5: 0.2), pareto(0.1, 2)\n", &p, err);
+    if (n < 0)
+        fail_msg("%s", err);
+    assert_int_equal(n, 2);
+    assert_string_equal(label(&p, 0, 0), "mixture(0.5: 0.1, 0.5: 0.2)");
+    assert_int_equal(p.points[0].spec.service.kind, DIST_MIXTURE);
+    assert_int_equal(p.points[1].spec.service.kind, DIST_PARETO);
+    exp_plan_free(&p);
+
     /* no sweep: one point, the config itself */
     n = expand("[clients]\ncount = 3\n", &p, err);
     assert_int_equal(n, 1);
@@ -436,6 +446,55 @@ static void shards_partition_and_balance(void **state)
     exp_plan_free(&p);
 }
 
+/* Library presets: the section's own keys override the preset's fields;
+ * a library preset fixes a layer's strategy; [retry] takes the whole
+ * policy but keeps what the operation is; llamaindex_openai compiles into
+ * two loops; a tool keeps its preset's strategy. */
+static void library_presets(void **state)
+{
+    (void)state;
+    const char *text = "[retry]\npreset = aws_standard\nidempotent = false\n"
+                       "[layer agent]\nmax_attempts = 3\n"
+                       "[layer sdk]\npreset = openai_python\nmax_attempts = 1\njitter_factor = 0.5\n";
+    write_file(text, strlen(text));
+    scn_config c;
+    char err[SCN_ERR_MAX];
+    if (scn_load(&c, path, NULL, 0, err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(c.policy.strategy, HP_FULL_JITTER);
+    assert_int_equal(c.policy.max_attempts, 3);
+    assert_true(c.policy.non_idempotent);
+    model_spec s;
+    scn_compile(&c, &s);
+    assert_int_equal(s.nlayers, 2);
+    assert_false(s.layers[0].own_strategy);
+    assert_true(s.layers[1].own_strategy);
+    const hp_policy *p = &s.layers[1].policy;
+    assert_int_equal(p->max_attempts, 1); /* the key after the preset wins */
+    assert_int_equal(p->jitter, HP_JITTER_PROPORTIONAL);
+    assert_true(p->jitter_f == 0.5);
+    assert_true(p->base_s == 0.5 && p->cap_s == 8 && p->retry_after_max_s == 60);
+    assert_int_equal(p->ra_mode, HP_RA_INSTEAD);
+    assert_true(p->non_idempotent); /* from [retry]: what the operation is */
+    assert_int_equal(s.layers[0].policy.strategy, HP_FULL_JITTER); /* [retry]'s preset */
+
+    text = "[layer agent]\nmax_attempts = 3\n[layer llm]\npreset = llamaindex_openai\n"
+           "[tool search]\npreset = resilience4j\n";
+    write_file(text, strlen(text));
+    if (scn_load(&c, path, NULL, 0, err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(scn_expanded_layers(&c), 3);
+    scn_compile(&c, &s);
+    assert_int_equal(s.nlayers, 3);
+    assert_int_equal(s.layers[1].policy.jitter, HP_JITTER_FLOOR);
+    assert_int_equal(s.layers[1].policy.max_attempts, 3);
+    assert_int_equal(s.layers[2].policy.max_attempts, 4);
+    assert_true(s.layers[2].own_strategy);
+    assert_true(s.tools[0].own_strategy);
+    assert_int_equal(s.tools[0].policy.strategy, HP_CONSTANT);
+    assert_int_equal(s.tools[0].effect, HP_EFFECT_READ);
+}
+
 static void reference_lists_every_key(void **state)
 {
     (void)state;
@@ -472,6 +531,7 @@ int main(void)
         cmocka_unit_test(sweeps),
         cmocka_unit_test(shards_partition_and_balance),
         cmocka_unit_test(reference_lists_every_key),
+        cmocka_unit_test(library_presets),
     };
     return cmocka_run_group_tests_name("scenario", tests, NULL, teardown);
 }

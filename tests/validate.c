@@ -23,6 +23,15 @@
  * distribution (Kolmogorov-Smirnov).  Both are recovered from the request
  * latencies, which constant delays make an exact function of the attempt
  * count and the sleeps.
+ *
+ * Data: service times drawn inside the simulator (latency minus the two
+ * constant hops) from pareto, weibull, gamma, a mixture and an empirical
+ * histogram (Kolmogorov-Smirnov against the CDF computed here with GSL's
+ * CDFs or by hand) and from empirical samples (chi-square over the
+ * observed values); the arrivals of a trace per bucket against the
+ * integrated rate (chi-square over buckets and replications: Poisson
+ * counts); and a saturated server whose capacity timeline halves its
+ * workers (throughput after / before = 0.5).
  */
 #include <math.h>
 #include <stdio.h>
@@ -62,7 +71,7 @@ static void set(scn_config *c, const char *fmt, ...)
 /* Frees a model made by run() and its spec. */
 static void release(model *md)
 {
-    model_spec *spec = (model_spec *)md->spec;
+    model_spec *spec = (model_spec *)md->given;
     model_free(md);
     herd_free(spec);
 }
@@ -84,7 +93,7 @@ static void run(const scn_config *c, hp_strategy s, uint32_t rep, sim_t *sim, mo
         exit(1);
     }
     scn_compile(c, spec);
-    if (sim_init(sim, rng_replication_seed(c->seed, rep), 64) != 0 || model_init(md, spec, s, sim) != 0 ||
+    if (sim_init(sim, rng_replication_seed(c->seed, rep), 64) != 0 || model_init(md, spec, scn_data(), s, sim) != 0 ||
         model_run(md) != 0) {
         fprintf(stderr, "validate: out of memory\n");
         exit(1);
@@ -628,6 +637,217 @@ static void backoff_ks(int quick, int family)
     }
 }
 
+/* ---- data: new distributions, traces, capacity timelines ---------------- */
+
+/* The CDF of the service distribution of case k (see data_cases). */
+static const struct {
+    double lo, hi, count;
+} hist_rows[] = { /* tests/data/hist.csv */
+    {0.005, 0.01, 120}, {0.01, 0.02, 300}, {0.02, 0.05, 250}, {0.1, 0.2, 60}, {0.2, 0.5, 40}, {0.5, 2, 10},
+};
+
+static double hist_cdf(double x)
+{
+    double total = 0, below = 0;
+    for (size_t i = 0; i < sizeof hist_rows / sizeof hist_rows[0]; i++) {
+        total += hist_rows[i].count;
+        if (x >= hist_rows[i].hi)
+            below += hist_rows[i].count;
+        else if (x > hist_rows[i].lo)
+            below += hist_rows[i].count * (x - hist_rows[i].lo) / (hist_rows[i].hi - hist_rows[i].lo);
+    }
+    return below / total;
+}
+
+static double lognormal_cdf(double x, double mean, double sd)
+{
+    double s2 = log1p(sd * sd / (mean * mean));
+    return gsl_cdf_lognormal_P(x, log(mean) - 0.5 * s2, sqrt(s2));
+}
+
+static const char *const data_cases[] = {
+    "pareto(0.01, 1.5)", "weibull(0.05, 0.7)", "gamma(2, 0.02)",
+    "mixture(0.9: lognormal(0.02, 0.01), 0.1: pareto(0.2, 1.5))", "empirical(tests/data/hist.csv)",
+};
+
+static double data_cdf(int k, double x)
+{
+    switch (k) {
+    case 0: return gsl_cdf_pareto_P(x, 1.5, 0.01);
+    case 1: return gsl_cdf_weibull_P(x, 0.05, 0.7);
+    case 2: return gsl_cdf_gamma_P(x, 2, 0.02);
+    case 3: return 0.9 * lognormal_cdf(x, 0.02, 0.01) + 0.1 * gsl_cdf_pareto_P(x, 1.5, 0.2);
+    default: return hist_cdf(x);
+    }
+}
+
+/* n requests at once, one attempt each, no queueing, 1 ms hops: the
+ * service times of a run of `service` (latency - 2 ms), sorted. */
+static void service_draws(const char *service, int n, sim_t *sim, model *md)
+{
+    scn_config c;
+    scn_defaults(&c);
+    set(&c, "run.seed=%d", 13);
+    set(&c, "clients.count=%d", n);
+    set(&c, "network.delay_s=constant(0.001)");
+    set(&c, "server.workers=%d", n);
+    set(&c, "server.service_time_s=%s", service);
+    set(&c, "retry.max_attempts=1");
+    run(&c, HP_EXPONENTIAL, 0, sim, md);
+    for (uint64_t i = 0; i < md->nlatency; i++)
+        md->latency[i] -= 0.002;
+    gsl_sort(md->latency, 1, (size_t)md->nlatency);
+}
+
+static void verdict(int ok, const char *name, const char *what)
+{
+    rows++;
+    failures += !ok;
+    printf("  %-60s %-44s %s\n", name, what, ok ? "pass" : "FAIL");
+}
+
+static void data_ks(int quick, int family)
+{
+    const int n = quick ? 5000 : 50000;
+    double alpha = 0.05 / family;
+    printf("\nservice times drawn in the simulator, %d requests (Kolmogorov-Smirnov; chi-square for samples)\n", n);
+    for (int k = 0; k < (int)(sizeof data_cases / sizeof data_cases[0]); k++) {
+        sim_t sim;
+        model md;
+        service_draws(data_cases[k], n, &sim, &md);
+        size_t m = (size_t)md.nlatency;
+        double D = 0;
+        for (size_t i = 0; i < m; i++) {
+            double F = data_cdf(k, md.latency[i]);
+            D = fmax(D, fmax(fabs(F - (double)i / m), fabs((double)(i + 1) / m - F)));
+        }
+        double crit = sqrt(-log(alpha / 2) / 2) / sqrt((double)m);
+        char what[96];
+        snprintf(what, sizeof what, "D = %.5f, critical %.5f", D, crit);
+        verdict(D <= crit, data_cases[k], what);
+        release(&md);
+        sim_free(&sim);
+    }
+    /* tests/data/samples.csv: 8 values, 0.012 three times, 0.015 twice */
+    static const double value[] = {0.012, 0.015, 0.03, 0.25, 1.5}, mult[] = {3, 2, 1, 1, 1};
+    sim_t sim;
+    model md;
+    service_draws("empirical(tests/data/samples.csv)", n, &sim, &md);
+    double count[5] = {0}, chi2 = 0;
+    int stray = 0;
+    for (uint64_t i = 0; i < md.nlatency; i++) {
+        int j = 0;
+        while (j < 5 && fabs(md.latency[i] - value[j]) > 1e-9)
+            j++;
+        if (j == 5)
+            stray++;
+        else
+            count[j]++;
+    }
+    for (int j = 0; j < 5; j++) {
+        double e = mult[j] / 8 * (double)md.nlatency;
+        chi2 += (count[j] - e) * (count[j] - e) / e;
+    }
+    double pval = gsl_cdf_chisq_Q(chi2, 4);
+    char what[96];
+    snprintf(what, sizeof what, "chi-square %.3f (4 df), p %.4f, %d not observed", chi2, pval, stray);
+    verdict(!stray && pval > alpha, "empirical(tests/data/samples.csv)", what);
+    release(&md);
+    sim_free(&sim);
+}
+
+/* tests/data/trace.csv: the integral of the rate over [a, b). */
+static double trace_integral(double a, double b, int linear)
+{
+    static const double t[] = {0, 20, 40, 60, 80}, r[] = {50, 200, 200, 20, 100};
+    double sum = 0;
+    for (int i = 0; i + 1 < 5; i++) {
+        double lo = fmax(a, t[i]), hi = fmin(b, t[i + 1]);
+        if (hi <= lo)
+            continue;
+        double s = linear ? (r[i + 1] - r[i]) / (t[i + 1] - t[i]) : 0;
+        double rl = r[i] + s * (lo - t[i]), rh = r[i] + s * (hi - t[i]);
+        sum += 0.5 * (rl + rh) * (hi - lo);
+    }
+    return sum;
+}
+
+static void data_trace(int quick, int family)
+{
+    const int reps = quick ? 5 : 20;
+    const double bucket = 5;
+    printf("\narrivals of tests/data/trace.csv per %g s bucket, %d replications (chi-square: Poisson counts)\n",
+           bucket, reps);
+    for (int linear = 0; linear < 2; linear++) {
+        scn_config c;
+        scn_defaults(&c);
+        set(&c, "run.seed=%d", 17);
+        set(&c, "run.horizon_s=100");
+        set(&c, "run.bucket_s=%g", bucket);
+        set(&c, "clients.start=trace");
+        set(&c, "clients.trace_file=tests/data/trace.csv");
+        set(&c, "clients.trace_interpolation=%s", linear ? "linear" : "step");
+        set(&c, "network.delay_s=constant(0.001)");
+        set(&c, "server.workers=100000");
+        set(&c, "server.service_time_s=constant(0.01)");
+        double chi2 = 0;
+        int df = 0;
+        for (int rep = 0; rep < reps; rep++) {
+            sim_t sim;
+            model md;
+            run(&c, HP_EXPONENTIAL, (uint32_t)rep, &sim, &md);
+            for (int b = 0; b < 16; b++) {
+                double e = trace_integral(b * bucket, (b + 1) * bucket, linear);
+                double o = (size_t)b < md.ts.len ? md.ts.b[b].offered : 0;
+                chi2 += (o - e) * (o - e) / e;
+                df++;
+            }
+            release(&md);
+            sim_free(&sim);
+        }
+        double pval = gsl_cdf_chisq_Q(chi2, df);
+        char what[96];
+        snprintf(what, sizeof what, "chi-square %.1f (%d df), p %.4f", chi2, df, pval);
+        verdict(pval > 0.05 / family, linear ? "trace_interpolation = linear" : "trace_interpolation = step", what);
+    }
+}
+
+/* 20 workers, exponential(0.1) service, always saturated; from t = 50 the
+ * capacity timeline keeps half the workers: throughput 200/s, then 100/s. */
+static void data_capacity(int quick, int family)
+{
+    const int reps = quick ? 5 : 20;
+    double ratio[20];
+    printf("\n");
+    for (int rep = 0; rep < reps; rep++) {
+        scn_config c;
+        scn_defaults(&c);
+        set(&c, "run.seed=%d", 19);
+        set(&c, "run.horizon_s=100");
+        set(&c, "clients.count=20000");
+        set(&c, "network.delay_s=constant(0.001)");
+        set(&c, "server.workers=20");
+        set(&c, "server.queue=100000");
+        set(&c, "server.service_time_s=exponential(0.1)");
+        set(&c, "server.capacity_file=tests/data/capacity.csv");
+        set(&c, "retry.max_attempts=1");
+        sim_t sim;
+        model md;
+        run(&c, HP_EXPONENTIAL, (uint32_t)rep, &sim, &md);
+        double before = 0, after = 0;
+        for (size_t b = 5; b < 100 && b < md.ts.len; b++) {
+            if (b < 50)
+                before += md.ts.b[b].goodput;
+            else if (b >= 55)
+                after += md.ts.b[b].goodput;
+        }
+        ratio[rep] = (after / 45) / (before / 45);
+        release(&md);
+        sim_free(&sim);
+    }
+    row("cap-1/2", 1.0, "thr after/before", 0.5, ratio, reps, family);
+}
+
 int main(int argc, char **argv)
 {
     gsl_set_error_handler_off();
@@ -637,7 +857,8 @@ int main(int argc, char **argv)
         return 2;
     }
     /* rows in the whole table: the family for the Bonferroni level */
-    int family = quick ? 6 * 4 + 1 + HP_STRATEGY_COUNT + 1 + 3 * 4 + 2 : 9 * 4 + 1 + HP_STRATEGY_COUNT + 1 + 5 * 4 + 2;
+    int family = (quick ? 6 * 4 + 1 + HP_STRATEGY_COUNT + 1 + 3 * 4 + 2 : 9 * 4 + 1 + HP_STRATEGY_COUNT + 1 + 5 * 4 + 2) +
+                 6 + 2 + 1; /* data: distributions, traces, capacity */
     printf("herd validation%s: family-wise level 95%% over %d checks (each at %.4f%%)\n\n", quick ? " (quick)" : "",
            family, 100 * (1 - 0.05 / family));
     printf("%-8s %5s  %-16s %12s %12s  %-14s %-10s %s\n", "model", "load", "quantity", "theory", "simulated",
@@ -647,6 +868,9 @@ int main(int argc, char **argv)
     backoff_ks(quick, family);
     retrials(quick, family, NULL);
     retrial_finite(quick, family);
+    data_ks(quick, family);
+    data_trace(quick, family);
+    data_capacity(quick, family);
     if (argc > 1 && !strcmp(argv[argc - 1], "--uniform-retrials")) { /* what the formulas miss */
         int before = failures, rbefore = rows;
         retrials(quick, family, ": the same rows with uniform(0, 2/theta) retrial times (same mean)");

@@ -141,15 +141,3 @@ int ck_fifo_pop(ck_fifo *f, ck_pool *p, eq_event *out)
     }
     return 0;
 }
-
-void ck_fifo_clear(ck_fifo *f, ck_pool *p)
-{
-    ck_chunk *c = f->head;
-    while (c) {
-        ck_chunk *n = c->next;
-        ck_put(p, c);
-        c = n;
-    }
-    int narrow = (int)f->narrow;
-    ck_fifo_init(f, narrow);
-}

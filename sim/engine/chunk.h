@@ -78,9 +78,6 @@ static inline void ck_put(ck_pool *p, ck_chunk *c)
     p->used--;
 }
 
-/* Bytes the pool holds (every slab), for statistics. */
-static inline size_t ck_pool_bytes(const ck_pool *p) { return p->total * CK_BYTES; }
-
 /* ------------------------------------------------------------------ fifo */
 
 /* A FIFO queue of events in a list of chunks: push at the tail, pop at the
@@ -105,8 +102,5 @@ int ck_fifo_push(ck_fifo *f, ck_pool *p, const eq_event *ev);
 /* Removes the oldest entry into *out (narrow: arg = 0, aux = 0).
  * Returns 0, or -1 if the queue is empty. */
 int ck_fifo_pop(ck_fifo *f, ck_pool *p, eq_event *out);
-
-/* Returns every chunk to the pool; f becomes empty. */
-void ck_fifo_clear(ck_fifo *f, ck_pool *p);
 
 #endif

@@ -25,8 +25,14 @@
  * duration). */
 typedef struct eq_event {
     double time;        /* simulated seconds */
-    uint64_t seq : 56;  /* insertion sequence: tie-breaker, unique per queue */
-    uint64_t type : 8;  /* handler index */
+    union {
+        struct {
+            uint64_t type : 8;  /* handler index */
+            uint64_t seq : 56;  /* insertion sequence: tie-breaker, unique per queue */
+        };
+        uint64_t key;   /* seq << 8 | type (bit-fields fill from the low bits on every
+                         * target herd builds for; tested): ordered as seq */
+    };
     uint32_t obj;
     uint32_t tag;
     int32_t arg;
@@ -71,7 +77,13 @@ static inline size_t eq_len(const eq_queue *q) { return q->len; }
 /* a before b in the total order (time, seq). */
 static inline int eq_before(const eq_event *a, const eq_event *b)
 {
-    return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+    return a->time < b->time || (a->time == b->time && a->key < b->key);
+}
+
+/* The key of seq and type (see eq_event). */
+static inline uint64_t eq_key(uint64_t seq, uint32_t type)
+{
+    return seq << 8 | (type & 0xffu);
 }
 
 #endif

@@ -41,7 +41,7 @@
 
 static inline int before(const eq_event *a, const eq_event *b)
 {
-    return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+    return a->time < b->time || (a->time == b->time && a->key < b->key);
 }
 
 static void list_clear(lq_bucket *b, ck_pool *p)

@@ -46,6 +46,12 @@ int rng_init(rng_set *s, uint64_t replication_seed)
     return 0;
 }
 
+void rng_reseed(rng_set *s, uint64_t seed)
+{
+    for (int p = 0; p < RNG_PURPOSE_COUNT; p++)
+        gsl_rng_set(s->r[p], rng_stream_seed(seed, (rng_purpose)p));
+}
+
 void rng_free(rng_set *s)
 {
     if (!s)

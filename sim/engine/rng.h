@@ -41,6 +41,11 @@ unsigned long rng_stream_seed(uint64_t replication_seed, rng_purpose p);
  * failure (nothing is left allocated). */
 int rng_init(rng_set *s, uint64_t replication_seed);
 
+/* Reseeds every stream as rng_init would from seed (the streams keep
+ * their memory): a simulation continues from its present state on fresh
+ * draws (multilevel splitting, herd rare). */
+void rng_reseed(rng_set *s, uint64_t seed);
+
 /* Frees every stream; safe on a zeroed or already-freed set. */
 void rng_free(rng_set *s);
 

@@ -148,8 +148,8 @@ void sim_schedule_aux(sim_t *sim, double delay, uint32_t type, uint32_t obj,
 {
     assert(delay >= 0 && delay < INFINITY);
     assert(type < SIM_MAX_TYPES);
-    eq_event ev = {.time = sim->now + delay, .seq = sim->seq, .type = type, .obj = obj, .tag = tag,
-                   .arg = arg, .aux = aux};
+    eq_event ev = {.time = sim->now + delay, .key = eq_key(sim->seq, type), .obj = obj, .tag = tag, .arg = arg,
+                   .aux = aux};
     int rc;
     if (delay == 0 && (sim->zero_lane >= 0 || (sim->zero_lane = sim_lane_for(sim, 0)) >= 0))
         rc = lane_put(sim, &sim->lane[sim->zero_lane], &ev); /* due now: FIFO among themselves */
@@ -236,7 +236,7 @@ void sim_schedule_lane(sim_t *sim, int lane, uint32_t type, uint32_t obj, uint32
         sim_fail(sim);
         return;
     }
-    eq_event ev = {.time = sim->now + l->delay, .seq = sim->seq, .type = type, .obj = obj, .tag = tag,
+    eq_event ev = {.time = sim->now + l->delay, .key = eq_key(sim->seq, type), .obj = obj, .tag = tag,
                    .arg = arg, .aux = aux};
     if (lane_put(sim, l, &ev) != 0) {
         sim_fail(sim);

@@ -176,12 +176,18 @@ void sim_schedule_lane(sim_t *sim, int lane, uint32_t type, uint32_t obj, uint32
 int sim_source(sim_t *sim, uint64_t count, sim_source_fn gen, void *ctx);
 
 /* Asks the engine to prefetch base + obj * stride for events about to be
- * dispatched (those the ladder sorts into its last rung, those a few
+ * dispatched (those the ladder spreads into a small rung, those a few
  * places ahead in Bottom and in the FIFO lanes, timers it prunes), so that
- * a model's per-object record is in cache when it is needed.  base NULL: no prefetching (the
- * default).  Changes no result. */
-static inline void sim_set_prefetch(sim_t *sim, const void *base, size_t stride)
+ * a model's per-object record is in cache when it is needed.  Only when
+ * the count objects take more than SIM_PREFETCH_MIN_BYTES (smaller ones
+ * stay in cache anyway); base NULL: no prefetching (the default).  Changes
+ * no result. */
+#define SIM_PREFETCH_MIN_BYTES (1u << 20)
+
+static inline void sim_set_prefetch(sim_t *sim, const void *base, size_t stride, size_t count)
 {
+    if (count * stride < SIM_PREFETCH_MIN_BYTES)
+        base = NULL;
     sim->pf_base = base;
     sim->pf_stride = stride;
     sim->ladder.pf_base = base;
@@ -198,6 +204,10 @@ static inline void sim_set_same_time_limit(sim_t *sim, uint64_t n) { sim->same_t
  * allocation; SIM_ERR_STUCK: more than the same-time limit of consecutive
  * events at one instant, sim->now being that instant). */
 int sim_run(sim_t *sim, double until);
+
+/* Reseeds every random stream from seed (rng_reseed): what follows is
+ * drawn afresh; the pending events and the clock stay. */
+static inline void sim_reseed(sim_t *sim, uint64_t seed) { rng_reseed(&sim->rng, seed); }
 
 /* Makes sim_run return after the current event. */
 static inline void sim_stop(sim_t *sim) { sim->stopped = true; }

@@ -46,7 +46,7 @@ static void run_job(pool *p, size_t j)
     memset(&md, 0, sizeof md);
     p->seeds[j] = exp_plan_seed(plan, pt, rep);
     int ok = sim_init_queue(&sim, p->seeds[j], (size_t)pt->spec.clients * 2 + 64, p->queue) == 0 &&
-             model_init(&md, &pt->spec, g->strategy, &sim) == 0 && model_run(&md) == 0;
+             model_init(&md, &pt->spec, scn_data(), g->strategy, &sim) == 0 && model_run(&md) == 0;
     if (ok) {
         model_take_results(&md, &p->results[j],
                            pt->timeseries == SCN_TS_ALL || (pt->timeseries == SCN_TS_FIRST && rep == 0));
@@ -83,7 +83,6 @@ static void *worker(void *arg)
     }
 }
 
-static double wall_seconds(void);
 
 /* The progress line: jobs done of all, elapsed time and an estimate of
  * what is left, redrawn on stderr (a terminal) twice a second until the
@@ -91,12 +90,12 @@ static double wall_seconds(void);
 static void *progress(void *arg)
 {
     pool *p = arg;
-    double t0 = wall_seconds();
+    double t0 = exp_wall_seconds();
     struct timespec half = {0, 500000000L};
     nanosleep(&half, NULL);
     while (!atomic_load(&p->finished)) {
         size_t d = atomic_load(&p->done);
-        double el = wall_seconds() - t0 + 0.5;
+        double el = exp_wall_seconds() - t0 + 0.5;
         char eta[32] = "?";
         if (d > 0)
             snprintf(eta, sizeof eta, "%.0f s", el * (double)(p->ntodo - d) / (double)d);
@@ -109,7 +108,7 @@ static void *progress(void *arg)
     return NULL;
 }
 
-static double wall_seconds(void)
+double exp_wall_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -158,8 +157,8 @@ int exp_describe(FILE *f, const exp_plan *plan)
         fprintf(f, " strategies=");
         for (uint32_t s = 0; s < pt->nstrategies; s++)
             fprintf(f, "%s%s", s ? "," : "", hp_strategy_name(pt->strategies[s]));
-        fprintf(f, " replications=%u seed=%llu clients=%u\n", pt->replications, (unsigned long long)pt->seed,
-                pt->spec.clients);
+        fprintf(f, " replications=%u seed=%llu clients=%s%u\n", pt->replications, (unsigned long long)pt->seed,
+                pt->spec.start == SPEC_START_TRACE ? "one per arrival of the trace, room for " : "", pt->spec.clients);
     }
     fprintf(f, "plan: %u variant(s) x %zu sweep point(s) = %zu point(s); %zu group(s); %zu job(s)\n",
             b->nvariants ? b->nvariants : 1, plan->npoints / (b->nvariants ? b->nvariants : 1), plan->npoints,
@@ -196,6 +195,7 @@ static char *manifest(const exp_plan *plan, const char *path, const exp_options 
         shell_word(f, a);
     }
     fprintf(f, "\nscenario: %s\nseed: %llu\n", path, (unsigned long long)plan->base->seed);
+    scn_data_print_files(f); /* the data files read (none: no line) */
     for (int i = 0; i < opt->nsets; i++)
         fprintf(f, "override: %s\n", opt->sets[i]);
     exp_describe(f, plan);
@@ -268,6 +268,7 @@ int exp_check(const scn_config *base, const char *path, const exp_options *opt, 
     exp_plan_budget(&plan, threads, scn_memory_limit());
     fprintf(f, "scenario: %s (%s)\nseed: %llu\n", path, base->name, (unsigned long long)base->seed);
     exp_describe(f, &plan);
+    scn_data_print_files(f);
     double lo = 0, hi = 0, one = 0;
     for (size_t i = 0; i < plan.npoints; i++) {
         double l, h;
@@ -325,7 +326,7 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
     size_t njobs = plan.njobs;
     pool pl = {.plan = &plan, .queue = opt->queue};
     rep_group *groups = NULL;
-    char *man = NULL;
+    char *man = NULL, *input = NULL; /* input.csv: NULL when the scenario has no data to lay results over */
     uint8_t *mine = NULL;
     size_t *todo = NULL;
     int root = 1; /* this process writes the outputs */
@@ -354,7 +355,7 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
             todo[pl.ntodo++] = j;
     pl.todo = todo;
 
-    double t0 = wall_seconds();
+    double t0 = exp_wall_seconds();
     /* Simulations on different threads each hold their own state: run no
      * more at once than the memory allows. */
     int nthreads = run_threads(&plan, opt->jobs);
@@ -387,7 +388,7 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
         if (show)
             pthread_join(shower, NULL);
     }
-    double wall = wall_seconds() - t0;
+    double wall = exp_wall_seconds() - t0;
     if (!root) { /* an MPI worker: rank 0 reports failures and writes everything */
         rc = 0;
         goto done;
@@ -441,7 +442,7 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
                        .nkeys = base->nsweeps,
                        .groups = groups,
                        .ngroups = plan.ngroups,
-                       .clients = base->clients,
+                       .clients = base->start == SPEC_START_TRACE ? 0 : base->clients,
                        .requests_per_client = base->requests_per_client,
                        .replications = base->replications,
                        .nvariants = base->nvariants,
@@ -451,10 +452,11 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
     for (uint32_t i = 0; i < base->nsweeps; i++)
         table.keys[i] = base->sweeps[i].key;
     man = manifest(&plan, path, opt);
-    if (!man) {
+    if (!man || scn_data_input_csv(base, &input) != 0) {
         snprintf(err, errlen, "out of memory writing the manifest");
         goto done;
     }
+    table.input = input;
     if (opt->shard_n) {
         if (rep_partial_write(opt->outdir, &table, man, exp_plan_fingerprint(man), opt->shard_k, opt->shard_n,
                               pl.results, pl.seeds, mine, njobs, err, errlen) != 0)
@@ -494,6 +496,7 @@ done:
     herd_free(mine);
     herd_free(todo);
     free(man);
+    herd_free(input);
     exp_plan_free(&plan);
     return rc;
 }

@@ -76,4 +76,7 @@ int exp_check(const scn_config *base, const char *path, const exp_options *opt, 
  * if f reported a write error. */
 int exp_describe(FILE *f, const exp_plan *plan);
 
+/* Seconds of a monotonic clock (for elapsed times). */
+double exp_wall_seconds(void);
+
 #endif

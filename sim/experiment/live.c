@@ -94,7 +94,7 @@ int exp_live(const exp_plan *plan, const char *name, double speed, FILE *f, char
             snprintf(err, errlen, "out of memory for the live view");
             goto done;
         }
-        if (model_init(&mds[ready], &pt->spec, pt->strategies[ready], &sims[ready]) != 0) {
+        if (model_init(&mds[ready], &pt->spec, scn_data(), pt->strategies[ready], &sims[ready]) != 0) {
             ready++;
             snprintf(err, errlen, "out of memory for the live view");
             goto done;

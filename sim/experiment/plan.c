@@ -156,6 +156,12 @@ static double surely_lasts(const model_spec *s)
         t = fmax(t, s->spread_s);
     if (s->start == SPEC_START_POISSON && s->rate_per_s > 0)
         t = fmax(t, (double)s->clients / fmax(s->rate_per_s, fmax(s->step_rate_per_s, s->spike_rate_per_s)));
+    const spec_table *data = scn_data(); /* a trace's and a capacity timeline's last row */
+    const spec_entry *e = spec_table_entry(data, s->trace);
+    if (s->start == SPEC_START_TRACE && e)
+        t = fmax(t, spec_trace_t(data, e)[e->n - 1]);
+    if ((e = spec_table_entry(data, s->capacity)))
+        t = fmax(t, data->v[e->off + e->n - 1]);
     return fmin(t, s->horizon_s);
 }
 

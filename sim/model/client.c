@@ -68,10 +68,30 @@ static inline void st_store(model *md, uint32_t id, uint32_t k, const hp_state *
         assert(!(st->deadline_s < INFINITY)); /* model_init allocates it when one can occur */
 }
 
-/* Attempts made by layer k of client id. */
-static inline uint32_t st_attempts(const model *md, uint32_t id, uint32_t k)
+/* The innermost layer's call of client id, as the library's client API
+ * sees it: the retry state (st_load), plus what hedging and the limiter
+ * keep, from the arrays that exist only when they are on. */
+static inline hp_call call_load(const model *md, uint32_t id)
 {
-    return k + 1 < md->nlayers ? md->outer[(size_t)id * (md->nlayers - 1) + k].attempts : md->clients[id].attempts;
+    const client *c = &md->clients[id];
+    return (hp_call){.st = st_load(md, id, md->nlayers - 1),
+                     .sent_s = md->sent_at ? md->sent_at[id] : 0,
+                     .retry_cost = md->retry_cost ? md->retry_cost[id] : 0,
+                     .flags = (c->flags & CL_RETRY_HELD ? HP_CALL_RETRY_HELD : 0) |
+                              (c->flags & CL_TOKEN_HELD ? HP_CALL_TOKEN_HELD : 0)};
+}
+
+static inline void call_store(model *md, uint32_t id, const hp_call *call)
+{
+    client *c = &md->clients[id];
+    st_store(md, id, md->nlayers - 1, &call->st);
+    if (md->sent_at)
+        md->sent_at[id] = call->sent_s;
+    if (md->retry_cost)
+        md->retry_cost[id] = call->retry_cost;
+    c->flags = (c->flags & ~(CL_RETRY_HELD | CL_TOKEN_HELD) & 0xfu) |
+               (call->flags & HP_CALL_RETRY_HELD ? CL_RETRY_HELD : 0) |
+               (call->flags & HP_CALL_TOKEN_HELD ? CL_TOKEN_HELD : 0);
 }
 
 static inline uint64_t op_of(const model *md, uint32_t id)
@@ -147,7 +167,7 @@ static void finish(model *md, uint32_t id, hp_decision d)
         c->flags &= ~CL_TASK_FAILED & 0xfu;
     }
     if (c->done < spec->requests_per_client)
-        sim_schedule(sim, dist_sample(&spec->think, sim_rng(sim, RNG_ARRIVALS)), EV_START, id, 0, 0);
+        sim_schedule(sim, dist_sample(&spec->think, md->data, sim_rng(sim, RNG_ARRIVALS)), EV_START, id, 0, 0);
 }
 
 /* Starts the loop of layer k (after a fresh hp_state), bounded by what is
@@ -156,70 +176,104 @@ static void finish(model *md, uint32_t id, hp_decision d)
 static void layer_start(model *md, uint32_t id, uint32_t k, double deadline_s)
 {
     sim_t *sim = md->sim;
-    hp_state st;
-    hp_state_start(&st, policy_of(md, id, k), sim_now(sim));
-    if (deadline_s < st.deadline_s)
-        st.deadline_s = deadline_s;
-    st_store(md, id, k, &st);
+    hp_call call;
+    hp_call_start(&call, policy_of(md, id, k), sim_now(sim));
+    if (deadline_s < call.st.deadline_s)
+        call.st.deadline_s = deadline_s;
+    if (k + 1 == md->nlayers)
+        call_store(md, id, &call);
+    else
+        st_store(md, id, k, &call.st);
     const spec_layer *L = layer_cfg(md, k);
     if (L && L->kind == SPEC_LAYER_LLM)
-        sim_schedule(sim, dist_sample(&L->think, sim_rng(sim, RNG_ARRIVALS)), EV_SEND, id, 0, (int32_t)k);
+        sim_schedule(sim, dist_sample(&L->think, md->data, sim_rng(sim, RNG_ARRIVALS)), EV_SEND, id, 0, (int32_t)k);
     else
         layer_attempt(md, id, k);
 }
 
-/* One attempt of layer k: the innermost sends to the server, the others
- * run the loop of the next layer. */
+/* One attempt of layer k: the innermost sends to the server through the
+ * library's client (adaptive send rate, deadline, throttling, breaker,
+ * limiter, hedging), the others run the loop of the next layer. */
 static void layer_attempt(model *md, uint32_t id, uint32_t k)
 {
     sim_t *sim = md->sim;
     client *c = &md->clients[id];
     const hp_policy *p = policy_of(md, id, k);
-    hp_state st = st_load(md, id, k);
+    const model_spec *spec = md->spec;
     double now = sim_now(sim);
-    double timeout = hp_attempt_timeout(p, &st, now);
-    if (!(timeout > 0)) { /* the budget is spent: nothing is sent */
+    bool innermost = k + 1 == md->nlayers;
+    hp_call call = innermost ? call_load(md, id) : (hp_call){.st = st_load(md, id, k)};
+    /* throttling reads a uniform; drawn only then, to keep the streams of
+     * scenarios without it as they were */
+    double u = innermost && spec->throttling ? sim_uniform(sim, RNG_BACKOFF) : 0;
+    if (innermost && spec->breaker)
+        mech_breaker(md); /* the time in the breaker's state so far, before it may change */
+    hp_admit a = hp_call_admit(innermost ? &md->guard : NULL, &call, p, now, u);
+    if (innermost)
+        mech_after_admit(md, &a);
+    if (a.deny == HP_DENY_WAIT) { /* AWS adaptive mode: the token comes after a.wait_s */
+        call_store(md, id, &call);
+        sim_schedule(sim, a.wait_s, EV_SEND, id, 0, (int32_t)k);
+        return;
+    }
+    if (a.deny == HP_DENY_DEADLINE) { /* the budget is spent: nothing is sent */
         layer_result r = {.d = {.action = HP_GIVE_UP, .reason = HP_REASON_BUDGET}, .outcome = HP_OUTCOME_TIMEOUT,
                           .retry_after_s = -1};
         layer_done(md, id, k, r);
         return;
     }
-    hp_on_attempt(&st);
-    st_store(md, id, k, &st);
-    if (k + 1 < md->nlayers) {
+    if (!innermost) {
+        st_store(md, id, k, &call.st);
         const spec_layer *L = layer_cfg(md, k);
-        double bound = L && L->propagate_deadline ? now + timeout : INFINITY;
+        double bound = L && L->propagate_deadline ? now + a.timeout_s : INFINITY;
         layer_start(md, id, k + 1, bound);
         return;
     }
-    /* client-side protections in front of the server, shared by all clients */
-    const model_spec *spec = md->spec;
-    bool throttled = spec->throttling && !hp_throttle_allow(&md->throttle, now, sim_uniform(sim, RNG_BACKOFF));
-    bool open = !throttled && spec->breaker && !hp_breaker_allow(&md->breaker, now);
-    if (throttled || open) {
-        md->m.throttled += throttled;
-        md->m.breaker_rejected += open;
+    call_store(md, id, &call);
+    if (!a.allowed) { /* client-side protections, shared by all clients */
+        md->m.throttled += a.deny == HP_DENY_THROTTLED;
+        md->m.breaker_rejected += a.deny == HP_DENY_BREAKER;
         layer_result r = {.d = {.action = HP_GIVE_UP, .reason = HP_REASON_NON_RETRYABLE}, .outcome = 503,
                           .retry_after_s = -1};
         layer_done(md, id, k, r); /* fails fast, locally: not a call */
         return;
     }
-    if (spec->limiter.kind != HP_LIMITER_NONE)
-        hp_limiter_on_request_start(&md->limiter, now, st.attempts > 1);
     c->tag++; /* odd: waiting for this attempt */
     assert(c->tag & 1);
-    model_hop(md, EV_ARRIVE, id, c->tag, (int32_t)c->done, 0);
-    if (spec->hedging) {
-        double hd = hp_hedge_delay(&md->hedge);
-        if (hd < timeout)
-            sim_schedule(sim, hd, EV_HEDGE, id, c->tag, 0);
-    }
-    if (isinf(timeout))
+    model_send(md, EV_ARRIVE, id, c->tag, (int32_t)c->done);
+    if (a.hedge_after_s < INFINITY)
+        sim_schedule(sim, a.hedge_after_s, EV_HEDGE, id, c->tag, 0);
+    if (isinf(a.timeout_s))
         return;
-    if (md->timeout_lane >= 0 && timeout == md->spec->policy.attempt_timeout_s)
+    if (md->timeout_lane >= 0 && a.timeout_s == md->spec->policy.attempt_timeout_s)
         sim_schedule_lane(sim, md->timeout_lane, EV_TIMEOUT, id, c->tag, 0, 0);
     else
-        sim_schedule(sim, timeout, EV_TIMEOUT, id, c->tag, 0);
+        sim_schedule(sim, a.timeout_s, EV_TIMEOUT, id, c->tag, 0);
+}
+
+/* The Retry-After policy p reads from what the server sent (raw, in the
+ * [server] retry_after_format; negative: none), and the X-RateLimit-Reset
+ * of a 429 into *reset (0: none).  Clients without retry_after_ms see no
+ * ms-only header, and the whole seconds of the standard one with both. */
+static double retry_after_seen(const model *md, const hp_policy *p, double raw, double *reset, int out)
+{
+    const model_spec *spec = md->spec;
+    *reset = 0;
+    if (!(raw >= 0))
+        return -1;
+    if (spec->ratelimit_reset && out == 429 && p->ra_reset)
+        *reset = ceil(raw);
+    if (out == 429 && spec->retry_after == SPEC_RA_NONE)
+        return -1; /* only X-RateLimit-Reset was sent */
+    switch (spec->retry_after_format) {
+    case SPEC_RA_MS:
+        return p->ra_ms ? raw : -1;
+    case SPEC_RA_BOTH:
+        return p->ra_ms ? raw : ceil(raw);
+    case SPEC_RA_SECONDS:
+    default:
+        return raw;
+    }
 }
 
 /* Layer k decides what follows its attempt's result r (for the innermost
@@ -265,33 +319,41 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
     }
 
     hp_decision d;
-    hp_class cls = hp_classify(out);
-    if (cls != HP_CLASS_OK && L && ((L->obey_overload && r.overloaded) ||
-                                    (L->kind == SPEC_LAYER_LLM && inner && !hp_retryable(p, cls)))) {
-        d = (hp_decision){.action = HP_GIVE_UP, .reason = HP_REASON_NON_RETRYABLE, .cls = cls};
-    } else if (L && L->kind == SPEC_LAYER_LLM && inner) {
-        /* the model re-issues a failed call with probability reissue_p */
-        bool more = p->max_attempts == 0 || st.attempts < p->max_attempts;
-        double think = dist_sample(&L->think, sim_rng(sim, RNG_BACKOFF));
-        if (more && u < L->reissue_p && now + think < st.deadline_s) {
+    hp_result res = {.outcome = out, .retry_after_s = r.retry_after_s, .overloaded = r.overloaded};
+    if (L && L->kind == SPEC_LAYER_LLM && inner) {
+        /* the model re-issues a failed call with probability reissue_p,
+         * after thinking; the policy's class, attempt and deadline rules */
+        hp_state probe = st;
+        d = hp_decide_chosen(p, &probe, res, now, 0);
+        if (d.reason != HP_REASON_NON_RETRYABLE) { /* the think time is drawn for a call it may re-issue */
+            double think = dist_sample(&L->think, md->data, sim_rng(sim, RNG_BACKOFF));
+            d = hp_decide_chosen(p, &st, res, now, think);
+        }
+        if (d.action == HP_RETRY && !(u < L->reissue_p))
+            d = (hp_decision){.action = HP_GIVE_UP, .reason = HP_REASON_NON_RETRYABLE, .cls = d.cls};
+        st_store(md, id, k, &st);
+        if (d.action == HP_RETRY) {
             md->m.retries++;
-            sim_schedule(sim, think, EV_SEND, id, 0, (int32_t)k);
+            sim_schedule(sim, d.delay_s, EV_SEND, id, 0, (int32_t)k);
             return;
         }
-        d = (hp_decision){.action = HP_GIVE_UP, .reason = more ? HP_REASON_NON_RETRYABLE : HP_REASON_ATTEMPTS};
+    } else if (inner) {
+        res.retry_after_s = retry_after_seen(md, p, r.retry_after_s, &res.reset_s, out);
+        hp_call call = {.st = st}; /* an outer loop: the policy alone */
+        d = hp_call_outcome(NULL, &call, p, res, now, u);
+        st_store(md, id, k, &call.st);
     } else {
-        hp_result res = {.outcome = out, .retry_after_s = r.retry_after_s};
-        d = hp_decide_result(p, &st, res, now, u);
-        st_store(md, id, k, &st);
-    }
-    if (d.action == HP_RETRY && !inner && md->spec->limiter.kind != HP_LIMITER_NONE) {
-        uint32_t cost = 0;
-        if (hp_limiter_try_retry(&md->limiter, now, out == HP_OUTCOME_TIMEOUT, &cost)) {
-            md->retry_cost[id] = cost;
-        } else {
-            md->m.retries_denied++;
-            d = (hp_decision){.action = HP_GIVE_UP, .reason = HP_REASON_RETRY_LIMITED, .cls = d.cls};
-        }
+        /* the innermost: the library's client learns the outcome (adaptive
+         * send rate, hedge tracker, breaker, throttling, limiter), decides,
+         * and a retry must pass the limiter */
+        res.retry_after_s = retry_after_seen(md, p, r.retry_after_s, &res.reset_s, out);
+        hp_call call = call_load(md, id);
+        if (md->spec->breaker)
+            mech_breaker(md);
+        d = hp_call_outcome(&md->guard, &call, p, res, now, u);
+        call_store(md, id, &call);
+        md->m.retries_denied += d.reason == HP_REASON_RETRY_LIMITED;
+        mech_after_outcome(md, out, &d);
     }
     if (d.action == HP_RETRY) {
         md->m.retries++;
@@ -310,6 +372,11 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
 /* Layer k's loop ended with r: report it to the layer above, or finish. */
 static void layer_done(model *md, uint32_t id, uint32_t k, layer_result r)
 {
+    if (k + 1 == md->nlayers && md->retry_cost) { /* a granted retry never sent is released */
+        hp_call call = call_load(md, id);
+        hp_call_finish(&md->guard, &call, sim_now(md->sim));
+        call_store(md, id, &call);
+    }
     if (k == 0)
         finish(md, id, r.d);
     else
@@ -322,25 +389,6 @@ static void outcome(model *md, uint32_t id, int out, float aux)
     client *c = &md->clients[id];
     c->tag++; /* even: the attempt is over, its other events are stale */
     hp_class cls = hp_classify(out);
-    double now = sim_now(md->sim);
-    const model_spec *spec = md->spec;
-    if (spec->hedging && cls == HP_CLASS_OK && st_attempts(md, id, 0) == 1)
-        hp_hedge_observe(&md->hedge, now - c->req_start); /* first-attempt latencies */
-    if (spec->breaker) /* the server's failures open it, not the caller's (4xx) */
-        hp_breaker_on_result(&md->breaker, now,
-                             cls != HP_CLASS_SERVER && cls != HP_CLASS_TIMEOUT && cls != HP_CLASS_CONNECTION);
-    if (spec->throttling && out != 503 && out != 429 && out != HP_OUTCOME_TIMEOUT)
-        hp_throttle_on_accept(&md->throttle, now); /* the backend took it */
-    if (spec->limiter.kind != HP_LIMITER_NONE) {
-        hp_limiter_on_request_end(&md->limiter, now);
-        if (c->attempts > 1)
-            hp_limiter_on_retry_end(&md->limiter, now);
-        if (cls == HP_CLASS_OK)
-            hp_limiter_on_success(&md->limiter, now, md->retry_cost[id]);
-        else if (hp_retryable(policy_of(md, id, md->nlayers - 1), cls))
-            hp_limiter_on_failure(&md->limiter, now);
-        md->retry_cost[id] = 0;
-    }
     if (cls == HP_CLASS_NOT_IMPLEMENTED || cls == HP_CLASS_BAD_REQUEST || cls == HP_CLASS_AUTH ||
         cls == HP_CLASS_NOT_FOUND)
         md->m.non_retryable_replies++;
@@ -351,7 +399,12 @@ static void outcome(model *md, uint32_t id, int out, float aux)
         else
             b->errors++;
     }
-    layer_result r = {.outcome = out, .retry_after_s = out == 429 ? aux : -1, .overloaded = out == 503 && aux == AUX_OVERLOADED};
+    const model_spec *spec = md->spec;
+    double ra = out == 429 ? aux : -1;
+    if (out == 503 && spec->retry_after_on_503)
+        ra = spec->retry_after_format == SPEC_RA_SECONDS ? spec->retry_after_s
+                                                          : ceil(spec->retry_after_s * 1000) / 1000;
+    layer_result r = {.outcome = out, .retry_after_s = ra, .overloaded = out == 503 && aux == AUX_OVERLOADED};
     layer_decide(md, id, md->nlayers - 1, r);
 }
 
@@ -383,8 +436,6 @@ void client_start(sim_t *sim, const eq_event *ev, void *ctx)
     if (md->task_start && c->done % steps == 0)
         md->task_start[id] = c->req_start;
     c->flags &= ~CL_REPEATING & 0xfu;
-    if (md->retry_cost)
-        md->retry_cost[id] = 0;
     ts_bucket *b = model_bucket(md);
     if (b)
         b->offered++;
@@ -406,10 +457,11 @@ void client_hedge(sim_t *sim, const eq_event *ev, void *ctx)
     if (c->tag != ev->tag) /* the attempt is over */
         return;
     md->m.hedges++;
-    model_hop(md, EV_ARRIVE, ev->obj, c->tag, (int32_t)c->done, 0);
+    model_send(md, EV_ARRIVE, ev->obj, c->tag, (int32_t)c->done);
     uint32_t sent = (uint32_t)ev->arg + 1;
-    if (sent < hp_hedge_max(&md->hedge))
-        sim_schedule(sim, hp_hedge_delay(&md->hedge), EV_HEDGE, ev->obj, c->tag, (int32_t)sent);
+    double next = hp_client_hedge_next(&md->guard, sent);
+    if (next < INFINITY)
+        sim_schedule(sim, next, EV_HEDGE, ev->obj, c->tag, (int32_t)sent);
 }
 
 void client_reply(sim_t *sim, const eq_event *ev, void *ctx)

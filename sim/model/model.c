@@ -3,15 +3,12 @@
  * model.h); the event handlers live in client.c and server.c.
  */
 #include "model.h"
-#include "recovery.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_randist.h>
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 
 #include "../base/alloc.h"
 #include "sample.h"
@@ -29,6 +26,7 @@ size_t model_client_bytes(const model_spec *spec)
     b += (layers > 1 || budget || (in && in->policy.budget_s > 0)) ? sizeof(double) : 0;
     b += spec->task_steps > 1 ? sizeof(double) : 0;
     b += spec->limiter.kind != HP_LIMITER_NONE ? sizeof(uint32_t) : 0;
+    b += spec->hedging ? sizeof(double) : 0;
     size_t per_op = sizeof(uint8_t) + (spec->keys == SPEC_KEYS_CONTENT_HASH ? sizeof(uint32_t) : 0) +
                     (spec->ntools > 1 ? sizeof(uint8_t) : 0) + (total <= MODEL_EXACT_LATENCIES ? sizeof(double) : 0);
     for (uint32_t l = 0; l < spec->nlayers; l++)
@@ -57,9 +55,12 @@ void model_take_results(model *md, model_results *out, bool keep_series)
     out->m = md->m;
     memcpy(out->tm, md->tm, sizeof out->tm);
     out->ts = (timeseries){0};
+    out->ms = (mechseries){0};
     if (keep_series) {
         out->ts = md->ts;
         md->ts = (timeseries){0};
+        out->ms = md->ms;
+        md->ms = (mechseries){0};
     }
 }
 
@@ -128,7 +129,7 @@ static double next_change(const model_spec *c, double t)
 /* The next Poisson start after t under the piecewise-constant rate: an
  * exponential gap at the current rate, redrawn from each change of rate
  * (exact, by memorylessness). */
-static double next_start(const model_spec *c, double t, gsl_rng *r)
+double model_next_start(const model_spec *c, double t, gsl_rng *r)
 {
     for (;;) {
         double rate = rate_at(c, t), change = next_change(c, t);
@@ -139,6 +140,43 @@ static double next_start(const model_spec *c, double t, gsl_rng *r)
             return t + gap; /* rate 0 for ever: validation forbids it */
         t = change;
     }
+}
+
+/* The next arrival of a trace's non-homogeneous Poisson stream after the
+ * position *pos, by inversion of the integrated rate: the level rises by
+ * an exponential(1) draw and the time where the integral reaches it is
+ * solved exactly in its segment (a step rate: level / rate; a linear
+ * rate: the root of a quadratic).  +infinity after the trace's last row.
+ * The segment cursor only moves forward: O(1) amortised per arrival. */
+static double trace_next(const spec_table *data, const spec_entry *e, bool linear, trace_pos *pos, gsl_rng *r)
+{
+    const double *t = spec_trace_t(data, e), *rate = spec_trace_rate(data, e), *cum = spec_trace_cum(data, e, linear);
+    pos->level += gsl_ran_exponential(r, 1.0);
+    while (pos->seg + 1 < e->n && cum[pos->seg + 1] <= pos->level)
+        pos->seg++;
+    uint32_t i = pos->seg;
+    if (i + 1 >= e->n)
+        return INFINITY;
+    double a = pos->level - cum[i], dt = t[i + 1] - t[i], r0 = rate[i], x;
+    if (!(a > 0))
+        x = 0;
+    else if (!linear)
+        x = a / r0;
+    else {
+        double s = (rate[i + 1] - r0) / dt, disc = r0 * r0 + 2 * s * a;
+        x = 2 * a / (r0 + sqrt(disc > 0 ? disc : 0));
+    }
+    return t[i] + (x < dt ? x : dt);
+}
+
+/* The arrivals of one run of a trace (drawn from a copy of the stream). */
+static uint64_t trace_count(const spec_table *data, const spec_entry *e, bool linear, gsl_rng *r)
+{
+    trace_pos pos = {0, 0};
+    uint64_t n = 0;
+    while (!isinf(trace_next(data, e, linear, &pos, r)))
+        n++;
+    return n;
 }
 
 /* The timer lane's test: a timeout whose attempt is over (the client's tag
@@ -159,29 +197,68 @@ static void burst_start(void *ctx, uint64_t i, eq_event *ev)
 static void poisson_start(void *ctx, uint64_t i, eq_event *ev)
 {
     model *md = ctx;
-    md->start_t = next_start(md->spec, md->start_t, md->start_rng);
+    if (md->spec->start == SPEC_START_TRACE)
+        md->start_t = trace_next(md->data, spec_table_entry(md->data, md->spec->trace), md->spec->trace_linear,
+                                 &md->start_pos, md->start_rng);
+    else
+        md->start_t = model_next_start(md->spec, md->start_t, md->start_rng);
     *ev = (eq_event){.time = md->start_t, .type = EV_START, .obj = (uint32_t)i};
 }
 
-int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *sim)
+/* start = trace: the spec of this run, with one client per arrival of
+ * the trace (counted on a copy of the arrivals stream).  0, or -1 (the
+ * data is missing, or the arrivals exceed the room the plan made). */
+static int trace_clients(model *md, const model_spec *spec, sim_t *sim)
+{
+    const spec_entry *e = spec_table_entry(md->data, spec->trace);
+    if (!e || e->kind != SPEC_DATA_TRACE)
+        return -1;
+    gsl_rng *copy = gsl_rng_clone(sim_rng(sim, RNG_ARRIVALS));
+    if (!copy)
+        return -1;
+    uint64_t n = trace_count(md->data, e, spec->trace_linear, copy);
+    gsl_rng_free(copy);
+    if (n > spec->clients || n == 0)
+        return -1; /* beyond ten standard deviations of the count (see scn_trace_clients), or none */
+    md->local = *spec;
+    md->local.clients = (uint32_t)n;
+    md->spec = &md->local;
+    return 0;
+}
+
+int model_init(model *md, const model_spec *spec, const spec_table *data, hp_strategy strategy, sim_t *sim)
 {
     memset(md, 0, sizeof *md);
-    md->spec = spec;
+    md->spec = md->given = spec;
+    md->data = data;
     md->sim = sim;
+    if (spec->start == SPEC_START_TRACE) {
+        if (trace_clients(md, spec, sim) != 0)
+            return -1;
+        spec = md->spec;
+    }
+    md->workers_now = spec->workers;
+    md->speed = 1;
+    md->cap = spec_table_entry(data, spec->capacity);
     md->ntools = spec->ntools ? spec->ntools : 1;
     double wsum = 0, acc = 0;
     for (uint32_t t = 0; t < spec->ntools; t++)
         wsum += spec->tools[t].weight;
     for (uint32_t t = 0; t < md->ntools; t++) {
         md->tool_policy[t] = spec->ntools ? spec->tools[t].policy : spec->policy;
-        md->tool_policy[t].strategy = strategy;
+        if (!(spec->ntools && spec->tools[t].own_strategy))
+            md->tool_policy[t].strategy = strategy;
         acc += spec->ntools ? spec->tools[t].weight / wsum : 1;
         md->tool_cum[t] = acc;
     }
-    hp_limiter_init(&md->limiter, &spec->limiter, 0); /* zero fields: the defaults */
-    hp_breaker_init(&md->breaker, &spec->breaker_opts, 0);
-    hp_throttle_init(&md->throttle, &spec->throttle_opts, 0);
-    hp_hedge_init(&md->hedge, &spec->hedge_opts);
+    hp_client_opts guard = {.limiter = spec->limiter, /* zero fields: the defaults */
+                            .breaker = spec->breaker,
+                            .breaker_opts = spec->breaker_opts,
+                            .throttling = spec->throttling,
+                            .throttle_opts = spec->throttle_opts,
+                            .hedging = spec->hedging,
+                            .hedge_opts = spec->hedge_opts};
+    hp_client_init(&md->guard, &guard, 0);
     md->nlayers = spec->nlayers ? spec->nlayers : 1;
     for (uint32_t l = 0; l < spec->nlayers; l++) {
         md->layer_policy[l] = spec->layers[l].policy;
@@ -191,7 +268,11 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
     md->tokens = spec->burst > 0 ? spec->burst : (spec->rate_limit_rps > 1 ? spec->rate_limit_rps : 1);
     md->ts.bucket_s = spec->bucket_s;
     md->ts.max = (size_t)spec->max_buckets;
+    double last_bucket = floor(spec->horizon_s / spec->bucket_s) + 1; /* events at the horizon run */
+    md->ts.max_len = last_bucket < 1e15 ? (size_t)last_bucket + 1 : 0;
     md->m.clients = spec->clients;
+    md->mech = spec->breaker || spec->throttling || spec->limiter.kind != HP_LIMITER_NONE;
+    md->m.mechanisms = md->mech;
     uint64_t total = (uint64_t)spec->clients * spec->requests_per_client;
     md->open = total;
 
@@ -218,6 +299,8 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
     if (spec->task_steps > 1 && !(md->task_start = herd_calloc(n, sizeof *md->task_start)))
         return -1;
     if (spec->limiter.kind != HP_LIMITER_NONE && !(md->retry_cost = herd_calloc(n, sizeof *md->retry_cost)))
+        return -1;
+    if (spec->hedging && !(md->sent_at = herd_calloc(n, sizeof *md->sent_at)))
         return -1;
     if (total <= MODEL_EXACT_LATENCIES)
         md->latency = herd_malloc_array(total, sizeof *md->latency);
@@ -250,8 +333,13 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
     sim_on(sim, EV_REPLY, client_reply, md);
     sim_on(sim, EV_TIMEOUT, client_timeout, md);
     sim_on(sim, EV_HEDGE, client_hedge, md);
+    if (md->cap) {
+        sim_on(sim, EV_CAPACITY, server_capacity, md);
+        if (data->v[md->cap->off] < spec->horizon_s)
+            sim_schedule(sim, data->v[md->cap->off], EV_CAPACITY, 0, 0, 0);
+    }
     /* every event's obj is a client: have its record in cache in time */
-    sim_set_prefetch(sim, md->clients, sizeof *md->clients);
+    sim_set_prefetch(sim, md->clients, sizeof *md->clients, spec->clients);
     /* the [retry] timeout: most attempts' (tools and layers may differ) */
     md->timeout_lane =
         spec->policy.attempt_timeout_s > 0 ? sim_timer_lane(sim, spec->policy.attempt_timeout_s, timer_dead, md) : -1;
@@ -270,17 +358,23 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
     md->start_lane = -1;
     if (spec->start == SPEC_START_BURST) {
         md->start_lane = sim_source(sim, spec->clients, burst_start, md);
-    } else if (spec->start == SPEC_START_POISSON) {
+    } else if (spec->start == SPEC_START_POISSON || spec->start == SPEC_START_TRACE) {
+        /* gsl_rng_clone uses malloc directly (as gsl_rng_alloc in rng.c):
+         * the hook cannot see it, but a NULL return is still handled */
         if (!(md->start_rng = gsl_rng_clone(r)))
             return -1;
         md->start_lane = sim_source(sim, spec->clients, poisson_start, md);
     }
     double t = 0;
+    trace_pos pos = {0, 0};
+    const spec_entry *trace = spec_table_entry(data, spec->trace);
     for (uint32_t i = 0; i < spec->clients; i++) {
         if (spec->start == SPEC_START_SPREAD)
             t = spec->spread_s * gsl_rng_uniform(r);
         else if (spec->start == SPEC_START_POISSON)
-            t = next_start(spec, t, r);
+            t = model_next_start(spec, t, r);
+        else if (spec->start == SPEC_START_TRACE)
+            t = trace_next(data, trace, spec->trace_linear, &pos, r);
         if (t > md->last_start)
             md->last_start = t;
         if (md->start_lane < 0)
@@ -296,6 +390,11 @@ int model_run(model *md)
     sim_t *sim = md->sim;
     if (sim_run(sim, md->spec->horizon_s) != 0)
         return -1;
+    if (md->mech) {
+        mech_finish(md);
+        if (sim->failed)
+            return -1;
+    }
     metrics *m = &md->m;
     m->unfinished = md->open;
     if (md->open)
@@ -321,35 +420,7 @@ int model_run(model *md)
                 md->tm[md->op_tool ? md->op_tool[i] : 0].lost_operations++;
             }
     }
-    /* offered load and goodput over [warm-up, last start], and recovery;
-     * starts drawn past the horizon never happen: the window ends there */
-    double bs = md->ts.bucket_s, to = fmin(md->last_start, md->spec->horizon_s);
-    size_t b0 = (size_t)ceil(from / bs), b1 = (size_t)floor(to / bs);
-    double off = 0, good = 0;
-    for (size_t i = b0; i < b1 && i < md->ts.len; i++) {
-        off += md->ts.b[i].offered;
-        good += md->ts.b[i].goodput;
-    }
-    m->offered_per_s = b1 > b0 ? off / ((double)(b1 - b0) * bs) : NAN;
-    m->goodput_per_s = b1 > b0 ? good / ((double)(b1 - b0) * bs) : NAN;
-    double trigger = NAN, tstart = NAN;
-    if (md->spec->noutages) { /* outages are sorted: the last one */
-        tstart = md->spec->outages[md->spec->noutages - 1].start_s;
-        trigger = md->spec->outages[md->spec->noutages - 1].end_s;
-    } else if (md->spec->spike_rate_per_s > 0) {
-        tstart = md->spec->spike_start_s;
-        trigger = md->spec->spike_end_s;
-    }
-    if (md->spec->trigger_start_s >= 0)
-        tstart = md->spec->trigger_start_s;
-    if (md->spec->trigger_end_s >= 0)
-        trigger = md->spec->trigger_end_s;
-    m->trigger_start_s = tstart;
-    m->trigger_end_s = trigger;
-    /* without a trigger: from the start of the measured window */
-    m->recovered = (uint64_t)recovery_measure(md->ts.b, md->ts.len, b0, b1, bs, isnan(tstart) ? (double)b0 * bs : tstart,
-                                              md->spec->recovery_window_s, md->spec->recovery_fraction,
-                                              &m->recovery_time_s);
+    results_summarize_series(m, &md->ts, md->spec, md->last_start);
 
     uint64_t finished = m->successes + m->failures;
     m->amplification = finished ? (double)m->calls / (double)finished : NAN;
@@ -358,29 +429,42 @@ int model_run(model *md)
     m->mean_wait_s = m->served ? md->wait_sum / (double)m->served : NAN;
     m->p_wait = m->served ? (double)md->waited / (double)m->served : NAN;
 
-    double peak = 0;
-    for (size_t i = 0; i < md->ts.len; i++)
-        if (md->ts.b[i].arrivals > peak)
-            peak = md->ts.b[i].arrivals;
-    m->peak_arrivals_per_s = peak / md->ts.bucket_s;
-
     if (md->nlatency && md->hist) {
         m->mean_latency_s = lh_mean(md->hist);
         m->p50_latency_s = lh_quantile(md->hist, 0.5);
+        m->p90_latency_s = lh_quantile(md->hist, 0.9);
         m->p99_latency_s = lh_quantile(md->hist, 0.99);
+        m->p999_latency_s = lh_quantile(md->hist, 0.999);
         m->max_latency_s = md->hist->max;
     } else if (md->nlatency) {
-        double *x = md->latency;
-        size_t n = (size_t)md->nlatency;
-        gsl_sort(x, 1, n);
-        m->mean_latency_s = gsl_stats_mean(x, 1, n);
-        m->p50_latency_s = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.5);
-        m->p99_latency_s = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.99);
-        m->max_latency_s = x[n - 1];
+        results_latency(m, md->latency, (size_t)md->nlatency);
     } else {
-        m->mean_latency_s = m->p50_latency_s = m->p99_latency_s = m->max_latency_s = NAN;
+        results_latency(m, NULL, 0);
     }
     return 0;
+}
+
+int model_advance(model *md, uint32_t level, bool *hit)
+{
+    md->stop_inflight = level;
+    md->level_hit = false;
+    *hit = false;
+    if (level && model_inflight(md) >= level) {
+        *hit = true; /* already there */
+        return 0;
+    }
+    if (sim_run(md->sim, md->spec->horizon_s) != 0)
+        return -1;
+    *hit = md->level_hit;
+    md->stop_inflight = 0;
+    return 0;
+}
+
+void model_reseed(model *md, uint64_t seed)
+{
+    sim_reseed(md->sim, seed);
+    if (md->start_rng) /* a stream of its own, not the arrivals' copy */
+        gsl_rng_set(md->start_rng, rng_stream_seed(seed, RNG_PURPOSE_COUNT));
 }
 
 void model_free(model *md)
@@ -398,9 +482,11 @@ void model_free(model *md)
     herd_free(md->deadline);
     herd_free(md->task_start);
     herd_free(md->retry_cost);
+    herd_free(md->sent_at);
     md->outer = NULL;
     md->prev_sleep = md->deadline = md->task_start = NULL;
     md->retry_cost = NULL;
+    md->sent_at = NULL;
     if (md->start_rng)
         gsl_rng_free(md->start_rng);
     md->start_rng = NULL;
@@ -412,6 +498,7 @@ void model_free(model *md)
     md->content = NULL;
     herd_free(md->queue);
     ts_free(&md->ts);
+    mech_free(&md->ms);
     md->clients = NULL;
     md->latency = NULL;
     md->queue = NULL;

@@ -40,6 +40,7 @@ enum {
     EV_OCC_READ_REPLY, /* occ: obj=client, tag=attempt, arg=version read */
     EV_OCC_WRITE,      /* occ: obj=client, tag=attempt, arg=version read: write arrives */
     EV_HEDGE,          /* obj=client, tag=attempt, arg=copies sent: time to hedge the attempt */
+    EV_CAPACITY,       /* arg=row: a row of the capacity timeline takes effect */
     EV_COUNT
 };
 
@@ -62,14 +63,19 @@ typedef struct client {
 
 enum {
     CL_TASK_FAILED = 1, /* a step of the current task failed */
-    CL_REPEATING = 2    /* an llm layer is repeating a call that succeeded */
+    CL_REPEATING = 2,   /* an llm layer is repeating a call that succeeded */
+    CL_RETRY_HELD = 4,  /* the innermost call holds a retry the limiter granted
+                         * (hp_call.flags & HP_CALL_RETRY_HELD) */
+    CL_TOKEN_HELD = 8   /* the innermost call waited for its adaptive send-rate token
+                         * (hp_call.flags & HP_CALL_TOKEN_HELD) */
 };
 
 /* What an inner loop reports to the layer above: a structured failure. */
 typedef struct layer_result {
     hp_decision d;      /* DONE_OK, or GIVE_UP with its reason */
     int outcome;        /* the last attempt's outcome */
-    double retry_after_s;
+    double retry_after_s; /* the Retry-After as the server sent it ([server]
+                           * retry_after_format); each layer reads it with its policy */
     bool overloaded;    /* the server said "overloaded, don't retry" */
 } layer_result;
 
@@ -95,8 +101,23 @@ enum {
 /* What the server does with an attempt that enters service. */
 enum { SERVE_EXECUTE = 0, SERVE_STORED, SERVE_CONFLICT };
 
+/* Where an arrival trace's Poisson stream stands: the integrated rate
+ * reached (level) and the segment it lies in. */
+typedef struct trace_pos {
+    double level;
+    uint32_t seg;
+} trace_pos;
+
 typedef struct model {
-    const model_spec *spec; /* read only, owned by the caller */
+    const model_spec *spec; /* read only, owned by the caller (or `local`) */
+    const spec_table *data; /* the scenario's data store, read only (NULL: none) */
+    const model_spec *given; /* the spec model_init was given (spec may point to `local`) */
+    model_spec local;   /* start = trace: the spec with clients = the arrivals of this run */
+    trace_pos start_pos; /* trace starts: the stream of the source lane */
+    const spec_entry *cap; /* capacity timeline, or NULL */
+    uint32_t workers_now; /* workers serving now (spec->workers without a timeline) */
+    double speed;       /* service-rate factor now */
+    double cap_err;     /* capacity timeline's error rate now */
     hp_policy tool_policy[SPEC_MAX_TOOLS];
     hp_policy layer_policy[SPEC_MAX_LAYERS];
     uint32_t nlayers;   /* >= 1: without [layer] sections, one layer of the tool's policy */
@@ -107,10 +128,9 @@ typedef struct model {
     double *task_start; /* when each client's current task began, or NULL (task_steps 1) */
     uint32_t *retry_cost; /* what the limiter charged each client's current retry, or NULL */
     float *effect_at;   /* llm intent de-duplication: when each operation's effect happened */
-    hp_limiter limiter; /* [limits], shared by all clients */
-    hp_breaker breaker;
-    hp_throttle throttle;
-    hp_hedge hedge;
+    hp_client guard;    /* [limits]: the library's client, shared by all clients (an SDK
+                         * instance): limiter, breaker, throttling, hedging */
+    double *sent_at;    /* with hedging: when each client's innermost attempt was sent */
     double tool_cum[SPEC_MAX_TOOLS]; /* cumulative tool probabilities */
     uint32_t ntools;
     sim_t *sim;
@@ -119,6 +139,7 @@ typedef struct model {
     gsl_rng *start_rng; /* poisson starts: the arrivals stream as it was before them */
     double start_t;     /* poisson starts: the last one produced */
     int delay_lane;     /* lane of a constant network delay, or -1 */
+    double send_free;   /* with send_cost_s: when the clients' sender is free again */
     int service_lane;   /* lane of a constant service time, or -1 */
 
     client *clients;
@@ -140,6 +161,11 @@ typedef struct model {
     /* measurements */
     metrics m;
     timeseries ts;
+    mechseries ms;      /* the [limits] mechanisms' states per bucket (mech.c), if any */
+    bool mech;          /* a breaker, throttling or a retry limiter is configured */
+    double brk_t;       /* the breaker's time is accounted into ms up to here */
+    uint32_t stop_inflight; /* model_advance: stop when in flight reaches this (0: never) */
+    bool level_hit;     /* ... and it did */
     double ts_lo, ts_hi; /* the times whose bucket is ts_i: [ts_lo, ts_hi) */
     size_t ts_i;
     double *latency;    /* one sample per finished, measured logical request, or NULL */
@@ -163,7 +189,7 @@ typedef struct model {
 /* Sets up a model for spec with the given strategy on sim (whose handlers
  * it registers) and schedules every client's first request.  Returns 0 or
  * -1 on allocation failure (then model_free is still safe). */
-int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *sim);
+int model_init(model *md, const model_spec *spec, const spec_table *data, hp_strategy strategy, sim_t *sim);
 
 /* Runs until no event is left (every logical request finished and every
  * reply still on the wire delivered, so late replies are counted) or the
@@ -171,6 +197,18 @@ int model_init(model *md, const model_spec *spec, hp_strategy strategy, sim_t *s
 int model_run(model *md);
 
 void model_free(model *md);
+
+/* For multilevel splitting (herd rare): runs on until the attempts in
+ * service + queued at the server first reach `level` (then *hit = true
+ * and the run stops right after that event, to be continued by another
+ * call) or until the horizon or the end of the work (*hit = false).
+ * Returns 0, or -1 if the simulation failed.  No summary metrics. */
+int model_advance(model *md, uint32_t level, bool *hit);
+
+/* Draws everything from now on from fresh streams derived from seed: the
+ * engine's streams and the Poisson start times still to come (the next
+ * start, already produced, stays).  Deterministic. */
+void model_reseed(model *md, uint64_t seed);
 
 /* Moves the run's results into *out (the series only if keep_series; else
  * out->ts is empty).  Call after model_run; model_free stays safe. */
@@ -185,9 +223,20 @@ double model_memory_estimate(const model_spec *spec);
  * and per logical request a latency sample and its flags. */
 size_t model_client_bytes(const model_spec *spec);
 
+/* The next Poisson start after t under the spec's piecewise-constant start
+ * rate (step, spike), drawn from r (herd drive draws its starts alike). */
+double model_next_start(const model_spec *c, double t, gsl_rng *r);
+
+/* The token bucket of [server] rate_limit_rps at time now (*tokens at
+ * *tokens_at, both updated): true if a token was taken, else false with
+ * the Retry-After the server sends in *retry_after (-1: none).  The
+ * simulated server and herd serve share it. */
+bool server_take_token(const model_spec *spec, double *tokens, double *tokens_at, double now, double *retry_after);
+
 /* Internal: the server side (server.c) and client side (client.c). */
 void server_arrive(sim_t *sim, const eq_event *ev, void *ctx);
 void server_done(sim_t *sim, const eq_event *ev, void *ctx);
+void server_capacity(sim_t *sim, const eq_event *ev, void *ctx);
 void client_start(sim_t *sim, const eq_event *ev, void *ctx);
 void client_send(sim_t *sim, const eq_event *ev, void *ctx);
 void client_reply(sim_t *sim, const eq_event *ev, void *ctx);
@@ -210,6 +259,23 @@ static inline ts_bucket *model_bucket(model *md)
     return model_bucket_slow(md);
 }
 
+/* The mechanism series (mech.c), for models with md->mech; each marks the
+ * simulation failed when the series cannot grow.
+ *   mech_breaker: call before every breaker call: the time since the last
+ *     one goes into the buckets as open / half-open (the library's state,
+ *     with its open -> half-open transition by time);
+ *   mech_throttle: after every throttle call: its probability and counts;
+ *   mech_retry: after hp_limiter_try_retry (allowed or not);
+ *   mech_limiter: after any other limiter call: its balance;
+ *   mech_finish: at the end of the run (the breaker's last stretch). */
+void mech_breaker(model *md);
+void mech_throttle(model *md);
+void mech_retry(model *md, bool allowed);
+void mech_limiter(model *md);
+void mech_finish(model *md);
+void mech_after_admit(model *md, const hp_admit *a);
+void mech_after_outcome(model *md, int outcome, const hp_decision *d);
+
 static inline uint32_t model_inflight(const model *md) { return md->busy + md->qlen; }
 
 /* Schedules an event one network hop from now: a draw of the spec's
@@ -220,8 +286,24 @@ static inline void model_hop(model *md, uint32_t type, uint32_t obj, uint32_t ta
     if (md->delay_lane >= 0)
         sim_schedule_lane(md->sim, md->delay_lane, type, obj, tag, arg, aux);
     else
-        sim_schedule_aux(md->sim, dist_sample(&md->spec->delay, sim_rng(md->sim, RNG_NETWORK)), type, obj, tag, arg,
+        sim_schedule_aux(md->sim, dist_sample(&md->spec->delay, md->data, sim_rng(md->sim, RNG_NETWORK)), type, obj, tag, arg,
                          aux);
+}
+
+/* Schedules a client's attempt (type EV_ARRIVE or EV_OCC_WRITE) towards
+ * the server: with send_cost_s, after the sender has sent the attempts
+ * before it (one every send_cost_s), then one network hop. */
+static inline void model_send(model *md, uint32_t type, uint32_t obj, uint32_t tag, int32_t arg)
+{
+    double cost = md->spec->send_cost_s;
+    if (!(cost > 0)) {
+        model_hop(md, type, obj, tag, arg, 0);
+        return;
+    }
+    double now = sim_now(md->sim);
+    md->send_free = (md->send_free > now ? md->send_free : now) + cost;
+    sim_schedule_aux(md->sim, md->send_free - now + dist_sample(&md->spec->delay, md->data, sim_rng(md->sim, RNG_NETWORK)),
+                     type, obj, tag, arg, 0);
 }
 
 #endif

@@ -64,13 +64,17 @@ typedef struct metrics {
     double peak_arrivals_per_s; /* busiest timeseries bucket's arrivals / bucket_s */
     double mean_latency_s;      /* logical request latency, first attempt to outcome */
     double p50_latency_s;
+    double p90_latency_s;
     double p99_latency_s;
+    double p999_latency_s;      /* the 99.9th percentile */
     double max_latency_s;
     uint64_t served;            /* attempts that entered service (after warm-up) */
     double mean_wait_s;         /* their mean time in the server's queue */
     double p_wait;              /* fraction of them that had to queue */
     double utilization;         /* busy worker time / (workers x measured time) */
     uint64_t events;            /* events the engine dispatched */
+    uint64_t mechanisms;        /* 1 if [limits] configures a breaker, throttling or a retry
+                                 * limiter (the run has a mechanism series); not a column */
 } metrics;
 
 /* Per tool ([tool NAME] sections), for tools.csv. */
@@ -125,23 +129,67 @@ typedef struct timeseries {
     size_t len, cap;
     size_t max;                 /* buckets allowed (0: no limit) */
     int over;                   /* a bucket at or past max was asked for */
+    size_t max_len;             /* buckets the run can reach (its horizon / bucket_s, + 1): the
+                                 * array never grows past it; 0: no bound */
 } timeseries;
 
 /* Returns bucket i, growing the series (new buckets start with
- * in_flight = carry, the level at the time; capacity doubles, never past
- * max).  NULL on allocation failure, or with ts->over set when i >= max. */
+ * in_flight = carry, the level at the time): by doubling, never past max
+ * nor past max_len when it is set.  NULL on allocation failure, or with
+ * ts->over set when i >= max. */
 ts_bucket *ts_at(timeseries *ts, size_t i, uint32_t carry);
 
 void ts_free(timeseries *ts);
 
-/* Everything one run hands to the reports: plain data.  The series is
+/* One bucket of the mechanism series: the state of the scenario's retry
+ * limiting mechanisms ([limits]) over [i * bucket_s, (i + 1) * bucket_s),
+ * kept only when a breaker, adaptive throttling or a retry limiter is
+ * configured (mechanisms.csv).  The states "at the last decision" carry
+ * into buckets without one. */
+typedef struct mech_bucket {
+    float breaker_open_s;       /* time (s) of the bucket the breaker spent open */
+    float breaker_half_open_s;  /* ... half-open (the rest: closed) */
+    float throttle_reject_p;    /* adaptive throttling: the rejection probability after the
+                                 * bucket's last request or accept */
+    uint32_t throttle_requests; /* its window's requests then (locally rejected ones too) */
+    uint32_t throttle_accepts;  /* its window's accepts then */
+    uint32_t limiter_allowed;   /* retries the retry limiter allowed in the bucket */
+    uint32_t limiter_denied;    /* retries it refused */
+    float limiter_balance;      /* hp_limiter_balance after the bucket's last limiter call
+                                 * (Finagle: whole retries the budget holds) */
+} mech_bucket;
+
+typedef struct mechseries {
+    mech_bucket *b;
+    size_t len, cap;
+} mechseries;
+
+/* Returns bucket i of the mechanism series, growing it (new buckets carry
+ * the states of the last one and zero counts), never to max buckets or
+ * more (max 0: no limit).  NULL on allocation failure or past max. */
+mech_bucket *mech_at(mechseries *ms, size_t i, size_t max, size_t max_len);
+
+void mech_free(mechseries *ms);
+
+/* Everything one run hands to the reports: plain data.  The series are
  * owned by the results (free with model_results_free). */
 typedef struct model_results {
     metrics m;
     tool_metrics tm[SPEC_MAX_TOOLS];
     timeseries ts;              /* empty when the run's series is not kept */
+    mechseries ms;              /* empty without [limits] mechanisms, or when the series is not kept */
 } model_results;
 
 void model_results_free(model_results *r);
+
+/* The summary metrics a run derives from its series (the same for the
+ * simulation and herd drive): offered_per_s and goodput_per_s over
+ * [warmup_s, last_start], the trigger and recovery_time_s / recovered,
+ * peak_arrivals_per_s. */
+void results_summarize_series(metrics *m, const timeseries *ts, const model_spec *spec, double last_start);
+
+/* mean, p50, p99 and max latency of the n samples x (sorted in place);
+ * nan for each when n is 0. */
+void results_latency(metrics *m, double *x, size_t n);
 
 #endif

@@ -7,11 +7,18 @@
  * An arriving attempt is, in this order:
  *   1. inside a fail_fast outage: answered at once with the outage status;
  *      inside a black_hole outage: accepted and never answered;
- *   2. with probability error_rate_NNN: answered at once with NNN;
- *   3. without a token in the rate limiter's bucket: answered 429 at once,
- *      with a Retry-After (none, fixed, or the whole seconds until a token);
- *   4. served by a free worker, or queued, or, with workers and queue
+ *   2. without a token in the rate limiter's bucket: answered 429 at once,
+ *      with a Retry-After (none, fixed, or the whole seconds until a token;
+ *      or milliseconds with retry_after_format ms / both): the limiter
+ *      stands in front of the backend, so it answers before any error;
+ *   3. inside a partial outage, with probability error_p: answered at once
+ *      with the outage status;
+ *   4. with probability error_rate_NNN: answered at once with NNN;
+ *   5. served by a free worker, or queued, or, with workers and queue
  *      full, answered 503 at once.
+ * The partial outage's and the background errors' draws are made on
+ * arrival, before the limiter (one uniform each, whatever follows), and
+ * a connection_refused among them refuses the attempt before the limiter.
  * "connection_refused" (as an outage status or an error rate) means the
  * server process never sees the attempt: the host refuses the connection.
  * Such attempts are counted as `refused`, not as calls or arrivals; every
@@ -120,10 +127,10 @@ static void start_service(model *md, uint32_t c, uint32_t tag, uint32_t req, dou
             *k |= OP_KEY_BUSY;
     }
     int32_t arg = (int32_t)(req | (uint32_t)what << 29);
-    if (md->service_lane >= 0 && !(md->spec->load_slowdown > 0)) {
+    if (md->service_lane >= 0 && !(md->spec->load_slowdown > 0) && !md->cap) {
         sim_schedule_lane(md->sim, md->service_lane, EV_DONE, c, tag, arg, (float)md->spec->service.a);
     } else {
-        double s = dist_sample(&md->spec->service, sim_rng(md->sim, RNG_SERVICE));
+        double s = dist_sample(&md->spec->service, md->data, sim_rng(md->sim, RNG_SERVICE)) / md->speed;
         if (md->spec->load_slowdown > 0)
             s *= 1 + md->spec->load_slowdown * (double)model_inflight(md) / md->spec->workers;
         sim_schedule_aux(md->sim, s, EV_DONE, c, tag, arg, (float)s);
@@ -139,6 +146,10 @@ static void note_inflight(model *md, ts_bucket *b)
         md->m.peak_inflight = n;
     if (b && n > b->in_flight)
         b->in_flight = n;
+    if (md->stop_inflight && n >= md->stop_inflight && !md->level_hit) {
+        md->level_hit = true; /* model_advance: the level is reached */
+        sim_stop(md->sim);
+    }
 }
 
 /* The outage in force now, or NULL. */
@@ -164,31 +175,34 @@ static void refuse(model *md, const eq_event *ev)
     reply(md, ev->obj, ev->tag, HP_OUTCOME_CONN_REFUSED, 0);
 }
 
-/* Takes a token from the rate limiter's bucket: true if one was taken,
- * else false with the Retry-After to send in *retry_after (-1: none). */
-static bool admit(model *md, double *retry_after)
+bool server_take_token(const model_spec *spec, double *tokens, double *tokens_at, double now, double *retry_after)
 {
-    const model_spec *spec = md->spec;
-    double now = sim_now(md->sim);
     double burst = spec->burst > 0 ? spec->burst : fmax(1, spec->rate_limit_rps);
-    md->tokens = fmin(burst, md->tokens + (now - md->tokens_at) * spec->rate_limit_rps);
-    md->tokens_at = now;
-    if (md->tokens >= 1) {
-        md->tokens -= 1;
+    *tokens = fmin(burst, *tokens + (now - *tokens_at) * spec->rate_limit_rps);
+    *tokens_at = now;
+    if (*tokens >= 1) {
+        *tokens -= 1;
         return true;
     }
+    bool seconds = spec->retry_after_format == SPEC_RA_SECONDS;
     switch (spec->retry_after) {
     case SPEC_RA_FIXED:
-        *retry_after = spec->retry_after_s;
+        *retry_after = seconds ? spec->retry_after_s : ceil(spec->retry_after_s * 1000) / 1000;
         break;
-    case SPEC_RA_HONEST: /* whole seconds, rounded up, as HTTP sends it */
-        *retry_after = ceil((1 - md->tokens) / spec->rate_limit_rps);
+    case SPEC_RA_HONEST: /* whole seconds, rounded up, as HTTP sends it; or milliseconds */
+        *retry_after = seconds ? ceil((1 - *tokens) / spec->rate_limit_rps)
+                               : ceil((1 - *tokens) / spec->rate_limit_rps * 1000) / 1000;
         break;
-    default:
-        *retry_after = -1;
+    default: /* no Retry-After; X-RateLimit-Reset alone travels in its place */
+        *retry_after = spec->ratelimit_reset ? ceil((1 - *tokens) / spec->rate_limit_rps) : -1;
         break;
     }
     return false;
+}
+
+static bool admit(model *md, double *retry_after)
+{
+    return server_take_token(md->spec, &md->tokens, &md->tokens_at, sim_now(md->sim), retry_after);
 }
 
 void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
@@ -197,14 +211,24 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
     const model_spec *spec = md->spec;
 
     const spec_outage *o = current_outage(md);
-    if (o && o->mode == SPEC_OUTAGE_FAIL_FAST && o->outcome == HP_OUTCOME_CONN_REFUSED) {
+    int partial = 0; /* a partial outage's error for this attempt */
+    if (o && o->mode == SPEC_OUTAGE_PARTIAL) {
+        if (sim_uniform(sim, RNG_ERRORS) < o->error_p)
+            partial = o->outcome;
+        o = NULL; /* otherwise the server works as usual */
+    }
+    if ((o && o->mode == SPEC_OUTAGE_FAIL_FAST && o->outcome == HP_OUTCOME_CONN_REFUSED) ||
+        partial == HP_OUTCOME_CONN_REFUSED) {
         md->m.outage_errors++;
         refuse(md, ev);
         return;
     }
     int error = 0;
-    if (!o && spec->nerrors) {
-        double u = sim_uniform(sim, RNG_ERRORS), acc = 0;
+    if (!o && (spec->nerrors || md->cap)) {
+        /* the capacity timeline's 503s first, then the background mix */
+        double u = sim_uniform(sim, RNG_ERRORS), acc = md->cap_err;
+        if (u < acc)
+            error = 503;
         for (uint32_t i = 0; i < spec->nerrors && !error; i++) {
             acc += spec->errors[i].p;
             if (u < acc)
@@ -229,18 +253,25 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
             reply(md, ev->obj, ev->tag, o->outcome, 0);
         return;
     }
-    if (error) {
-        md->m.background_errors++;
-        reply(md, ev->obj, ev->tag, error, 0);
-        return;
-    }
+    /* the rate limiter stands in front of the failing backend: an attempt
+     * without a token is answered 429 whatever error it would have met */
     double ra;
     if (spec->rate_limit_rps > 0 && !admit(md, &ra)) {
         md->m.status_429++;
         reply(md, ev->obj, ev->tag, 429, (float)ra);
         return;
     }
-    if (md->busy < spec->workers) {
+    if (partial) {
+        md->m.outage_errors++;
+        reply(md, ev->obj, ev->tag, partial, 0);
+        return;
+    }
+    if (error) {
+        md->m.background_errors++;
+        reply(md, ev->obj, ev->tag, error, 0);
+        return;
+    }
+    if (md->busy < md->workers_now) {
         busy_tick(md);
         md->busy++;
         start_service(md, ev->obj, ev->tag, (uint32_t)ev->arg, sim_now(sim));
@@ -300,7 +331,7 @@ void server_done(sim_t *sim, const eq_event *ev, void *ctx)
     model *md = ctx;
     ts_bucket *b = model_bucket(md);
     complete(md, ev);
-    if (md->qlen) {
+    if (md->qlen && md->busy <= md->workers_now) { /* this worker is still one of those serving */
         qslot s = md->queue[md->qhead];
         md->qhead = md->qhead + 1 == md->qcap ? 0 : md->qhead + 1;
         md->qlen--;
@@ -310,4 +341,39 @@ void server_done(sim_t *sim, const eq_event *ev, void *ctx)
         md->busy--;
     }
     note_inflight(md, b);
+}
+
+/* Starts queued attempts while workers are free (after capacity grew). */
+static void drain_queue(model *md)
+{
+    ts_bucket *b = model_bucket(md);
+    while (md->qlen && md->busy < md->workers_now) {
+        qslot s = md->queue[md->qhead];
+        md->qhead = md->qhead + 1 == md->qcap ? 0 : md->qhead + 1;
+        md->qlen--;
+        busy_tick(md);
+        md->busy++;
+        start_service(md, s.client, s.tag, s.req, s.enqueued);
+    }
+    note_inflight(md, b);
+}
+
+/* A row of the capacity timeline takes effect: round(workers_factor x
+ * workers) serve from now on (attempts in service beyond the new number
+ * finish; no new one starts until fewer are busy), service times are
+ * divided by speed_factor, and error_rate of arriving attempts get 503.
+ * The next row is scheduled: one pending event at a time. */
+void server_capacity(sim_t *sim, const eq_event *ev, void *ctx)
+{
+    model *md = ctx;
+    const spec_entry *e = md->cap;
+    uint32_t r = (uint32_t)ev->arg, n = e->n;
+    const double *t = md->data->v + e->off;
+    double w = floor(t[n + r] * md->spec->workers + 0.5);
+    md->workers_now = w < 4e9 ? (uint32_t)w : UINT32_MAX;
+    md->speed = t[2 * (size_t)n + r];
+    md->cap_err = t[3 * (size_t)n + r];
+    if (r + 1 < n && t[r + 1] < md->spec->horizon_s)
+        sim_schedule(sim, t[r + 1] - sim_now(sim), EV_CAPACITY, 0, 0, (int32_t)(r + 1));
+    drain_queue(md);
 }

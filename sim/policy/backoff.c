@@ -56,6 +56,12 @@ static const char *const reason_names[HP_REASON_COUNT] = {
     "unknown_outcome",
     "budget_exhausted",
     "retry_limited",
+    "retry_after_too_long",
+};
+
+/* Table indexed by hp_jitter. */
+static const char *const jitter_names[HP_JITTER_COUNT] = {
+    "none", "full", "proportional", "symmetric", "additive", "floor",
 };
 
 /* Table indexed by hp_side_effect. */
@@ -122,6 +128,71 @@ static double ceiling_of(double base, double cap, uint32_t n)
     return ldexp(base, (int)n);
 }
 
+/* The policy's growth factor: 2 unless a usable multiplier (>= 1, finite)
+ * is set. */
+static double policy_multiplier(const hp_policy *p)
+{
+    return p->multiplier >= 1.0 && isfinite(p->multiplier) ? p->multiplier : 2.0;
+}
+
+/* min(cap, base * m^n) for m >= 1, saturating like ceiling_of: m = 2 is
+ * ceiling_of exactly; otherwise the comparison is made in logarithms, so
+ * no power overflows, and the result is non-decreasing in n. */
+static double ceiling_mult(double base, double cap, double m, uint32_t n)
+{
+    double lg;
+
+    if (m == 2.0)
+        return ceiling_of(base, cap, n);
+    if (base >= cap || m == 1.0 || n == 0)
+        return base < cap ? base : cap;
+    lg = log(base) + (double)n * log(m);
+    if (lg >= log(cap))
+        return cap;
+    lg = base * pow(m, (double)n);
+    return lg < cap ? lg : cap;
+}
+
+/* A client library's jittered sleep around the ceiling (see hp_jitter):
+ * c is capped first unless jitter_before_cap, then the jittered value is
+ * capped.  f is clamped to what the shape allows (fractions to [0, 1]). */
+static double jittered(const hp_policy *p, double base, double cap, uint32_t n, double u)
+{
+    double m = policy_multiplier(p), f = p->jitter_f >= 0.0 && isfinite(p->jitter_f) ? p->jitter_f : 0.0;
+    double c = ceiling_mult(base, p->jitter_before_cap ? HUGE_VAL : cap, m, n), s;
+
+    if (!isfinite(c))
+        c = DBL_MAX;
+    switch (p->jitter) {
+    case HP_JITTER_FULL:
+        s = below(u * c, c);
+        break;
+    case HP_JITTER_PROPORTIONAL:
+        s = c * (1.0 - (f < 1.0 ? f : 1.0) * u);
+        break;
+    case HP_JITTER_SYMMETRIC:
+        f = f < 1.0 ? f : 1.0;
+        s = below(c * (1.0 + f * (2.0 * u - 1.0)), c * (1.0 + f));
+        break;
+    case HP_JITTER_ADDITIVE:
+        s = below(c + f * u, c + f);
+        break;
+    case HP_JITTER_FLOOR:
+        s = c <= f ? f : below(f + u * (c - f), c);
+        break;
+    case HP_JITTER_NONE:
+    case HP_JITTER_COUNT:
+    default:
+        s = c;
+        break;
+    }
+    if (!isfinite(s))
+        s = DBL_MAX;
+    if (p->jitter_before_cap && s > cap)
+        s = cap;
+    return s;
+}
+
 static double decorrelated(double base, double cap, double prev, double u)
 {
     double hi, s;
@@ -146,6 +217,31 @@ static double decorrelated(double base, double cap, double prev, double u)
     return s < cap ? s : cap;
 }
 
+const char *hp_jitter_name(hp_jitter j)
+{
+    if ((unsigned)j >= HP_JITTER_COUNT)
+        return NULL;
+    return jitter_names[j];
+}
+
+/* The index of name in names[0..n), or -1 (NULL name included). */
+static int index_of(const char *const *names, int n, const char *name)
+{
+    for (int i = 0; name != NULL && i < n; i++)
+        if (strcmp(name, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+int hp_jitter_parse(const char *name, hp_jitter *out)
+{
+    int i = index_of(jitter_names, HP_JITTER_COUNT, name);
+
+    if (i >= 0)
+        *out = (hp_jitter)i;
+    return i >= 0 ? 0 : -1;
+}
+
 const char *hp_strategy_name(hp_strategy s)
 {
     if ((unsigned)s >= HP_STRATEGY_COUNT)
@@ -155,17 +251,11 @@ const char *hp_strategy_name(hp_strategy s)
 
 int hp_strategy_parse(const char *name, hp_strategy *out)
 {
-    int i;
+    int i = index_of(strategy_names, HP_STRATEGY_COUNT, name);
 
-    if (name == NULL)
-        return -1;
-    for (i = 0; i < HP_STRATEGY_COUNT; i++) {
-        if (strcmp(name, strategy_names[i]) == 0) {
-            *out = (hp_strategy)i;
-            return 0;
-        }
-    }
-    return -1;
+    if (i >= 0)
+        *out = (hp_strategy)i;
+    return i >= 0 ? 0 : -1;
 }
 
 hp_policy hp_policy_defaults(void)
@@ -199,17 +289,11 @@ const char *hp_effect_name(hp_side_effect e)
 
 int hp_effect_parse(const char *name, hp_side_effect *out)
 {
-    int i;
+    int i = index_of(effect_names, HP_EFFECT_COUNT, name);
 
-    if (name == NULL)
-        return -1;
-    for (i = 0; i < HP_EFFECT_COUNT; i++) {
-        if (strcmp(name, effect_names[i]) == 0) {
-            *out = (hp_side_effect)i;
-            return 0;
-        }
-    }
-    return -1;
+    if (i >= 0)
+        *out = (hp_side_effect)i;
+    return i >= 0 ? 0 : -1;
 }
 
 /* Side-effect presets.  An out-of-range level gets the irreversible preset,
@@ -261,6 +345,28 @@ static const char *check_duration(double v, const char *nan_msg,
     return NULL;
 }
 
+/* The client-library fields of hp_policy_check. */
+static const char *check_library_fields(const hp_policy *p)
+{
+    if (p->multiplier != 0.0 && !(p->multiplier >= 1.0 && p->multiplier <= 1e6))
+        return "multiplier must be 0 (default 2) or in [1, 1e6]";
+    if ((unsigned)p->jitter >= HP_JITTER_COUNT)
+        return "jitter is out of range";
+    if (!(p->jitter_f >= 0.0 && p->jitter_f <= 1e9))
+        return "jitter_f must be in [0, 1e9]";
+    if ((p->jitter == HP_JITTER_PROPORTIONAL || p->jitter == HP_JITTER_SYMMETRIC) && p->jitter_f > 1.0)
+        return "a proportional or symmetric jitter_f is a fraction in [0, 1]";
+    if ((unsigned)p->ra_mode >= HP_RA_MODE_COUNT)
+        return "ra_mode is out of range";
+    if ((unsigned)p->ra_above >= HP_RA_ABOVE_COUNT)
+        return "ra_above is out of range";
+    if ((unsigned)p->budget_mode > HP_BUDGET_AT_FAILURE)
+        return "budget_mode is out of range";
+    if (!(p->reset_jitter_f >= 0.0 && p->reset_jitter_f <= 1.0))
+        return "reset_jitter_f must be in [0, 1]";
+    return NULL;
+}
+
 const char *hp_policy_check(const hp_policy *p)
 {
     const char *msg;
@@ -307,7 +413,7 @@ const char *hp_policy_check(const hp_policy *p)
                               "retry_after_max_s is infinite",
                               "retry_after_max_s is negative")) != NULL)
         return msg;
-    return NULL;
+    return check_library_fields(p);
 }
 
 void hp_state_init(hp_state *st, const hp_policy *p)
@@ -336,6 +442,8 @@ double hp_attempt_timeout(const hp_policy *p, const hp_state *st, double now_s)
 
     if (t == 0.0)
         t = INFINITY;
+    if (p->budget_mode == HP_BUDGET_AT_FAILURE)
+        return t; /* tenacity stop_after_delay never cuts an attempt short */
     if (st->deadline_s < INFINITY) { /* a deadline (NaN: none) */
         left = st->deadline_s - now_s;
         if (!(left > 0.0)) /* spent, or NaN now_s */
@@ -351,7 +459,7 @@ double hp_ceiling(const hp_policy *p, uint32_t n)
     double base, cap;
 
     policy_times(p, &base, &cap);
-    return ceiling_of(base, cap, n);
+    return ceiling_mult(base, cap, policy_multiplier(p), n);
 }
 
 /* One draw of HP_RANDOM's distribution by inversion of u in [0, 1):
@@ -378,18 +486,22 @@ double hp_backoff(const hp_policy *p, hp_state *st, uint32_t n, double u)
 
     policy_times(p, &base, &cap);
     u = clamp_unit(u);
+    if (p->strategy != HP_IMMEDIATE && p->first_retry_zero && n == 0)
+        return 0.0;
+    if (p->strategy != HP_IMMEDIATE && p->jitter != HP_JITTER_NONE)
+        return jittered(p, base, cap, n, u);
     switch (p->strategy) {
     case HP_IMMEDIATE:
         return 0.0;
     case HP_CONSTANT:
         return base < cap ? base : cap;
     case HP_EXPONENTIAL:
-        return ceiling_of(base, cap, n);
+        return ceiling_mult(base, cap, policy_multiplier(p), n);
     case HP_FULL_JITTER:
-        c = ceiling_of(base, cap, n);
+        c = ceiling_mult(base, cap, policy_multiplier(p), n);
         return below(u * c, c);
     case HP_EQUAL_JITTER:
-        c = ceiling_of(base, cap, n);
+        c = ceiling_mult(base, cap, policy_multiplier(p), n);
         half = c / 2.0;
         return below(half + u * half, c);
     case HP_DECORRELATED_JITTER:
@@ -433,35 +545,69 @@ static bool timeout_retryable(const hp_policy *p)
     }
 }
 
-/* The sleep before the next attempt: the backoff for retry st->retries, or
- * an honoured Retry-After when longer; sets d->retry_after_used. */
-static double next_sleep(const hp_policy *p, hp_state *st, double retry_after,
+/* The sleep before the next attempt: the backoff for retry st->retries,
+ * or what the server asked for, as the policy's ra_mode reads it; sets
+ * d->retry_after_used.  Returns a negative value when the policy gives up
+ * because of the Retry-After (HP_RA_ABOVE_STOP). */
+static double next_sleep(const hp_policy *p, hp_state *st, hp_result r,
                          double u, hp_decision *d)
 {
     uint32_t n = st->retries > UINT32_MAX - p->exponent_offset
                      ? UINT32_MAX
                      : st->retries + p->exponent_offset;
-    double s = hp_backoff(p, st, n, u), ra_max;
+    double s = hp_backoff(p, st, n, u), ra_max, ra = r.retry_after_s;
+    hp_ra_mode mode = p->ignore_retry_after ? HP_RA_IGNORE : p->ra_mode;
 
-    if (retry_after >= 0.0 && !p->ignore_retry_after) { /* NaN: none */
-        ra_max = resolve_time(p->retry_after_max_s, HP_DEFAULT_RETRY_AFTER_MAX_S);
-        if (retry_after > ra_max)
-            retry_after = ra_max;
-        if (retry_after > s) {
-            s = retry_after;
+    ra_max = resolve_time(p->retry_after_max_s, HP_DEFAULT_RETRY_AFTER_MAX_S);
+    if (mode == HP_RA_INSTEAD && ra > 0.0) { /* NaN: none */
+        if (ra <= ra_max || p->ra_above == HP_RA_ABOVE_CLAMP) {
+            d->retry_after_used = true;
+            return ra <= ra_max ? ra : ra_max;
+        }
+        if (p->ra_above == HP_RA_ABOVE_STOP)
+            return -1.0;
+        return s; /* HP_RA_ABOVE_BACKOFF */
+    }
+    if (mode == HP_RA_AT_LEAST && ra >= 0.0) {
+        if (ra > ra_max)
+            ra = ra_max;
+        if (ra > s) {
+            s = ra;
             d->retry_after_used = true;
         }
+        return s;
+    }
+    if (mode != HP_RA_IGNORE && p->ra_reset && r.reset_s > 0.0 && !(ra > 0.0)) {
+        /* cohere: min(reset, max) with a positive proportional jitter */
+        d->retry_after_used = true;
+        return (r.reset_s < ra_max ? r.reset_s : ra_max) *
+               (1.0 + (p->reset_jitter_f <= 1.0 && p->reset_jitter_f > 0.0 ? p->reset_jitter_f : 0.0) *
+                          clamp_unit(u));
     }
     return s;
+}
+
+/* Whether the policy refuses this exact status (no_retry_status). */
+static bool status_refused(const hp_policy *p, int outcome)
+{
+    for (int i = 0; i < HP_MAX_NO_RETRY_STATUS; i++)
+        if (p->no_retry_status[i] != 0 && p->no_retry_status[i] == outcome)
+            return true;
+    return false;
+}
+
+/* A class retried only with a Retry-After (retry_with_ra, whatever
+ * retry_only says) and the reply carries one. */
+static bool retried_for_ra(const hp_policy *p, hp_class c, hp_result r)
+{
+    return (unsigned)c < HP_CLASS_COUNT && (p->retry_with_ra & (1u << c)) != 0 && r.retry_after_s >= 0.0;
 }
 
 hp_decision hp_decide(const hp_policy *p, hp_state *st, int outcome,
                       double now_s, double u)
 {
-    hp_result r;
+    hp_result r = {.outcome = outcome, .retry_after_s = -1.0, .reset_s = 0.0, .overloaded = false};
 
-    r.outcome = outcome;
-    r.retry_after_s = -1.0;
     return hp_decide_result(p, st, r, now_s, u);
 }
 
@@ -479,19 +625,27 @@ hp_decision hp_decide_result(const hp_policy *p, hp_state *st, hp_result r,
 
     if (d.cls == HP_CLASS_OK) {
         d.action = HP_DONE_OK;
+    } else if (r.overloaded && p->obey_overload) {
+        d.reason = HP_REASON_NON_RETRYABLE; /* the server asked for no retry */
     } else if (d.cls == HP_CLASS_NOT_FOUND && p->not_found_ok_on_retry &&
                st->attempts > 1) {
         d.action = HP_DONE_OK; /* an earlier attempt did it */
     } else if (d.cls == HP_CLASS_TIMEOUT && !timeout_retryable(p)) {
         d.reason = HP_REASON_UNKNOWN_OUTCOME;
-    } else if (!hp_retryable(p, d.cls)) {
+    } else if ((!hp_retryable(p, d.cls) && !retried_for_ra(p, d.cls, r)) ||
+               status_refused(p, r.outcome)) {
         d.reason = HP_REASON_NON_RETRYABLE;
     } else if (p->max_attempts != 0 && st->attempts >= p->max_attempts) {
         d.reason = HP_REASON_ATTEMPTS;
+    } else if (p->budget_mode == HP_BUDGET_AT_FAILURE && now_s >= st->deadline_s) {
+        d.reason = HP_REASON_BUDGET;
     } else {
         prev = st->prev_sleep_s;
-        s = next_sleep(p, st, r.retry_after_s, u, &d);
-        if (now_s + s >= st->deadline_s) {
+        s = next_sleep(p, st, r, u, &d);
+        if (s < 0.0) {
+            st->prev_sleep_s = prev;
+            d.reason = HP_REASON_RETRY_AFTER;
+        } else if (p->budget_mode != HP_BUDGET_AT_FAILURE && now_s + s >= st->deadline_s) {
             st->prev_sleep_s = prev;
             d.reason = HP_REASON_BUDGET;
             d.retry_after_used = false;
@@ -501,6 +655,30 @@ hp_decision hp_decide_result(const hp_policy *p, hp_state *st, hp_result r,
             if (st->retries < UINT32_MAX)
                 st->retries++;
         }
+    }
+    return d;
+}
+
+hp_decision hp_decide_chosen(const hp_policy *p, hp_state *st, hp_result r,
+                             double now_s, double delay_s)
+{
+    hp_decision d = {.action = HP_GIVE_UP, .reason = HP_REASON_NONE, .cls = hp_classify(r.outcome)};
+
+    if (!(delay_s >= 0.0))
+        delay_s = 0.0; /* NaN or negative: at once */
+    if (d.cls == HP_CLASS_OK) {
+        d.action = HP_DONE_OK;
+    } else if ((r.overloaded && p->obey_overload) || !hp_retryable(p, d.cls)) {
+        d.reason = HP_REASON_NON_RETRYABLE;
+    } else if (p->max_attempts != 0 && st->attempts >= p->max_attempts) {
+        d.reason = HP_REASON_ATTEMPTS;
+    } else if (now_s + delay_s >= st->deadline_s) {
+        d.reason = HP_REASON_BUDGET;
+    } else {
+        d.action = HP_RETRY;
+        d.delay_s = delay_s;
+        if (st->retries < UINT32_MAX)
+            st->retries++;
     }
     return d;
 }

@@ -16,7 +16,7 @@
 static const char *const class_names[HP_CLASS_COUNT] = {
     "ok",          "rate_limited", "server",  "not_implemented", "bad_request",
     "auth",        "not_found",    "timeout", "connection",      "unknown",
-    "conflict",
+    "conflict",    "request_timeout", "overloaded",
 };
 
 const char *hp_class_name(hp_class c)
@@ -51,6 +51,10 @@ hp_class hp_classify(int outcome)
         return HP_CLASS_NOT_FOUND;
     case 409:
         return HP_CLASS_CONFLICT;
+    case 408:
+        return HP_CLASS_REQUEST_TIMEOUT;
+    case 529:
+        return HP_CLASS_OVERLOADED;
     case HP_OUTCOME_TIMEOUT:
         return HP_CLASS_TIMEOUT;
     case HP_OUTCOME_CONN_REFUSED:
@@ -69,6 +73,8 @@ static bool table_retryable(const hp_policy *p, hp_class c)
     case HP_CLASS_TIMEOUT:
     case HP_CLASS_CONNECTION:
     case HP_CLASS_CONFLICT:
+    case HP_CLASS_REQUEST_TIMEOUT:
+    case HP_CLASS_OVERLOADED:
         return true;
     case HP_CLASS_UNKNOWN:
         return p->unknown == HP_UNKNOWN_RETRY;
@@ -85,7 +91,9 @@ static bool table_retryable(const hp_policy *p, hp_class c)
 
 bool hp_retryable(const hp_policy *p, hp_class c)
 {
-    if (!table_retryable(p, c))
+    if ((unsigned)c >= HP_CLASS_COUNT || c == HP_CLASS_OK)
+        return false;
+    if (!table_retryable(p, c) && !(p->retry_also & (1u << c)))
         return false;
     return p->retry_only == 0 || (p->retry_only & (1u << c)) != 0;
 }

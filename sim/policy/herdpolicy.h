@@ -1,5 +1,5 @@
 /*
- * herdpolicy.h - herd's retry-policy library (libherdpolicy.a).
+ * herdpolicy.h - herd's retry-policy library (libherdpolicy.a, libherdpolicy.so.0).
  *
  * Pure decisions about retries: which failures are worth retrying and how
  * long to sleep before the next attempt.  The library owns no clock and no
@@ -85,10 +85,13 @@ typedef enum hp_class {
     HP_CLASS_CONNECTION,      /* refused / reset: transient network */
     HP_CLASS_UNKNOWN,         /* anything else: the policy decides */
     HP_CLASS_CONFLICT,        /* 409: optimistic-concurrency conflict; re-read and retry */
+    HP_CLASS_REQUEST_TIMEOUT, /* 408: the server gave up waiting for the request (transient) */
+    HP_CLASS_OVERLOADED,      /* 529: overloaded (Anthropic's API; transient) */
     HP_CLASS_COUNT
 } hp_class;
 
-/* Snake-case class name ("ok", "rate_limited", ...); NULL if out of range. */
+/* Snake-case class name ("ok", "rate_limited", ..., "request_timeout",
+ * "overloaded"); NULL if out of range. */
 const char *hp_class_name(hp_class c);
 
 /* Maps an outcome (status code or HP_OUTCOME_*) to its class.  Total:
@@ -117,6 +120,67 @@ typedef enum hp_delay_kind {
     HP_DELAY_CONSTANT         /* delay_a */
 } hp_delay_kind;
 
+/* The shape of the sleep around the exponential ceiling c = base * m^n
+ * (m = multiplier), for the jitters client libraries ship.  With a jitter
+ * other than HP_JITTER_NONE the strategy is not used (except HP_IMMEDIATE,
+ * which never sleeps).  f is jitter_f; u the caller's uniform in [0, 1).
+ *   HP_JITTER_NONE          the strategy's own sleep (the table above)
+ *   HP_JITTER_FULL          u * c                     in [0, c)
+ *   HP_JITTER_PROPORTIONAL  c * (1 - f * u)           in (c (1 - f), c]   (openai: f = 0.25)
+ *   HP_JITTER_SYMMETRIC     c * (1 + f * (2u - 1))    in [c (1 - f), c (1 + f))   (cohere 0.1, gRPC 0.2)
+ *   HP_JITTER_ADDITIVE      c + f * u                 in [c, c + f)       (tenacity, LangGraph: f = 1)
+ *   HP_JITTER_FLOOR         f + u * (max(c, f) - f)   in [f, max(c, f))   (tenacity wait_random_exponential:
+ *                                                      f = its min)
+ * By default the cap applies to c before the jitter, so an additive or
+ * symmetric jitter may sleep past cap_s (LangGraph, gRPC do); with
+ * jitter_before_cap the jitter applies to the uncapped c and the result is
+ * capped (tenacity's wait_exponential_jitter, botocore's legacy mode with a
+ * large cap). */
+typedef enum hp_jitter {
+    HP_JITTER_NONE = 0,
+    HP_JITTER_FULL,
+    HP_JITTER_PROPORTIONAL,
+    HP_JITTER_SYMMETRIC,
+    HP_JITTER_ADDITIVE,
+    HP_JITTER_FLOOR,
+    HP_JITTER_COUNT
+} hp_jitter;
+
+/* "none", "full", "proportional", "symmetric", "additive", "floor"; NULL if
+ * out of range. */
+const char *hp_jitter_name(hp_jitter j);
+/* 0 and *out, or -1 for an unknown name (*out untouched). */
+int hp_jitter_parse(const char *name, hp_jitter *out);
+
+/* How a Retry-After (a delay the server asks for) and the backoff combine. */
+typedef enum hp_ra_mode {
+    HP_RA_AT_LEAST = 0, /* default: sleep max(backoff, min(RA, retry_after_max_s)) */
+    HP_RA_INSTEAD,      /* 0 < RA <= retry_after_max_s: sleep exactly RA instead of the
+                         * backoff (the openai / anthropic SDKs, go-retryablehttp, urllib3);
+                         * RA <= 0: the backoff; RA above the maximum: ra_above */
+    HP_RA_IGNORE,       /* never read it */
+    HP_RA_MODE_COUNT
+} hp_ra_mode;
+
+/* With HP_RA_INSTEAD, what a Retry-After above retry_after_max_s does. */
+typedef enum hp_ra_above {
+    HP_RA_ABOVE_CLAMP = 0, /* sleep retry_after_max_s (urllib3, cohere) */
+    HP_RA_ABOVE_BACKOFF,   /* ignore it: the normal backoff (openai-python < 2.52) */
+    HP_RA_ABOVE_STOP,      /* give up (openai-python >= 2.52): HP_REASON_RETRY_AFTER */
+    HP_RA_ABOVE_COUNT
+} hp_ra_above;
+
+/* How the budget's deadline stops retrying. */
+typedef enum hp_budget_mode {
+    HP_BUDGET_INCLUDES_SLEEP = 0, /* default: give up when now + sleep reaches the deadline
+                                   * (Google api-core's 120 s deadline, tenacity
+                                   * stop_before_delay) */
+    HP_BUDGET_AT_FAILURE          /* give up when a failure arrives at or after the deadline,
+                                   * whatever the sleep (tenacity stop_after_delay) */
+} hp_budget_mode;
+
+#define HP_MAX_NO_RETRY_STATUS 4
+
 typedef struct hp_policy {
     hp_strategy strategy;      /* default HP_IMMEDIATE (0) */
     double base_s;             /* > 0; 0 means default 0.1 s */
@@ -142,6 +206,32 @@ typedef struct hp_policy {
                                 * hp_classify's table refuses) */
     hp_delay_kind delay_kind;  /* HP_RANDOM: the distribution of the sleep */
     double delay_a, delay_b;   /* its parameters (see hp_delay_kind), seconds */
+    bool obey_overload;        /* give up at once when the server says "overloaded, don't
+                                * retry" (hp_result.overloaded); default false */
+    /* Client-library shapes (all zero: herd's behaviour above). */
+    double multiplier;         /* growth of the ceiling per retry, >= 1; 0 means 2 */
+    hp_jitter jitter;          /* HP_JITTER_NONE: the strategy's sleep */
+    double jitter_f;           /* the jitter's parameter (fraction, or seconds for ADDITIVE
+                                * and FLOOR), >= 0 */
+    bool jitter_before_cap;    /* cap the jittered sleep instead of the ceiling */
+    bool first_retry_zero;     /* retry 0 sleeps 0 (urllib3: 0, then base * 2^n) */
+    hp_ra_mode ra_mode;        /* default HP_RA_AT_LEAST */
+    hp_ra_above ra_above;      /* HP_RA_INSTEAD: a Retry-After above the maximum */
+    bool ra_ms;                /* reads the non-standard retry-after-ms first (the SDK
+                                * generators); for the caller's header parsing */
+    bool ra_reset;             /* without a Retry-After, reads X-RateLimit-Reset (cohere):
+                                * sleep min(reset, retry_after_max_s) * (1 + reset_jitter_f * u) */
+    double reset_jitter_f;     /* cohere: 0.2 */
+    uint32_t retry_also;       /* mask of (1u << hp_class) retried although the table refuses
+                                * them: 501 for naive clients, 4xx for "any exception"
+                                * frameworks */
+    uint32_t retry_with_ra;    /* mask of classes retried only when the reply carries a
+                                * Retry-After (urllib3: 413, 429, 503) */
+    uint16_t no_retry_status[HP_MAX_NO_RETRY_STATUS]; /* statuses never retried (0: unused):
+                                * Google api-core leaves 502 and 504 out */
+    hp_budget_mode budget_mode; /* default HP_BUDGET_INCLUDES_SLEEP */
+    bool adaptive_rate;        /* the caller runs an hp_adaptive client-side rate limiter
+                                * before every attempt (AWS SDK adaptive retry mode) */
 } hp_policy;
 
 #define HP_DEFAULT_BASE_S 0.1
@@ -179,16 +269,21 @@ void hp_state_start(hp_state *st, const hp_policy *p, double now_s);
 
 /* The timeout for an attempt sent at now_s: min(attempt_timeout_s,
  * deadline - now_s), +infinity if neither is set, 0 if the budget is
- * already spent (then do not send). */
+ * already spent (then do not send).  With HP_BUDGET_AT_FAILURE the deadline
+ * only stops retries: attempt_timeout_s (or +infinity) whatever is left. */
 double hp_attempt_timeout(const hp_policy *p, const hp_state *st, double now_s);
 
-/* min(cap, base * 2^n) with saturation: finite, in [0, cap], for all n. */
+/* min(cap, base * m^n), m the multiplier (default 2), with saturation:
+ * finite, in [0, cap], non-decreasing in n, for all n. */
 double hp_ceiling(const hp_policy *p, uint32_t n);
 
 /* Sleep before retry number n (0-based) for the policy's strategy, given a
  * uniform u in [0, 1) (values outside are clamped).  Updates
  * st->prev_sleep_s for decorrelated jitter; uses st only for that.
- * Always finite and in [0, cap]. */
+ * Always finite and in [0, cap] without a jitter (p->jitter); with one,
+ * finite and >= 0, and above cap only by the jitter when the cap applies
+ * first (at most cap * (1 + f) or cap + f).  first_retry_zero makes n = 0
+ * sleep 0. */
 double hp_backoff(const hp_policy *p, hp_state *st, uint32_t n, double u);
 
 typedef enum hp_action {
@@ -206,6 +301,8 @@ typedef enum hp_reason {
     HP_REASON_BUDGET,            /* the next attempt would start past the deadline */
     HP_REASON_RETRY_LIMITED,     /* a retry limiter (hp_limiter) refused the retry: never
                                   * returned by hp_decide, for callers to report */
+    HP_REASON_RETRY_AFTER,       /* HP_RA_ABOVE_STOP: the server asked for a longer wait than
+                                  * the policy accepts */
     HP_REASON_COUNT
 } hp_reason;
 
@@ -225,6 +322,10 @@ typedef struct hp_result {
     int outcome;          /* status code or HP_OUTCOME_* */
     double retry_after_s; /* Retry-After as a delay from now (see hp_parse_retry_after);
                            * negative: none given */
+    bool overloaded;      /* the reply says "overloaded, don't retry" (a policy with
+                           * obey_overload then gives up: HP_REASON_NON_RETRYABLE) */
+    double reset_s;       /* X-RateLimit-Reset as a delay from now (see
+                           * hp_parse_ratelimit_reset); <= 0: none (read only with ra_reset) */
 } hp_result;
 
 /* Call once per attempt, when it is sent. Increments st->attempts. */
@@ -246,9 +347,21 @@ hp_decision hp_decide(const hp_policy *p, hp_state *st, int outcome,
  * retryable gives up; so does an exhausted max_attempts.  Otherwise the
  * sleep is the backoff, or the Retry-After when it is honoured and longer
  * (clamped to retry_after_max_s); if now_s + sleep reaches the deadline the
- * call gives up now (HP_REASON_BUDGET) instead of sleeping. */
+ * call gives up now (HP_REASON_BUDGET) instead of sleeping.  A failure with
+ * r.overloaded under a policy with obey_overload gives up at once
+ * (HP_REASON_NON_RETRYABLE), before any other rule but success. */
 hp_decision hp_decide_result(const hp_policy *p, hp_state *st, hp_result r,
                              double now_s, double u);
+
+/* A retry the caller has chosen itself, after delay_s (an agent that
+ * re-issues a failed tool call after thinking, whatever the policy's
+ * backoff and idempotency rules): done on success; given up as
+ * HP_REASON_NON_RETRYABLE when the reply is overloaded under obey_overload
+ * or the class is not retryable (hp_retryable), HP_REASON_ATTEMPTS when
+ * max_attempts is reached, HP_REASON_BUDGET when now_s + delay_s reaches
+ * the deadline; else HP_RETRY with that delay (st->retries incremented). */
+hp_decision hp_decide_chosen(const hp_policy *p, hp_state *st, hp_result r,
+                             double now_s, double delay_s);
 
 /* Parses an HTTP Retry-After field value (RFC 9110 section 10.2.3):
  * delta-seconds (1*DIGIT) or an HTTP-date in any of its three formats
@@ -264,6 +377,19 @@ hp_decision hp_decide_result(const hp_policy *p, hp_state *st, hp_result r,
  * rfc850's 2-digit year is the latest one at most 50 years after now's. */
 int hp_parse_retry_after(const char *value, double now_epoch_s, double max_s,
                          double *delay_s);
+
+/* The non-standard retry-after-ms field (the Stainless-generated SDKs:
+ * openai, anthropic): a decimal number of milliseconds, digits with an
+ * optional fraction ("1500", "250.5"), optional surrounding whitespace.  0
+ * and *delay_s (seconds, at most max_s), or -1 for anything else (signs,
+ * exponents, junk), or when max_s is not finite and > 0. */
+int hp_parse_retry_after_ms(const char *value, double max_s, double *delay_s);
+
+/* X-RateLimit-Reset as cohere-python reads it: the Unix time in whole
+ * seconds when the limit resets.  0 and *delay_s = reset - now when that is
+ * > 0; -1 when it is not in the future, or the value is not 1*DIGIT (with
+ * optional whitespace), or now_epoch_s is not finite. */
+int hp_parse_ratelimit_reset(const char *value, double now_epoch_s, double *delay_s);
 
 /* Side-effect levels and their preset policies. */
 typedef enum hp_side_effect {
@@ -289,6 +415,88 @@ int hp_effect_parse(const char *name, hp_side_effect *out);
  *                 is success
  * An out-of-range level gets the irreversible preset. */
 hp_policy hp_policy_preset(hp_side_effect e);
+
+/* ---- Client-library presets ----------------------------------------------
+ *
+ * The retry defaults that client libraries ship, read from each library's
+ * own source (repository, file and version in the table; `herd presets`
+ * prints it).  A preset is data: a policy plus where it came from.  A
+ * two-layer preset (LlamaIndex's OpenAI LLM: a tenacity loop around the
+ * openai SDK with the same max_retries) has an inner policy too.
+ */
+typedef struct hp_library_preset {
+    const char *name;        /* "openai_python", ... */
+    const char *library;     /* what it models, in words */
+    hp_policy policy;        /* the (outer) loop */
+    bool two_layers;         /* inner is the loop one attempt of policy runs */
+    hp_policy inner;
+    const char *retried;     /* what it retries, in words */
+    const char *retry_after; /* how it reads Retry-After, in words */
+    const char *repo;        /* source: repository */
+    const char *file;        /* file(s) read */
+    const char *version;     /* tag or commit id read */
+    const char *notes;       /* where herd's model differs, or the source differs from
+                              * common belief; "" if nothing */
+} hp_library_preset;
+
+/* Number of library presets, and preset i (NULL if out of range). */
+uint32_t hp_library_preset_count(void);
+const hp_library_preset *hp_library_preset_at(uint32_t i);
+
+/* The preset called name (exact), or NULL. */
+const hp_library_preset *hp_library_preset_find(const char *name);
+
+/* ---- AWS SDK adaptive retry: the client-side rate limiter ---------------
+ *
+ * botocore/retries/adaptive.py (ClientRateLimiter, RateClocker),
+ * bucket.py (TokenBucket) and throttling.py (CubicCalculator), as pure state
+ * on explicit time.  Before every attempt the caller asks hp_adaptive_acquire
+ * for the wait before it may send (0 until the first throttling response
+ * enables the limiter); after every response it reports whether it was a
+ * throttling error.  botocore blocks the sending thread on a condition
+ * variable until a token is there; here the token is reserved at once (the
+ * balance may go negative) and the wait returned, so concurrent callers get
+ * the tokens one after another, in order.
+ *   Measured send rate (RateClocker): responses are counted in 0.5 s
+ *     buckets; when a response falls in a later bucket, rate = 0.8 *
+ *     count / (bucket - last bucket) + 0.2 * rate.
+ *   CUBIC (CubicCalculator, C = 0.4, beta = 0.7): on a throttle, w_max =
+ *     the rate in use (measured, or min(measured, fill rate) once enabled),
+ *     k = cbrt(w_max * (1 - beta) / C), new rate = beta * that rate; on a
+ *     success, new rate = C * (t - last throttle - k)^3 + w_max.
+ *   Token bucket: fill rate = max(new rate capped at 2 x measured, 0.5)/s,
+ *     capacity = max(that rate, 1) (refilled at the old rate up to now
+ *     first).
+ */
+typedef struct hp_adaptive {
+    bool enabled;           /* a throttling response has been seen */
+    double fill_rate;       /* tokens per second, >= 0.5 */
+    double max_capacity;    /* >= 1 */
+    double capacity;        /* tokens (negative: reserved ahead) */
+    double last_refill_s;   /* NaN until the first refill */
+    double w_max, k, last_fail_s; /* CUBIC */
+    double measured_rate;   /* smoothed responses per second */
+    double last_bucket_s;   /* RateClocker's last bucket */
+    uint32_t count;         /* responses in the current bucket */
+} hp_adaptive;
+
+#define HP_ADAPTIVE_MIN_RATE 0.5
+#define HP_ADAPTIVE_BETA 0.7
+#define HP_ADAPTIVE_SCALE 0.4
+#define HP_ADAPTIVE_SMOOTHING 0.8
+#define HP_ADAPTIVE_BUCKET_S 0.5
+
+/* A fresh limiter at now_s: disabled, fill rate 1/s (botocore's max_rate=1),
+ * CUBIC with w_max 0 and its last failure at now_s. */
+void hp_adaptive_init(hp_adaptive *a, double now_s);
+
+/* An attempt wants to go at now_s: returns the wait before it may be sent
+ * (0 while disabled, or when a token is there) and reserves its token. */
+double hp_adaptive_acquire(hp_adaptive *a, double now_s);
+
+/* A response arrived at now_s; throttled: it was a throttling error (429, or
+ * a throttling error code).  Returns the new fill rate. */
+double hp_adaptive_on_response(hp_adaptive *a, double now_s, bool throttled);
 
 /* ===================================================================== *
  * Retry limiters, circuit breaker, adaptive throttling, hedged requests
@@ -639,6 +847,12 @@ void hp_throttle_init(hp_throttle *t, const hp_throttle_opts *opts,
 /* The rejection probability at now_s, in [0, 1) (no state change). */
 double hp_throttle_p_reject(const hp_throttle *t, double now_s);
 
+/* The window's counts at now_s (no state change): requests (every call of
+ * hp_throttle_allow, the locally rejected ones too, as the SRE formula
+ * counts them) and accepts.  Either pointer may be NULL. */
+void hp_throttle_counts(const hp_throttle *t, double now_s, uint64_t *requests,
+                        uint64_t *accepts);
+
 /* Decides one request at now_s with a uniform u in [0, 1) (clamped; NaN
  * is 0): rejected when u < hp_throttle_p_reject() as it stood before this
  * request.  Counts the request either way.  True = send it. */
@@ -731,6 +945,163 @@ double hp_hedge_delay(const hp_hedge *h);
 
 /* The most extra copies per request (max_hedges). */
 uint32_t hp_hedge_max(const hp_hedge *h);
+
+
+/* ===================================================================== *
+ * The client API: one retry loop with every mechanism, in one order
+ *
+ * What a program that calls a flaky service needs, in the style of
+ * aws-c-io's retry strategy: an options struct in which zero means the
+ * default, state the caller owns, and time and uniform random numbers
+ * passed in.  The simulator's clients run exactly these functions.
+ *
+ *   hp_client  what one application shares across its calls (an SDK
+ *              instance): an optional retry limiter (hp_limiter), circuit
+ *              breaker, adaptive throttling and hedge tracker.
+ *   hp_call    one logical call (40 bytes), started with hp_call_start
+ *              with the call's policy (different calls, e.g. different
+ *              tools, may use different policies on one client).
+ *
+ * The loop (a NULL client: no shared mechanism, only the policy):
+ *
+ *     hp_call_start(&call, &policy, now());
+ *     for (;;) {
+ *         hp_admit a = hp_call_admit(&client, &call, &policy, now(), u());
+ *         if (!a.allowed)
+ *             break;                    // a.deny: deadline, throttle, breaker
+ *         send, with a timeout of a.timeout_s (+infinity: none); with
+ *         hedging, send a copy after a.hedge_after_s if still no reply
+ *         (then every hp_hedge_delay, up to a.hedges copies);
+ *         hp_result r = {status, retry_after_s, overloaded};
+ *         hp_decision d = hp_call_outcome(&client, &call, &policy, r, now(), u());
+ *         if (d.action != HP_RETRY)
+ *             break;                    // done, or given up: d.reason
+ *         sleep(d.delay_s);
+ *     }
+ *     hp_call_finish(&client, &call, now());
+ *
+ * hp_call_admit, before each attempt, in this order:
+ *   0. a policy with adaptive_rate (AWS SDK adaptive mode) takes a token of
+ *      the client's send-rate limiter (hp_adaptive); if it comes later:
+ *      not yet, HP_DENY_WAIT with wait_s (the token is reserved: admit
+ *      again after wait_s and the attempt goes on from step 1);
+ *   1. the deadline (budget_s from hp_call_start, or a tighter one the
+ *      caller set in call.st.deadline_s, e.g. propagated from an outer
+ *      loop): none left -> denied, HP_DENY_DEADLINE, nothing counted;
+ *   2. the attempt is counted (hp_on_attempt);
+ *   3. adaptive throttling (u is read only here, and only when the client
+ *      throttles) -> denied, HP_DENY_THROTTLED;
+ *   4. the circuit breaker -> denied, HP_DENY_BREAKER;
+ *   5. allowed: the limiter sees the attempt start; timeout_s is
+ *      hp_attempt_timeout; hedge_after_s the hedge delay when it is below
+ *      the timeout (else +infinity).
+ *   A denied attempt sends nothing; the call is over (report it to an
+ *   outer loop as a local failure, and call hp_call_finish).
+ *
+ * hp_call_outcome, after each attempt's outcome, in this order:
+ *   0. with adaptive_rate, the send-rate limiter sees the response (a 429
+ *      is a throttling response: CUBIC cuts the rate);
+ *   1. the hedge tracker sees the latency of a successful first attempt;
+ *   2. the breaker sees the result: a failure if the class is server,
+ *      timeout or connection (the server's failures, not the caller's 4xx);
+ *   3. throttling counts an accept unless the outcome is 503, 429 or a
+ *      timeout;
+ *   4. the limiter sees the attempt end (and the retry end, for a retry);
+ *      a success returns the retry's cost; a retryable failure is one
+ *      (gRPC);
+ *   5. the decision: hp_decide_result;
+ *   6. a retry must then pass the limiter (hp_limiter_try_retry, after a
+ *      timeout at the timeout cost), else HP_GIVE_UP with
+ *      HP_REASON_RETRY_LIMITED.
+ * hp_call_finish releases what a call may still hold (an Envoy retry slot
+ * taken for a retry that is never sent).
+ */
+
+typedef struct hp_client_opts {
+    hp_limiter_opts limiter;       /* kind HP_LIMITER_NONE (0): no limiter */
+    bool breaker;                  /* a circuit breaker, with breaker_opts */
+    hp_breaker_opts breaker_opts;
+    bool throttling;               /* adaptive throttling, with throttle_opts */
+    hp_throttle_opts throttle_opts;
+    bool hedging;                  /* hedged requests, with hedge_opts */
+    hp_hedge_opts hedge_opts;
+} hp_client_opts;
+
+typedef struct hp_client {
+    hp_client_opts opts;
+    hp_adaptive adaptive; /* the send-rate limiter of policies with adaptive_rate */
+    hp_limiter limiter;
+    hp_breaker breaker;
+    hp_throttle throttle;
+    hp_hedge hedge;
+} hp_client;
+
+/* The fields are the caller's to store (a simulator keeps them in compact
+ * arrays): st always; sent_s with hedging; retry_cost and flags with a
+ * limiter. */
+typedef struct hp_call {
+    hp_state st;          /* the policy's state: attempts, retries, deadline */
+    double sent_s;        /* when the current attempt was admitted (hedging) */
+    uint32_t retry_cost;  /* what the limiter charged for the retry in flight */
+    uint32_t flags;       /* HP_CALL_* */
+} hp_call;
+
+/* hp_call.flags: the limiter granted a retry that has not ended (its
+ * attempt's outcome, or hp_call_finish, ends it). */
+#define HP_CALL_RETRY_HELD 1u
+/* hp_call.flags: the attempt already waited for its adaptive send-rate
+ * token (HP_DENY_WAIT); the next hp_call_admit does not take another. */
+#define HP_CALL_TOKEN_HELD 2u
+
+typedef enum hp_deny {
+    HP_DENY_NONE = 0,     /* allowed */
+    HP_DENY_DEADLINE,     /* no time left before the call's deadline */
+    HP_DENY_THROTTLED,    /* adaptive throttling rejected it locally */
+    HP_DENY_BREAKER,      /* the circuit breaker is open (or half-open, probes out) */
+    HP_DENY_WAIT,         /* not yet: the adaptive send-rate limiter's token comes after
+                           * wait_s; call hp_call_admit again then */
+    HP_DENY_COUNT
+} hp_deny;
+
+/* "none", "deadline", "throttled", "breaker", "wait"; NULL if out of range. */
+const char *hp_deny_name(hp_deny d);
+
+typedef struct hp_admit {
+    bool allowed;
+    hp_deny deny;         /* why not */
+    double timeout_s;     /* allowed: the attempt's timeout (+infinity: none) */
+    double hedge_after_s; /* allowed: send a copy after this (+infinity: no hedging) */
+    uint32_t hedges;      /* allowed, hedging: copies at most */
+    double wait_s;        /* HP_DENY_WAIT: try again after this */
+} hp_admit;
+
+/* NULL if the options are usable, else a static message (the first
+ * problem of the enabled mechanisms' *_check()). */
+const char *hp_client_check(const hp_client_opts *o);
+
+/* A client at now_s; opts NULL: no shared mechanism. */
+void hp_client_init(hp_client *c, const hp_client_opts *opts, double now_s);
+
+/* A logical call starting at now_s under policy p (deadline now_s +
+ * budget_s).  Tighten call->st.deadline_s afterwards to bound it by an
+ * outer deadline. */
+void hp_call_start(hp_call *call, const hp_policy *p, double now_s);
+
+/* Before each attempt (see above).  c may be NULL. */
+hp_admit hp_call_admit(hp_client *c, hp_call *call, const hp_policy *p,
+                       double now_s, double u);
+
+/* After each admitted attempt's outcome (see above).  c may be NULL. */
+hp_decision hp_call_outcome(hp_client *c, hp_call *call, const hp_policy *p,
+                            hp_result r, double now_s, double u);
+
+/* With hedging, once `copies` copies of an attempt have been sent: the
+ * delay before the next copy, or +infinity when no more are allowed (or
+ * there is no hedging, or c is NULL). */
+double hp_client_hedge_next(const hp_client *c, uint32_t copies);
+
+/* The call is over (done, given up or abandoned).  c may be NULL. */
+void hp_call_finish(hp_client *c, hp_call *call, double now_s);
 
 #ifdef __cplusplus
 }

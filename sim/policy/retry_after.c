@@ -295,3 +295,65 @@ int hp_parse_retry_after(const char *value, double now_epoch_s, double max_s,
     *delay_s = delay;
     return 0;
 }
+
+/* value without its surrounding OWS: *s and *len (0 for NULL). */
+static void trim_ows(const char *value, const char **s, size_t *len)
+{
+    *s = value;
+    *len = value ? strlen(value) : 0;
+    while (*len > 0 && is_ows((*s)[0])) {
+        (*s)++;
+        (*len)--;
+    }
+    while (*len > 0 && is_ows((*s)[*len - 1]))
+        (*len)--;
+}
+
+/* retry-after-ms: 1*DIGIT [ "." 1*DIGIT ] milliseconds.  The integer part
+ * saturates like delta-seconds; the fraction adds at most one millisecond. */
+int hp_parse_retry_after_ms(const char *value, double max_s, double *delay_s)
+{
+    const char *s;
+    size_t len, i = 0;
+    double ms = 0.0, scale = 0.1, cap_ms;
+
+    if (value == NULL || delay_s == NULL || !isfinite(max_s) || !(max_s > 0.0))
+        return -1;
+    trim_ows(value, &s, &len);
+    if (len == 0 || !is_digit(s[0]))
+        return -1;
+    cap_ms = max_s * 1000.0;
+    for (; i < len && is_digit(s[i]); i++)
+        if (ms <= cap_ms)
+            ms = ms * 10.0 + (s[i] - '0');
+    if (i < len) {
+        if (s[i] != '.' || i + 1 == len)
+            return -1;
+        for (i++; i < len; i++) {
+            if (!is_digit(s[i]))
+                return -1;
+            ms += (s[i] - '0') * scale;
+            scale /= 10.0;
+        }
+    }
+    *delay_s = ms / 1000.0 < max_s ? ms / 1000.0 : max_s;
+    return 0;
+}
+
+/* X-RateLimit-Reset: 1*DIGIT Unix seconds; only a future instant counts. */
+int hp_parse_ratelimit_reset(const char *value, double now_epoch_s, double *delay_s)
+{
+    const char *s;
+    size_t len;
+    double t;
+
+    if (value == NULL || delay_s == NULL || !isfinite(now_epoch_s))
+        return -1;
+    trim_ows(value, &s, &len);
+    if (len == 0 || parse_delta(s, len, 1e300, &t) != 0)
+        return -1;
+    if (!(t - now_epoch_s > 0.0))
+        return -1;
+    *delay_s = t - now_epoch_s;
+    return 0;
+}

@@ -185,13 +185,19 @@ void hp_throttle_init(hp_throttle *t, const hp_throttle_opts *opts,
     hp_window_init(&t->window, t->opts.window_s, t->now_s);
 }
 
+void hp_throttle_counts(const hp_throttle *t, double now_s, uint64_t *requests,
+                        uint64_t *accepts)
+{
+    hp_window_sums(&t->window, hp_time_clamp(t->now_s, now_s), requests,
+                   accepts);
+}
+
 double hp_throttle_p_reject(const hp_throttle *t, double now_s)
 {
     uint64_t requests, accepts;
     double excess;
 
-    hp_window_sums(&t->window, hp_time_clamp(t->now_s, now_s), &requests,
-                   &accepts);
+    hp_throttle_counts(t, now_s, &requests, &accepts);
     excess = (double)requests - t->opts.k * (double)accepts;
     if (!(excess > 0.0))
         return 0.0;

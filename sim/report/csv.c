@@ -130,6 +130,16 @@ void csv_dbl(csv_out *o, double v, int first)
         fprintf(o->f, "%.9g", v == 0 ? 0.0 : v); /* no "-0" */
 }
 
+void csv_flt(csv_out *o, float v, int first)
+{
+    if (!first)
+        fputc(',', o->f);
+    if (isnan(v))
+        fputs("nan", o->f);
+    else
+        fprintf(o->f, "%.6g", v == 0 ? 0.0 : (double)v);
+}
+
 void csv_end(csv_out *o) { fputc('\n', o->f); }
 
 int csv_finish(csv_out *o, char *err, size_t errlen)

@@ -29,6 +29,9 @@ int csv_open(csv_out *o, const char *dir, const char *name, char *err, size_t er
 void csv_str(csv_out *o, const char *s, int first);
 void csv_u64(csv_out *o, uint64_t v, int first);
 void csv_dbl(csv_out *o, double v, int first);
+/* A float's value to its own precision (6 significant digits), so that
+ * 0.3f prints 0.3, not 0.300000012. */
+void csv_flt(csv_out *o, float v, int first);
 void csv_end(csv_out *o);
 
 /* Flushes, syncs and closes the temporary.  Returns 0, or -1 with err (the

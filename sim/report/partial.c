@@ -4,7 +4,8 @@
  *
  * Layout of partial.herd (native byte order, this build's struct sizes):
  *   "HERD-PARTIAL\n", u32 format, u32 sizeof(metrics), u32
- *   sizeof(tool_metrics), u32 sizeof(ts_bucket), u32 SPEC_MAX_TOOLS,
+ *   sizeof(tool_metrics), u32 sizeof(ts_bucket), u32 sizeof(mech_bucket),
+ *   u32 SPEC_MAX_TOOLS,
  *   u64 fingerprint, u32 K, u32 N, u64 jobs, str manifest,
  *   table (see put_table), u64 records, records (rep_put_result),
  *   u64 FNV-1a of every byte before it.
@@ -21,7 +22,7 @@
 #include "csv.h"
 
 #define MAGIC "HERD-PARTIAL\n"
-#define FORMAT 1u
+#define FORMAT 2u
 #define MAX_FILE ((size_t)1 << 34) /* 16 GiB */
 
 uint64_t rep_fnv(uint64_t h, const void *p, size_t n)
@@ -85,6 +86,8 @@ void rep_put_result(rep_buf *b, uint64_t j, uint64_t seed, const model_results *
     put_f64(b, r->ts.bucket_s);
     put_u64(b, r->ts.len);
     put(b, r->ts.b, r->ts.len * sizeof *r->ts.b);
+    put_u64(b, r->ms.len);
+    put(b, r->ms.b, r->ms.len * sizeof *r->ms.b);
 }
 
 /* ---- reading ------------------------------------------------------- */
@@ -145,6 +148,20 @@ int rep_get_result(const uint8_t *data, size_t len, size_t *at, uint64_t *j, uin
             return -1;
         get(&c, r->ts.b, (size_t)n * sizeof *r->ts.b);
         r->ts.len = r->ts.cap = (size_t)n;
+    }
+    n = get_u64(&c);
+    if (c.bad || n > (c.len - c.at) / sizeof(mech_bucket)) {
+        model_results_free(r);
+        return -1;
+    }
+    if (n) {
+        r->ms.b = herd_malloc_array((size_t)n, sizeof *r->ms.b);
+        if (!r->ms.b) {
+            model_results_free(r);
+            return -1;
+        }
+        get(&c, r->ms.b, (size_t)n * sizeof *r->ms.b);
+        r->ms.len = r->ms.cap = (size_t)n;
     }
     *at = c.at;
     return 0;
@@ -260,9 +277,10 @@ static int partial_read(const char *path, partial *p, char *err, size_t errlen)
         goto bad_noclean;
     }
     cursor c = {.p = p->data, .len = p->len - 8, .at = strlen(MAGIC)};
-    uint32_t format = get_u32(&c), sm = get_u32(&c), st_ = get_u32(&c), sb = get_u32(&c), mt = get_u32(&c);
+    uint32_t format = get_u32(&c), sm = get_u32(&c), st_ = get_u32(&c), sb = get_u32(&c), smb = get_u32(&c),
+             mt = get_u32(&c);
     if (format != FORMAT || sm != sizeof(metrics) || st_ != sizeof(tool_metrics) || sb != sizeof(ts_bucket) ||
-        mt != SPEC_MAX_TOOLS) {
+        smb != sizeof(mech_bucket) || mt != SPEC_MAX_TOOLS) {
         snprintf(err, errlen, "%s: written by another herd version or platform (format %u); expected format %u "
                               "from this build", path, format, FORMAT);
         goto bad_noclean;
@@ -343,6 +361,7 @@ int rep_partial_write(const char *dir, const rep_table *t, const char *manifest,
     put_u32(&b, sizeof(metrics));
     put_u32(&b, sizeof(tool_metrics));
     put_u32(&b, sizeof(ts_bucket));
+    put_u32(&b, sizeof(mech_bucket));
     put_u32(&b, SPEC_MAX_TOOLS);
     put_u64(&b, fingerprint);
     put_u32(&b, k);

@@ -744,7 +744,17 @@ typedef struct selection {
     int metric[PLOT_MAX_SELECT], nmetric; /* metric_table indices (--metric) */
 } selection;
 
+/* input.csv: the input data of a run (the service time's CDF, the trace's
+ * arrival rate), as series of (x, y) points. */
+enum { IN_CDF, IN_RATE, IN_COUNT };
+typedef struct inputs {
+    int present;
+    double *x[IN_COUNT], *y[IN_COUNT];
+    size_t n[IN_COUNT], cap[IN_COUNT];
+} inputs;
+
 typedef struct folder {
+    inputs in;
     keyset ks;
     int have_ks;
     ptable agg, cmp;
@@ -758,6 +768,10 @@ typedef struct folder {
 
 static void folder_free(folder *fo)
 {
+    for (int k = 0; k < IN_COUNT; k++) {
+        herd_free(fo->in.x[k]);
+        herd_free(fo->in.y[k]);
+    }
     ptable *t[2] = {&fo->agg, &fo->cmp};
     for (int k = 0; k < 2; k++) {
         for (size_t i = 0; i < t[k]->n; i++)
@@ -923,26 +937,44 @@ static FILE *open_regular(const char *path, csv_rd *r, int *missing, int *rc)
     return f;
 }
 
+/* Opens dir/name for reading into r (its line buffers allocated).  1 when
+ * open (close with rd_close), 0 when the file does not exist, PLOT_INVALID
+ * or -1 (nothing left open). */
+static int rd_open(csv_rd *r, const char *dir, const char *name, char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    memset(r, 0, sizeof *r);
+    r->err = err;
+    r->errlen = errlen;
+    if (path_fmt(path, err, errlen, "%s/%s", dir, name))
+        return -1;
+    esc(r->shown, sizeof r->shown, path, SHOWN_MAX);
+    int missing, rc;
+    r->f = open_regular(path, r, &missing, &rc);
+    if (!r->f)
+        return missing ? 0 : rc;
+    r->line = 0;
+    r->lbuf = herd_malloc_array(LINE_MAX_BYTES + 1, 1);
+    r->fbuf = herd_malloc_array(LINE_MAX_BYTES + 1, 1);
+    return 1;
+}
+
+static void rd_close(csv_rd *r)
+{
+    fclose(r->f);
+    herd_free(r->lbuf);
+    herd_free(r->fbuf);
+}
+
 /* Reads and validates dir/NAME of this kind, keeping what the figures use.
  * 0 (also when the file does not exist), PLOT_INVALID, or -1. */
 static int load_csv(const char *dir, int kind, folder *fo, char *err, size_t errlen)
 {
-    char path[PATH_MAX];
     csv_rd r;
-    memset(&r, 0, sizeof r);
-    r.err = err;
-    r.errlen = errlen;
-    if (path_fmt(path, err, errlen, "%s/%s", dir, kind_file[kind]))
-        return -1;
-    esc(r.shown, sizeof r.shown, path, SHOWN_MAX);
-    int missing, rc;
-    r.f = open_regular(path, &r, &missing, &rc);
-    if (!r.f)
-        return missing ? 0 : rc;
-    r.line = 0;
+    int rc = rd_open(&r, dir, kind_file[kind], err, errlen);
+    if (rc <= 0)
+        return rc;
     colspec *tail = herd_malloc_array(MAX_COLS, sizeof *tail);
-    r.lbuf = herd_malloc_array(LINE_MAX_BYTES + 1, 1);
-    r.fbuf = herd_malloc_array(LINE_MAX_BYTES + 1, 1);
     rc = -1;
     if (!tail || !r.lbuf || !r.fbuf) {
         oom(err, errlen);
@@ -1011,10 +1043,63 @@ static int load_csv(const char *dir, int kind, folder *fo, char *err, size_t err
         }
     }
 done:
-    fclose(r.f);
+    rd_close(&r);
     herd_free(tail);
-    herd_free(r.lbuf);
-    herd_free(r.fbuf);
+    return rc;
+}
+
+/* Reads and validates dir/input.csv ("series,x,y"; series service_cdf or
+ * arrival_rate; x and y numbers).  0 (also when it does not exist),
+ * PLOT_INVALID, or -1. */
+static int load_input(const char *dir, folder *fo, char *err, size_t errlen)
+{
+    static const char *const series[IN_COUNT] = {"service_cdf", "arrival_rate"};
+    csv_rd r;
+    int rc = rd_open(&r, dir, "input.csv", err, errlen);
+    if (rc <= 0)
+        return rc;
+    rc = -1;
+    if (!r.lbuf || !r.fbuf) {
+        oom(err, errlen);
+        goto done;
+    }
+    if ((rc = rd_line(&r)) <= 0 || r.nf != 3 || strcmp(r.field[0], "series") || strcmp(r.field[1], "x") ||
+        strcmp(r.field[2], "y")) {
+        if (rc >= 0) {
+            r.line = 1;
+            rc = rd_fail(&r, "expected the header series,x,y of a herd input.csv");
+        }
+        goto done;
+    }
+    fo->in.present = 1;
+    while ((rc = rd_line(&r)) > 0) {
+        int k = 0;
+        while (k < IN_COUNT && (r.nf != 3 || strcmp(r.field[0], series[k])))
+            k++;
+        if (r.nf != 3 || k == IN_COUNT || !valid_dbl(r.field[1]) || !valid_dbl(r.field[2]) ||
+            !isfinite(dbl_of(r.field[1])) || !isfinite(dbl_of(r.field[2]))) {
+            rc = rd_fail(&r, "expected service_cdf or arrival_rate and two finite numbers");
+            break;
+        }
+        inputs *in = &fo->in;
+        if (in->n[k] == in->cap[k]) {
+            size_t c = in->cap[k] ? 2 * in->cap[k] : 64;
+            double *nx = herd_realloc_array(in->x[k], c, sizeof *nx);
+            if (nx)
+                in->x[k] = nx;
+            double *ny = nx ? herd_realloc_array(in->y[k], c, sizeof *ny) : NULL;
+            if (!ny) {
+                rc = oom(err, errlen);
+                break;
+            }
+            in->y[k] = ny;
+            in->cap[k] = c;
+        }
+        in->x[k][in->n[k]] = dbl_of(r.field[1]);
+        in->y[k][in->n[k]++] = dbl_of(r.field[2]);
+    }
+done:
+    rd_close(&r);
     return rc;
 }
 
@@ -2790,8 +2875,105 @@ done:
  * The scripts and their figures
  * ------------------------------------------------------------------------ */
 
+/* replay: the run laid over its input data.  Left, the service time's CDF
+ * from input.csv and each series' latency quantiles (p50, p90, p99,
+ * p99.9: means over replications, aggregate.csv) as points; right, the
+ * trace's arrival rate and the logical requests started per second in the
+ * selected replication (timeseries.csv; the same in every series, since
+ * arrivals come from their own stream). */
+static int prep_replay(const folder *fo, const char *dir, const char *wd, char *err, size_t errlen)
+{
+    static const char *const qname[] = {"p50_latency_s", "p90_latency_s", "p99_latency_s", "p999_latency_s"};
+    static const double qp[] = {0.5, 0.9, 0.99, 0.999};
+    wfile d = {0}, in = {0};
+    int rc = -1, nq = 0, block = 0;
+    char text[600], pt[400];
+    if (w_open(&d, wd, "replay", "csv", err, errlen) || w_open(&in, wd, "replay", "tsv", err, errlen))
+        goto done;
+    /* block 0: the input CDF; block 1: the input rate (a dummy point when absent) */
+    for (int k = 0; k < IN_COUNT; k++) {
+        fprintf(d.f, "%sx,y\n", block++ ? "\n\n" : "");
+        for (size_t i = 0; i < fo->in.n[k]; i++) {
+            put_num(d.f, fo->in.x[k][i]);
+            fputc(',', d.f);
+            put_num(d.f, fo->in.y[k][i]);
+            fputc('\n', d.f);
+        }
+        if (!fo->in.n[k])
+            fprintf(d.f, "0,nan\n");
+    }
+    info_n(in.f, "hascdf", fo->in.n[IN_CDF] > 0);
+    info_n(in.f, "hasrate", fo->in.n[IN_RATE] > 0);
+    /* block 2: simulated arrivals per second (first series of the selected replication) */
+    const tstable *ts = &fo->ts;
+    double bw = 0;
+    fprintf(d.f, "\n\nx,y\n");
+    size_t first = 0;
+    for (size_t i = 0; i < ts->n; i++) {
+        const tsrow *p = &ts->r[i];
+        if (p->variant != ts->r[0].variant || p->strategy != ts->r[0].strategy)
+            break;
+        if (i > first && bw == 0)
+            bw = p->t - ts->r[first].t;
+    }
+    if (bw <= 0)
+        bw = 1;
+    int hassim = 0;
+    for (size_t i = 0; i < ts->n; i++) {
+        const tsrow *p = &ts->r[i];
+        if (p->variant != ts->r[0].variant || p->strategy != ts->r[0].strategy)
+            break;
+        put_num(d.f, p->t);
+        fputc(',', d.f);
+        put_num(d.f, p->offered / bw);
+        fputc('\n', d.f);
+        hassim = 1;
+    }
+    if (!hassim)
+        fprintf(d.f, "0,nan\n");
+    info_n(in.f, "hassim", hassim);
+    info_n(in.f, "bw", bw);
+    /* blocks 3..: the quantiles of each series at the selected point */
+    int col[4];
+    for (int q = 0; q < 4; q++)
+        col[q] = kept(&fo->agg, metric_index(qname[q]));
+    for (size_t i = 0; i < fo->agg.n && nq < 16; i++) {
+        const prow *p = &fo->agg.row[i];
+        if (!at_point(fo, p, fo->ks.variant))
+            continue;
+        char name[LABEL_MAX + 64];
+        if (fo->ks.variant)
+            snprintf(name, sizeof name, "%s / %s", p->key[0], sname(p->strategy));
+        else
+            snprintf(name, sizeof name, "%s", sname(p->strategy));
+        fprintf(d.f, "\n\nx,y\n");
+        for (int q = 0; q < 4; q++) {
+            double v = col[q] >= 0 ? p->v[2 * col[q]] : NAN;
+            put_num(d.f, v);
+            fprintf(d.f, ",%.17g\n", qp[q]);
+        }
+        fprintf(in.f, "q\t%s\t%s\n", name, okabe_ito[nq % COUNT(okabe_ito)]);
+        nq++;
+    }
+    info_n(in.f, "nq", nq);
+    snprintf(text, sizeof text, "%s: the run laid over its input data", title_name(fo));
+    info_s(in.f, "title", text);
+    point_text(fo, pt, sizeof pt, fo->ks.variant);
+    snprintf(text, sizeof text, "points: simulated latency p50, p90, p99, p99.9 (means over replications); "
+                                "steps: requests started per second, replication %llu%s%s", fo->sel.rep,
+             pt[0] ? "; " : "", pt);
+    info_s(in.f, "subtitle", text);
+    lay_write(in.f, lay(fo, 2, 1, 1000, 170, 90));
+    rc = 0;
+done:
+    if (w_close(&d, err, errlen) || w_close(&in, err, errlen))
+        rc = -1;
+    (void)dir;
+    return rc;
+}
+
 static const char *const script_names[] = {"timeseries.gp", "goodput.gp", "sweep.gp",  "compare.gp",
-                                           "sensitivity.gp", "variants.gp", "animate.gp"};
+                                           "sensitivity.gp", "variants.gp", "animate.gp", "replay.gp"};
 
 /* A gnuplot run and the figures it writes (base names). */
 #define MAX_FIGS (PLOT_MAX_SELECT + 8)
@@ -2878,6 +3060,8 @@ static int prepare(const folder *fo, const job *jobs, int njobs, const char *dir
         if (!strcmp(j->script, "sensitivity.gp") && prep_sensitivity(fo, dir, wd, err, errlen))
             return -1;
         if (!strcmp(j->script, "variants.gp") && prep_variants(fo, dir, wd, err, errlen))
+            return -1;
+        if (!strcmp(j->script, "replay.gp") && prep_replay(fo, dir, wd, err, errlen))
             return -1;
     }
     return 0;
@@ -3162,6 +3346,10 @@ int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errl
         want_metric(&fo.agg, ml[i]);
     for (size_t i = 0; i < COUNT(compared); i++)
         want_metric(&fo.cmp, (int)i);
+    want_metric(&fo.agg, metric_index("p50_latency_s")); /* the replay figure's quantiles */
+    want_metric(&fo.agg, metric_index("p90_latency_s"));
+    want_metric(&fo.agg, metric_index("p99_latency_s"));
+    want_metric(&fo.agg, metric_index("p999_latency_s"));
 
     /* 1. every CSV, validated; aggregate.csv first: its key columns are
      * every file's, its rows what --variant and --point choose from */
@@ -3171,7 +3359,7 @@ int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errl
     for (size_t i = 0; i < COUNT(order); i++)
         if ((rc = load_csv(d, order[i], &fo, err, errlen)) != 0)
             goto done;
-    if ((rc = check_replication(&fo, err, errlen)) != 0)
+    if ((rc = load_input(d, &fo, err, errlen)) != 0 || (rc = check_replication(&fo, err, errlen)) != 0)
         goto done;
     if (o->gif && fo.ts.rows == 0) {
         snprintf(err, errlen, "--gif: %s/timeseries.csv has no rows; expected a run with a timeseries ([run] "
@@ -3183,7 +3371,7 @@ int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errl
 
     /* the figures */
     int nsweeps = fo.ks.k - fo.ks.variant;
-    jobs = herd_calloc(8, sizeof *jobs);
+    jobs = herd_calloc(9, sizeof *jobs);
     if (!jobs) {
         oom(err, errlen);
         goto done;
@@ -3221,6 +3409,10 @@ int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errl
     if (fo.ts.rows > 0) {
         jobs[njobs].script = "goodput.gp";
         add_fig(&jobs[njobs++], "", "goodput");
+    }
+    if (fo.in.present) {
+        jobs[njobs].script = "replay.gp";
+        add_fig(&jobs[njobs++], "", "replay");
     }
     if (o->gif) {
         jobs[njobs].script = "animate.gp";

@@ -140,35 +140,86 @@ static void write_aggregate(csv_out *o, const rep_table *t, double *scratch)
     }
 }
 
-static void write_timeseries(csv_out *o, const rep_table *t)
+/* The bucket columns of one series file (after replication and time_s). */
+typedef struct series_kind {
+    const char *const *cols;
+    size_t ncols;
+    size_t (*len)(const model_results *r);
+    void (*cells)(csv_out *o, const model_results *r, size_t i);
+} series_kind;
+
+static size_t ts_len(const model_results *r) { return r->ts.len; }
+
+static void ts_cells(csv_out *o, const model_results *r, size_t i)
 {
-    static const char *const cols[] = {"replication", "time_s", "arrivals",          "refused", "in_flight",
-                                       "successes",   "errors", "retries_scheduled", "offered", "goodput"};
+    const ts_bucket *b = &r->ts.b[i];
+    csv_u64(o, b->arrivals, 0);
+    csv_u64(o, b->refused, 0);
+    csv_u64(o, b->in_flight, 0);
+    csv_u64(o, b->successes, 0);
+    csv_u64(o, b->errors, 0);
+    csv_u64(o, b->retries_scheduled, 0);
+    csv_u64(o, b->offered, 0);
+    csv_u64(o, b->goodput, 0);
+}
+
+static size_t mech_len(const model_results *r) { return r->ms.len; }
+
+static void mech_cells(csv_out *o, const model_results *r, size_t i)
+{
+    const mech_bucket *b = &r->ms.b[i];
+    csv_flt(o, b->breaker_open_s, 0);
+    csv_flt(o, b->breaker_half_open_s, 0);
+    csv_flt(o, b->throttle_reject_p, 0);
+    csv_u64(o, b->throttle_requests, 0);
+    csv_u64(o, b->throttle_accepts, 0);
+    csv_u64(o, b->limiter_allowed, 0);
+    csv_u64(o, b->limiter_denied, 0);
+    csv_flt(o, b->limiter_balance, 0);
+}
+
+/* A series file in long format: one row per (group, replication, bucket):
+ * the key columns, replication, time_s (bucket start), the kind's cells. */
+static void write_series(csv_out *o, const rep_table *t, const series_kind *k)
+{
     key_header(o, t);
-    for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
-        csv_str(o, cols[c], 0);
+    csv_str(o, "replication", 0);
+    csv_str(o, "time_s", 0);
+    for (size_t c = 0; c < k->ncols; c++)
+        csv_str(o, k->cols[c], 0);
     csv_end(o);
     for (size_t g = 0; g < t->ngroups; g++) {
         const rep_group *grp = &t->groups[g];
         for (uint32_t r = 0; r < grp->nreps; r++) {
-            const timeseries *ts = &grp->runs[r].ts;
-            for (size_t i = 0; i < ts->len; i++) {
-                const ts_bucket *b = &ts->b[i];
+            const model_results *res = &grp->runs[r];
+            for (size_t i = 0; i < k->len(res); i++) {
                 key_row(o, t, grp);
                 csv_u64(o, r, 0);
                 csv_dbl(o, (double)i * grp->bucket_s, 0);
-                csv_u64(o, b->arrivals, 0);
-                csv_u64(o, b->refused, 0);
-                csv_u64(o, b->in_flight, 0);
-                csv_u64(o, b->successes, 0);
-                csv_u64(o, b->errors, 0);
-                csv_u64(o, b->retries_scheduled, 0);
-                csv_u64(o, b->offered, 0);
-                csv_u64(o, b->goodput, 0);
+                k->cells(o, res, i);
                 csv_end(o);
             }
         }
     }
+}
+
+static void write_timeseries(csv_out *o, const rep_table *t)
+{
+    static const char *const cols[] = {"arrivals", "refused",           "in_flight", "successes",
+                                       "errors",   "retries_scheduled", "offered",   "goodput"};
+    series_kind k = {cols, sizeof cols / sizeof cols[0], ts_len, ts_cells};
+    write_series(o, t, &k);
+}
+
+/* mechanisms.csv: per run with a [limits] mechanism, what it was doing in
+ * each bucket (mech_bucket). */
+static void write_mechanisms(csv_out *o, const rep_table *t)
+{
+    static const char *const cols[] = {"breaker_open_s",   "breaker_half_open_s", "throttle_reject_p",
+                                       "throttle_requests", "throttle_accepts",   "limiter_allowed",
+                                       "limiter_denied",   "limiter_balance"};
+    series_kind k = {cols, sizeof cols / sizeof cols[0], mech_len, mech_cells};
+    write_series(o, t, &k);
 }
 
 static double metric_by_name(const metrics *m, const char *name)
@@ -263,7 +314,7 @@ static void write_tools(csv_out *o, const rep_table *t, double *scratch)
     }
 }
 
-enum { F_SUMMARY, F_AGGREGATE, F_TIMESERIES, F_COMPARE, F_TOOLS, F_VCOMPARE, F_MANIFEST, F_COUNT };
+enum { F_SUMMARY, F_AGGREGATE, F_TIMESERIES, F_COMPARE, F_TOOLS, F_VCOMPARE, F_MECHANISMS, F_MANIFEST, F_INPUT, F_COUNT };
 
 static bool any_compare(const rep_table *t)
 {
@@ -286,6 +337,16 @@ static bool any_tools(const rep_table *t)
     for (size_t g = 0; g < t->ngroups; g++)
         if (t->groups[g].ntools)
             return true;
+    return false;
+}
+
+/* A run of the table has a [limits] mechanism (and so a mechanism series). */
+static bool any_mechanisms(const rep_table *t)
+{
+    for (size_t g = 0; g < t->ngroups; g++)
+        for (uint32_t r = 0; r < t->groups[g].nreps; r++)
+            if (t->groups[g].runs[r].m.mechanisms)
+                return true;
     return false;
 }
 
@@ -341,8 +402,9 @@ int rep_write(const rep_table *t, const char *outdir, const char *manifest, char
     memset(out, 0, sizeof out);
     static const char *const names[F_COUNT] = {"summary.csv", "aggregate.csv",         "timeseries.csv",
                                                "compare.csv", "tools.csv",             "compare_variants.csv",
-                                               "manifest.txt"};
-    bool want[F_COUNT] = {true, true, true, any_compare(t), any_tools(t), any_vcompare(t), manifest != NULL};
+                                               "mechanisms.csv", "manifest.txt", "input.csv"};
+    bool want[F_COUNT] = {true, true, true, any_compare(t), any_tools(t), any_vcompare(t), any_mechanisms(t),
+                          manifest != NULL, t->input != NULL};
     int rc = -1;
     uint32_t maxreps = 1;
     for (size_t g = 0; g < t->ngroups; g++)
@@ -386,8 +448,12 @@ int rep_write(const rep_table *t, const char *outdir, const char *manifest, char
         write_compare(&out[F_VCOMPARE], t, scratch, 1);
     if (want[F_TOOLS])
         write_tools(&out[F_TOOLS], t, scratch);
+    if (want[F_MECHANISMS])
+        write_mechanisms(&out[F_MECHANISMS], t);
     if (want[F_MANIFEST])
         fputs(manifest, out[F_MANIFEST].f);
+    if (want[F_INPUT])
+        fputs(t->input, out[F_INPUT].f);
     for (int i = 0; i < F_COUNT; i++)
         if (want[i] && csv_finish(&out[i], err, errlen) != 0)
             goto done; /* every temporary is removed below: none published */
@@ -465,7 +531,9 @@ static const struct {
     {"peak_arrivals_per_s", "the busiest timeseries bucket's arrivals divided by bucket_s"},
     {"mean_latency_s", "mean logical request latency (s), first attempt to final outcome"},
     {"p50_latency_s", "median logical request latency (s); quantiles are exact up to 262,144 logical requests per run, within 0.049% beyond (a log-linear histogram, see Benchmark)"},
+    {"p90_latency_s", "90th percentile of logical request latency (s), exact or within 0.049% as p50"},
     {"p99_latency_s", "99th percentile of logical request latency (s), exact or within 0.049% as p50"},
+    {"p999_latency_s", "99.9th percentile of logical request latency (s), exact or within 0.049% as p50"},
     {"max_latency_s", "longest logical request latency (s)"},
     {"served", "attempts that entered service (after warm-up)"},
     {"mean_wait_s", "their mean time (s) in the server's queue"},
@@ -566,8 +634,12 @@ int rep_print_table(FILE *f, const rep_table *t, const char *outdir)
     double *scratch = herd_malloc_array(maxreps, sizeof *scratch);
     if (!scratch)
         return -1;
-    fprintf(f, "herd: %s: %u clients x %u request(s), %u replication(s), seed %llu", t->scenario, t->clients,
-            t->requests_per_client, t->replications, (unsigned long long)t->seed);
+    if (t->clients) /* 0: from an arrival trace, one client per arrival */
+        fprintf(f, "herd: %s: %u clients x %u request(s), %u replication(s), seed %llu", t->scenario, t->clients,
+                t->requests_per_client, t->replications, (unsigned long long)t->seed);
+    else
+        fprintf(f, "herd: %s: a client per arrival of the trace x %u request(s), %u replication(s), seed %llu",
+                t->scenario, t->requests_per_client, t->replications, (unsigned long long)t->seed);
     if (t->nvariants)
         fprintf(f, ", %u variants", t->nvariants);
     if (t->nkeys)

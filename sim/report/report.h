@@ -52,6 +52,7 @@ typedef struct rep_table {
     uint64_t seed;
     size_t points_per_variant;
     const char *columns;                /* comma-separated metric names */
+    const char *input;                  /* input.csv (the input data to lay the results over), or NULL */
 } rep_table;
 
 /* Writes every file of t, and `manifest` (text, may be NULL) as
@@ -68,6 +69,11 @@ int rep_print_table(FILE *f, const rep_table *t, const char *outdir);
  * returns 0, or -1 on a write error. */
 const char *rep_metric_doc(const char *name);
 int rep_print_columns(FILE *f);
+
+/* `herd presets`: the client-library presets (their formulas written out
+ * from the policies) and their sources, as Markdown.  0, or -1 if f could
+ * not be written. */
+int rep_print_presets(FILE *f);
 
 /* 0 if outdir exists as a directory or could be created (its first
  * existing ancestor is a writable directory); else -1 with err. Creates

@@ -5,6 +5,7 @@
  */
 #include "keys.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,24 +19,21 @@ static hp_policy section_policy(const scn_config *c, const scn_tool *tool, const
         p.idempotency_key = true;
     if (!tool)
         return p;
-    p.retry_only = tool->retry_mask; /* zero for tools */
-    if (tool->preset >= 0) {
-        hp_policy q = hp_policy_preset((hp_side_effect)tool->preset);
-        p.max_attempts = q.max_attempts;
-        p.base_s = q.base_s;
-        p.cap_s = q.cap_s;
-        p.non_idempotent = q.non_idempotent;
-        p.not_found_ok_on_retry = q.not_found_ok_on_retry;
-    }
+    scn_apply_preset_policy(&p, tool->preset);
+    if (tool->preset >= SCN_LIBRARY_PRESET && c->keys != SPEC_KEYS_NONE)
+        p.idempotency_key = true;
+    if (tool->preset < SCN_LIBRARY_PRESET)
+        p.strategy = s;
+    if (tool->retry_mask)
+        p.retry_only = tool->retry_mask; /* retry_on: zero for tools */
     size_t first = scn_first_key(section);
     for (size_t i = first; i < scn_key_count && !strcmp(scn_key_table[i].section, section); i++) {
         const key *k = &scn_key_table[i];
-        if (!(tool->set & (1u << (i - first))) || k->off < offsetof(scn_tool, over) ||
+        if (!(tool->set & ((uint64_t)1 << (i - first))) || k->off < offsetof(scn_tool, over) ||
             k->off >= offsetof(scn_tool, over) + sizeof(hp_policy))
             continue;
         size_t off = k->off - offsetof(scn_tool, over);
-        size_t size = k->type == K_DOUBLE ? sizeof(double) : k->type == K_NBOOL ? sizeof(bool) : sizeof(int);
-        memcpy((char *)&p + off, (const char *)&tool->over + off, size);
+        memcpy((char *)&p + off, (const char *)&tool->over + off, scn_key_field_size(k));
     }
     return p;
 }
@@ -55,18 +53,39 @@ hp_side_effect scn_tool_effect(const scn_config *c, uint32_t t)
     if (t >= c->ntools)
         return c->side_effect;
     const scn_tool *tool = &c->tools[t];
-    return tool->effect >= 0 ? (hp_side_effect)tool->effect
-                             : tool->preset >= 0 ? (hp_side_effect)tool->preset : HP_EFFECT_READ;
+    return tool->effect >= 0                                       ? (hp_side_effect)tool->effect
+           : tool->preset >= 0 && tool->preset < HP_EFFECT_COUNT ? (hp_side_effect)tool->preset
+                                                                   : HP_EFFECT_READ;
+}
+
+/* The library preset of a [tool] or [layer] section, or NULL. */
+static const hp_library_preset *library_preset(const scn_tool *t)
+{
+    return t->preset >= SCN_LIBRARY_PRESET ? hp_library_preset_at((uint32_t)(t->preset - SCN_LIBRARY_PRESET))
+                                           : NULL;
+}
+
+uint32_t scn_expanded_layers(const scn_config *c)
+{
+    uint32_t n = 0;
+    for (uint32_t l = 0; l < c->nlayers; l++) {
+        const hp_library_preset *lp = library_preset(&c->layers[l]);
+        n += lp && lp->two_layers ? 2 : 1;
+    }
+    return n;
 }
 
 
-/* 1 if layer l sets its own strategy (the `strategy` key of [layer]). */
+/* 1 if layer l sets its own strategy (the `strategy` key of [layer], or a
+ * library preset). */
 static int layer_fixes_strategy(const scn_tool *layer)
 {
+    if (layer->preset >= SCN_LIBRARY_PRESET)
+        return 1;
     size_t first = scn_first_key("layer");
     for (size_t i = first; i < scn_key_count && !strcmp(scn_key_table[i].section, "layer"); i++)
         if (!strcmp(scn_key_table[i].name, "strategy"))
-            return (layer->set & (1u << (i - first))) != 0;
+            return (layer->set & ((uint64_t)1 << (i - first))) != 0;
     return 0;
 }
 
@@ -98,8 +117,13 @@ void scn_compile(const scn_config *c, model_spec *s)
     s->spike_start_s = c->spike_start_s;
     s->spike_end_s = c->spike_end_s;
     s->spike_rate_per_s = c->spike_rate_per_s;
+    s->trace = c->trace;
+    s->trace_linear = c->trace_linear;
+    if (c->start == SPEC_START_TRACE)
+        s->clients = scn_trace_clients(c);
     s->think = c->think;
     s->delay = c->delay;
+    s->send_cost_s = c->send_cost_s;
 
     s->kind = c->kind;
     s->workers = c->workers;
@@ -114,9 +138,14 @@ void scn_compile(const scn_config *c, model_spec *s)
     s->reply_loss_rate = c->reply_loss_rate;
     s->load_slowdown = c->load_slowdown;
     s->overload_signal = c->overload_signal;
+    s->retry_after_format = c->retry_after_format;
+    s->retry_after_on_503 = c->retry_after_on_503;
+    s->ratelimit_reset = c->ratelimit_reset;
+    s->capacity = c->capacity;
     for (uint32_t i = 0; i < c->noutages; i++)
         s->outages[i] = (spec_outage){.start_s = c->outages[i].start_s, .end_s = c->outages[i].end_s,
-                                      .mode = c->outages[i].mode, .outcome = c->outages[i].outcome};
+                                      .mode = c->outages[i].mode, .outcome = c->outages[i].outcome,
+                                      .error_p = c->outages[i].error_p};
     s->noutages = c->noutages;
     /* disjoint (validated), so starts are distinct and the order total */
     qsort(s->outages, s->noutages, sizeof s->outages[0], by_start);
@@ -130,21 +159,33 @@ void scn_compile(const scn_config *c, model_spec *s)
     for (uint32_t t = 0; t < c->ntools; t++)
         s->tools[t] = (spec_tool){.policy = scn_tool_policy(c, t, c->policy.strategy),
                                   .effect = scn_tool_effect(c, t),
-                                  .weight = c->tools[t].weight};
+                                  .weight = c->tools[t].weight,
+                                  .own_strategy = c->tools[t].preset >= SCN_LIBRARY_PRESET};
     s->ntools = c->ntools;
-    for (uint32_t l = 0; l < c->nlayers; l++) {
+    uint32_t n = 0;
+    for (uint32_t l = 0; l < c->nlayers && n < SPEC_MAX_LAYERS; l++) {
         const scn_tool *L = &c->layers[l];
-        s->layers[l] = (spec_layer){.policy = scn_layer_policy(c, l, c->policy.strategy),
-                                    .own_strategy = layer_fixes_strategy(L),
-                                    .kind = L->kind,
-                                    .obey_overload = L->obey_overload,
-                                    .propagate_deadline = L->propagate_deadline,
-                                    .think = L->think,
-                                    .reissue_p = L->reissue_p,
-                                    .repeat_p = L->repeat_p,
-                                    .dedup_window_s = L->dedup_window_s};
+        s->layers[n++] = (spec_layer){.policy = scn_layer_policy(c, l, c->policy.strategy),
+                                      .own_strategy = layer_fixes_strategy(L),
+                                      .kind = L->kind,
+                                      .propagate_deadline = L->propagate_deadline,
+                                      .think = L->think,
+                                      .reissue_p = L->reissue_p,
+                                      .repeat_p = L->repeat_p,
+                                      .dedup_window_s = L->dedup_window_s};
+        s->layers[n - 1].policy.obey_overload = L->obey_overload;
+        const hp_library_preset *lp = library_preset(L);
+        if (lp && lp->two_layers && n < SPEC_MAX_LAYERS) {
+            /* the SDK loop inside: the preset's inner policy, the operation's idempotency */
+            hp_policy in = lp->inner;
+            in.non_idempotent = s->layers[n - 1].policy.non_idempotent;
+            in.idempotency_key = s->layers[n - 1].policy.idempotency_key;
+            s->layers[n++] = (spec_layer){.policy = in, .own_strategy = true, .kind = SPEC_LAYER_PLAIN,
+                                          .propagate_deadline = true};
+            s->layers[n - 1].policy.obey_overload = L->obey_overload;
+        }
     }
-    s->nlayers = c->nlayers;
+    s->nlayers = n;
 
     s->limiter = c->limiter_opts;
     s->limiter.kind = (hp_limiter_kind)c->limiter;
@@ -154,4 +195,15 @@ void scn_compile(const scn_config *c, model_spec *s)
     s->throttle_opts = c->throttle_opts;
     s->hedging = c->hedging;
     s->hedge_opts = c->hedge_opts;
+}
+
+uint32_t scn_trace_clients(const scn_config *c)
+{
+    const spec_table *data = scn_data();
+    const spec_entry *e = spec_table_entry(data, c->trace);
+    if (!e || e->kind != SPEC_DATA_TRACE)
+        return 1;
+    double mean = spec_trace_cum(data, e, c->trace_linear)[e->n - 1];
+    double n = ceil(mean + 10 * sqrt(mean) + 10);
+    return n < 1e8 ? (uint32_t)n : 100000000u;
 }

@@ -225,7 +225,9 @@ static long range_labels(const char *v, char (*out)[SCN_VALUE_MAX], long max, co
 long scn_sweep_labels(const scn_sweep *s, char (*out)[SCN_VALUE_MAX], long max, const char **msg)
 {
     const char *v = s->values;
-    long r = range_labels(v, out, max, msg);
+    /* a value with parentheses is a distribution (a mixture has colons),
+     * never a range */
+    long r = strchr(v, '(') ? 0 : range_labels(v, out, max, msg);
     if (r != 0)
         return r;
     long n = 0;

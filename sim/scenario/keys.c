@@ -11,9 +11,16 @@
 #include <string.h>
 
 #include "../model/results.h"
+#include "data.h"
 
-static const char *const start_names[] = {"burst", "spread", "poisson", NULL};
-static const char *const mode_names[] = {"fail_fast", "black_hole", NULL};
+static const char *const start_names[] = {"burst", "spread", "poisson", "trace", NULL};
+static const char *const interp_names[] = {"step", "linear", NULL};
+static const char *const mode_names[] = {"fail_fast", "black_hole", "partial", NULL};
+static const char *const jitter_names[] = {"none", "full", "proportional", "symmetric", "additive", "floor", NULL};
+static const char *const ra_mode_names[] = {"at_least", "instead", "ignore", NULL};
+static const char *const ra_above_names[] = {"clamp", "backoff", "stop", NULL};
+static const char *const budget_mode_names[] = {"includes_sleep", "at_failure", NULL};
+static const char *const ra_format_names[] = {"seconds", "ms", "both", NULL};
 static const char *const unknown_names[] = {"retry", "fail", NULL};
 static const char *const bool_names[] = {"false", "true", NULL};
 static const char *const effect_names[] = {"read", "reversible", "irreversible", "destructive", NULL};
@@ -26,6 +33,8 @@ static const char *const limiter_names[] = {"none", "aws_quota", "grpc", "envoy"
 static const char *const hedge_mode_names[] = {"percentile", "fixed", NULL};
 static const char *const kind_names[] = {"queue", "occ", NULL};
 static const char *const ts_names[] = {"all", "first", "none", NULL};
+
+static const char *apply_preset(const key *k, void *field, const char *value, char *buf, size_t n);
 
 #define C(f) offsetof(scn_config, f)
 #define O(f) offsetof(scn_outage, f)
@@ -40,7 +49,38 @@ static const char *const ts_names[] = {"all", "first", "none", NULL};
     {sec, "attempt_timeout_s", K_DOUBLE, T(over.attempt_timeout_s), 0, 1e9, NULL, "s", "[retry]",             \
      "As in [retry]; for an outer layer it bounds the whole inner loop of one attempt."},                     \
     {sec, "budget_s", K_DOUBLE, T(over.budget_s), 0, 1e9, NULL, "s", "[retry]", "As in [retry]."},            \
-    {sec, "retry_on_timeout", K_ENUM, T(over.on_timeout), 0, 0, on_timeout_names, "", "[retry]", "As in [retry]."}
+    {sec, "retry_on_timeout", K_ENUM, T(over.on_timeout), 0, 0, on_timeout_names, "", "[retry]", "As in [retry]."}, \
+    {sec, "unknown_errors", K_ENUM, T(over.unknown), 0, 0, unknown_names, "", "[retry]", "As in [retry]."},     \
+    {sec, "retry_after_max_s", K_DOUBLE, T(over.retry_after_max_s), 0, 1e9, NULL, "s", "[retry]",               \
+     "As in [retry]."},                                                                                       \
+    LIBRARY_KEYS(sec, T, over., RETRY_DEFAULT, SAME, SAME, SAME, SAME, SAME, SAME, SAME, SAME, SAME, SAME, SAME,      \
+                 SAME, SAME, SAME)
+
+#define SAME "As in [retry]."
+
+/* The keys a library preset sets beyond herd's own (hp_policy's client-library
+ * fields), for [retry] (F = C, P = policy.) and [tool] / [layer] (F = T,
+ * P = over.). */
+#define LIBRARY_KEYS(sec, F, P, D, d1, d2, d3, d4, d5, d6, d7, d8, d9, d10, d11, d12, d13, d14)                   \
+    {sec, "multiplier", K_DOUBLE, F(P multiplier), 1, 1e6, NULL, "", D("2"), d1},                               \
+    {sec, "jitter", K_ENUM, F(P jitter), 0, 0, jitter_names, "", D("none"), d2},                                \
+    {sec, "jitter_factor", K_DOUBLE, F(P jitter_f), 0, 1e9, NULL, "", D("0"), d3},                              \
+    {sec, "jitter_before_cap", K_BOOL, F(P jitter_before_cap), 0, 0, bool_names, "", D("false"), d4},           \
+    {sec, "first_retry_zero", K_BOOL, F(P first_retry_zero), 0, 0, bool_names, "", D("false"), d5},             \
+    {sec, "retry_after", K_ENUM, F(P ra_mode), 0, 0, ra_mode_names, "", D("at_least"), d6},                     \
+    {sec, "retry_after_above", K_ENUM, F(P ra_above), 0, 0, ra_above_names, "", D("clamp"), d7},                \
+    {sec, "retry_after_ms", K_BOOL, F(P ra_ms), 0, 0, bool_names, "", D("false"), d8},                          \
+    {sec, "ratelimit_reset", K_BOOL, F(P ra_reset), 0, 0, bool_names, "", D("false"), d9},                      \
+    {sec, "ratelimit_reset_jitter", K_DOUBLE, F(P reset_jitter_f), 0, 1, NULL, "", D("0"), d10},                \
+    {sec, "retry_also", K_CLASSES, F(P retry_also), 0, 0, NULL, "", D("none"), d11},                            \
+    {sec, "retry_with_retry_after", K_CLASSES, F(P retry_with_ra), 0, 0, NULL, "", D("none"), d12},             \
+    {sec, "no_retry_status", K_STATUSES, F(P no_retry_status), 0, 0, NULL, "", D("none"), d13},                 \
+    {sec, "budget_mode", K_ENUM, F(P budget_mode), 0, 0, budget_mode_names, "", D("includes_sleep"), d14},      \
+    {sec, "adaptive_rate_limiter", K_BOOL, F(P adaptive_rate), 0, 0, bool_names, "", D("false"),                \
+     "AWS SDK adaptive mode: before every attempt the client waits for a token of a client-side rate "       \
+     "limiter (botocore's token bucket whose rate follows CUBIC on 429s), shared by all clients."}
+#define OWN_DEFAULT(x) x
+#define RETRY_DEFAULT(x) "[retry]"
 
 const key scn_key_table[] = {
     {"run", "name", K_NAME, C(name), 0, 0, NULL, "", "file name without .ini",
@@ -91,7 +131,8 @@ const key scn_key_table[] = {
     {"clients", "start", K_ENUM, C(start), 0, 0, start_names, "", "burst",
      "burst: every client starts at t=0; spread: start times uniform on [0, spread_s); "
      "poisson: clients start one after another with exponential gaps, rate_per_s on average "
-     "(an open Poisson stream when each makes one request)."},
+     "(an open Poisson stream when each makes one request); trace: a Poisson stream whose rate follows "
+     "trace_file (count is then derived from the trace)."},
     {"clients", "spread_s", K_DOUBLE, C(spread_s), 0, 1e9, NULL, "s", "0",
      "Width of the start interval with start = spread."},
     {"clients", "rate_per_s", K_DOUBLE, C(rate_per_s), 1e-9, 1e12, NULL, "1/s", "(required for poisson)",
@@ -112,11 +153,21 @@ const key scn_key_table[] = {
     {"clients", "spike_end_s", K_DOUBLE, C(spike_end_s), 0, 1e9, NULL, "s", "0", "End of the spike."},
     {"clients", "spike_rate_per_s", K_DOUBLE, C(spike_rate_per_s), 0, 1e12, NULL, "1/s", "0 (no spike)",
      "The rate during the spike."},
+    {"clients", "trace_file", K_DATA, C(trace), SPEC_DATA_TRACE, 0, NULL, "", "none",
+     "start = trace: a CSV with the header time_s,rate_per_s (rows in increasing time); clients arrive as a "
+     "Poisson stream of that rate from the first row's time to the last row's, one client per arrival. "
+     "A relative path is relative to the scenario file."},
+    {"clients", "trace_interpolation", K_ENUM, C(trace_linear), 0, 0, interp_names, "", "step",
+     "step: each row's rate holds until the next row; linear: the rate is linear between rows."},
     {"clients", "think_time_s", K_DIST, C(think), 0, 0, NULL, "s", "0",
      "Pause between a client's logical requests (a distribution, see below)."},
 
     {"network", "delay_s", K_DIST, C(delay), 0, 0, NULL, "s", "constant(0.005)",
      "One-way delay, drawn independently for the request and for the reply."},
+    {"network", "send_cost_s", K_DOUBLE, C(send_cost_s), 0, 1, NULL, "s", "0 (all at once)",
+     "The clients' host spends this long sending each attempt (connection set-up, writing the "
+     "request), one attempt after another: attempts due at the same instant leave send_cost_s "
+     "apart, as from herd drive's single thread (it measures its own; see Against a real server)."},
 
     {"server", "kind", K_ENUM, C(kind), 0, 0, kind_names, "", "queue",
      "queue: workers + FIFO queue with outages and errors; occ: the AWS 2015 optimistic-concurrency "
@@ -138,6 +189,16 @@ const key scn_key_table[] = {
      "free, rounded up, as an HTTP Retry-After)."},
     {"server", "retry_after_s", K_DOUBLE, C(retry_after_s), 0, 65535, NULL, "s", "1",
      "Retry-After of a 429 with retry_after = fixed (whole seconds, as HTTP sends it)."},
+    {"server", "retry_after_format", K_ENUM, C(retry_after_format), 0, 0, ra_format_names, "", "seconds",
+     "How the Retry-After is sent: seconds (the standard header, whole seconds for honest), ms (only the "
+     "non-standard retry-after-ms, rounded up to a millisecond: clients without retry_after_ms see none) or "
+     "both."},
+    {"server", "retry_after_on_503", K_BOOL, C(retry_after_on_503), 0, 0, bool_names, "", "false",
+     "Every 503 (outages, partial outages, background errors, a full queue) also carries a Retry-After of "
+     "retry_after_s."},
+    {"server", "ratelimit_reset", K_BOOL, C(ratelimit_reset), 0, 0, bool_names, "", "false",
+     "429s also carry X-RateLimit-Reset: the whole second when a token is free (read by clients with "
+     "ratelimit_reset = true), also with retry_after = none."},
     {"server", "load_slowdown", K_DOUBLE, C(load_slowdown), 0, 1e6, NULL, "", "0",
      "Service time grows with load: x (1 + load_slowdown x attempts in service and queued / "
      "workers), drawn when service starts (contention: locks, GC, cache misses)."},
@@ -146,6 +207,11 @@ const key scn_key_table[] = {
     {"server", "reply_loss_rate", K_DOUBLE, C(reply_loss_rate), 0, 1, NULL, "", "0",
      "Probability that a served attempt's reply is lost: the work and its side effect happened, "
      "the client times out."},
+    {"server", "capacity_file", K_DATA, C(capacity), SPEC_DATA_CAPACITY, 0, NULL, "", "none",
+     "A capacity timeline (an incident replay): a CSV with the header time_s,workers_factor,speed_factor,error_rate; "
+     "from each row's time on, round(workers_factor x workers) workers serve, service times are divided by "
+     "speed_factor and arriving attempts get 503 at once with probability error_rate (steps; full capacity "
+     "before the first row, the last row holds to the end). Outages still apply and come first."},
 
     {"idempotency", "keys", K_ENUM, C(keys), 0, 0, keys_names, "", "none",
      "Idempotency keys on non-read requests: none; logical_op (generated once per logical "
@@ -231,7 +297,8 @@ const key scn_key_table[] = {
     {"retry", "preset", K_PRESET, C(policy), 0, 0, effect_names, "", "none",
      "Start from a side-effect preset (read: 5 attempts, base 0.5 s, cap 8 s; reversible: 3, "
      "1 s, 10 s, non-idempotent; irreversible: 1 attempt, non-idempotent; destructive: 2, 1 s, "
-     "5 s, a 404 on retry is success); must come before the other [retry] keys."},
+     "5 s, a 404 on retry is success) or a client library's (`herd presets`: openai_python, "
+     "langgraph, aws_standard, ...); must come before the other [retry] keys."},
     {"retry", "attempt_timeout_s", K_DOUBLE, C(policy.attempt_timeout_s), 0, 1e9, NULL, "s", "0",
      "Per-attempt timeout at the client; 0 = wait for the reply however long. "
      "A reply after the timeout is counted as late, never as a success."},
@@ -256,6 +323,30 @@ const key scn_key_table[] = {
      "strategy = random: the sleep before every retry is a fresh draw of this distribution "
      "(exponential(MEAN), uniform(LO, HI) or constant(V); capped at cap_s), independent of the attempt "
      "number: the memoryless retrial times of queueing theory with exponential."},
+    LIBRARY_KEYS("retry", C, policy., OWN_DEFAULT,
+                 "Growth factor of the ceiling per retry: ceiling n = min(cap, base * multiplier^n) (default 2).",
+                 "A client library's jitter around the ceiling c, replacing the strategy's: full (u c), "
+                 "proportional (c (1 - f u)), symmetric (c (1 + f (2u - 1))), additive (c + f u), floor "
+                 "(U(f, max(c, f)))); f is jitter_factor.",
+                 "f of the jitter: a fraction (proportional, symmetric) or seconds (additive, floor).",
+                 "Cap the jittered sleep instead of the ceiling (tenacity wait_exponential_jitter); by default "
+                 "the cap applies first and an additive or symmetric jitter may pass it.",
+                 "The first retry has no delay (urllib3: 0, then base * 2^n).",
+                 "How a Retry-After combines with the backoff: at_least (sleep max(backoff, min(RA, "
+                 "retry_after_max_s))), instead (0 < RA <= retry_after_max_s is slept as is, the SDKs' rule), "
+                 "ignore.",
+                 "retry_after = instead, RA above retry_after_max_s: clamp to it, backoff (ignore it), or stop "
+                 "retrying.",
+                 "Reads the non-standard retry-after-ms header ([server] retry_after_format = ms or both).",
+                 "Without a Retry-After, reads X-RateLimit-Reset ([server] ratelimit_reset): sleep "
+                 "min(reset, retry_after_max_s) x (1 + ratelimit_reset_jitter x u) (cohere).",
+                 "The positive jitter on an X-RateLimit-Reset sleep (cohere: 0.2).",
+                 "Classes retried although herd's table refuses them: not_implemented (501), bad_request, "
+                 "auth, not_found (frameworks that retry any exception).",
+                 "Classes retried only when the reply carries a Retry-After (urllib3: rate_limited, server).",
+                 "Up to 4 HTTP statuses never retried, e.g. 502, 504 (Google api-core).",
+                 "How budget_s stops retrying: includes_sleep (give up when now + sleep reaches the "
+                 "deadline) or at_failure (when a failure comes at or after it: tenacity stop_after_delay)."),
 
     {"tool", "weight", K_DOUBLE, T(weight), 0, 1e9, NULL, "", "1",
      "[tool NAME] sections, any number (at most 8): the relative probability that a logical "
@@ -263,7 +354,8 @@ const key scn_key_table[] = {
     {"tool", "side_effect", K_ENUM, T(effect), 0, 0, effect_names, "", "the preset's, else read",
      "read, reversible, irreversible or destructive."},
     {"tool", "preset", K_PRESET, T(preset), 0, 0, effect_names, "", "none",
-     "The tool's retry policy: [retry], then this preset, then the keys below."},
+     "The tool's retry policy: [retry], then this preset (a side effect or a library, see [retry] "
+     "preset), then the keys below."},
     POLICY_OVERRIDES("tool"),
     {"tool", "idempotent", K_NBOOL, T(over.non_idempotent), 0, 0, bool_names, "", "[retry]", "As in [retry]."},
 
@@ -273,13 +365,15 @@ const key scn_key_table[] = {
      "policy (an agent framework, an HTTP client); llm: a model that thinks, re-issues failed "
      "calls with probability reissue_p and repeats successful ones with probability repeat_p."},
     {"layer", "preset", K_PRESET, T(preset), 0, 0, effect_names, "", "none",
-     "The layer's retry policy: [retry], then this preset, then the keys below."},
+     "The layer's retry policy: [retry], then this preset (a side effect or a library, see [retry] preset; "
+     "a library preset fixes the layer's strategy), then the keys below. llamaindex_openai is two layers: "
+     "this one (the tenacity loop) and, inside it, the openai SDK's."},
     {"layer", "strategy", K_STRATEGY, T(over.strategy), 0, 0, NULL, "", "the run's strategy",
      "This layer's backoff strategy (default: the strategy being compared)."},
     POLICY_OVERRIDES("layer"),
     {"layer", "retry_on", K_CLASSES, T(retry_mask), 0, 0, NULL, "", "every retryable class",
      "Failure classes this layer retries: any of server, rate_limited, timeout, connection, "
-     "conflict, unknown."},
+     "conflict, unknown, request_timeout, overloaded (and classes added by retry_also)."},
     {"layer", "obey_overload", K_BOOL, T(obey_overload), 0, 0, bool_names, "", "false",
      "Give up at once when the failure carries the server's \"overloaded, don't retry\" signal "
      "([server] overload_signal)."},
@@ -299,7 +393,10 @@ const key scn_key_table[] = {
     {"outage", "end_s", K_DOUBLE, O(end_s), 0, 1e9, NULL, "s", "(required)", "End of the outage (> start_s)."},
     {"outage", "mode", K_ENUM, O(mode), 0, 0, mode_names, "", "fail_fast",
      "fail_fast: every attempt is answered at once with `status`; black_hole: attempts "
-     "are accepted and never answered (clients need attempt_timeout_s)."},
+     "are accepted and never answered (clients need attempt_timeout_s); partial: each arriving attempt "
+     "is answered at once with `status` with probability error_p, else served as usual."},
+    {"outage", "error_p", K_DOUBLE, O(error_p), 0, 1, NULL, "", "0.5",
+     "partial: probability that an arriving attempt is answered with `status` (e.g. 0.5: 50% 503s)."},
     {"outage", "status", K_OUTCOME, O(outcome), 0, 0, NULL, "", "503",
      "fail_fast answer: an HTTP status (100..599) or connection_refused / connection_reset."},
 };
@@ -451,12 +548,23 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
     }
     case K_DIST: {
         dist d;
-        const char *m = dist_parse(value, &d);
-        if (m) {
-            snprintf(buf, n, "%s, got '%s'", m, value);
+        char m[SCN_ERR_MAX];
+        int from_file;
+        if (scn_parse_dist(value, &d, m, sizeof m, &from_file)) {
+            if (from_file) /* the message quotes the file's line */
+                snprintf(buf, n, "%s", m);
+            else
+                snprintf(buf, n, "%s, got '%s'", m, value);
             return buf;
         }
         memcpy(field, &d, sizeof d);
+        return NULL;
+    }
+    case K_DATA: {
+        uint32_t idx = 0;
+        if (strcmp(value, "none") && scn_load_data(value, (spec_data_kind)k->lo, &idx, buf, n))
+            return buf;
+        memcpy(field, &idx, sizeof idx);
         return NULL;
     }
     case K_STRATEGY: {
@@ -600,13 +708,44 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
             }
             if (cl == HP_CLASS_COUNT) {
                 snprintf(buf, n, "unknown class '%.*s'; expected server, rate_limited, timeout, connection, "
-                                 "conflict or unknown", (int)len, p);
+                                 "conflict, unknown, request_timeout, overloaded, not_implemented, bad_request, "
+                                 "auth or not_found", (int)len, p);
                 return buf;
             }
             mask |= 1u << cl;
             p += len;
         }
         memcpy(field, &mask, sizeof mask);
+        return NULL;
+    }
+    case K_STATUSES: {
+        uint16_t st[HP_MAX_NO_RETRY_STATUS] = {0};
+        int cnt = 0;
+        for (const char *p = value; *p;) {
+            p += strspn(p, " \t,");
+            size_t len = strcspn(p, " \t,");
+            if (!len)
+                break;
+            char word[16];
+            uint64_t v;
+            snprintf(word, sizeof word, "%.*s", (int)(len < 15 ? len : 15), p);
+            if (len > 15 || scn_parse_u64(word, &v) != 0 || v < 100 || v > 599) {
+                snprintf(buf, n, "expected a list of up to %d HTTP statuses (100..599), got '%s'",
+                         HP_MAX_NO_RETRY_STATUS, value);
+                return buf;
+            }
+            if (cnt == HP_MAX_NO_RETRY_STATUS) {
+                snprintf(buf, n, "expected at most %d statuses, got '%s'", HP_MAX_NO_RETRY_STATUS, value);
+                return buf;
+            }
+            st[cnt++] = (uint16_t)v;
+            p += len;
+        }
+        if (!cnt) {
+            snprintf(buf, n, "expected a list of HTTP statuses, got '%s'", value);
+            return buf;
+        }
+        memcpy(field, st, sizeof st);
         return NULL;
     }
     case K_BOOL:
@@ -620,26 +759,8 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
         memcpy(field, &b, sizeof b);
         return NULL;
     }
-    case K_PRESET: {
-        hp_side_effect e;
-        if (hp_effect_parse(value, &e) != 0) {
-            snprintf(buf, n, "expected read, reversible, irreversible or destructive, got '%s'", value);
-            return buf;
-        }
-        if (k->off == offsetof(scn_config, policy)) {
-            /* [retry] preset: the preset's numbers replace the policy's */
-            hp_policy *p = (hp_policy *)(void *)field, q = hp_policy_preset(e);
-            p->max_attempts = q.max_attempts;
-            p->base_s = q.base_s;
-            p->cap_s = q.cap_s;
-            p->non_idempotent = q.non_idempotent;
-            p->not_found_ok_on_retry = q.not_found_ok_on_retry;
-        } else {
-            int v = (int)e;
-            memcpy(field, &v, sizeof v);
-        }
-        return NULL;
-    }
+    case K_PRESET:
+        return apply_preset(k, field, value, buf, n);
     case K_BASELINE: {
         int b = -1;
         hp_strategy s;
@@ -680,12 +801,102 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
     return "internal: unknown key type";
 }
 
+/* A preset value: a side-effect level (0..3) or a library preset (index +
+ * SCN_LIBRARY_PRESET).  [retry] applies it to the policy at once; [tool] and
+ * [layer] record it for scn_compile. */
+static const char *apply_preset(const key *k, void *field, const char *value, char *buf, size_t n)
+{
+    hp_side_effect e;
+    int v = -1;
+    const hp_library_preset *lp = NULL;
+    if (hp_effect_parse(value, &e) == 0) {
+        v = (int)e;
+    } else {
+        for (uint32_t i = 0; i < hp_library_preset_count(); i++)
+            if (!strcmp(hp_library_preset_at(i)->name, value)) {
+                lp = hp_library_preset_at(i);
+                v = SCN_LIBRARY_PRESET + (int)i;
+            }
+    }
+    if (v < 0) {
+        const char *names[HP_EFFECT_COUNT + 64];
+        size_t nn = 0;
+        for (int i = 0; i < HP_EFFECT_COUNT; i++)
+            names[nn++] = hp_effect_name((hp_side_effect)i);
+        for (uint32_t i = 0; i < hp_library_preset_count() && nn < sizeof names / sizeof names[0]; i++)
+            names[nn++] = hp_library_preset_at(i)->name;
+        const char *near = scn_nearest(value, names, nn);
+        if (near)
+            snprintf(buf, n, "unknown preset '%s' (did you mean %s?); expected read, reversible, irreversible, "
+                             "destructive or a library preset of `herd presets`", value, near);
+        else
+            snprintf(buf, n, "unknown preset '%s'; expected read, reversible, irreversible, destructive or a "
+                             "library preset of `herd presets`", value);
+        return buf;
+    }
+    bool in_retry = k->off == offsetof(scn_config, policy);
+    if (lp && lp->two_layers && strcmp(k->section, "layer") != 0) {
+        snprintf(buf, n, "'%s' is two retry loops (a framework around an SDK); expected it in a [layer NAME] "
+                         "section, which it expands into both", value);
+        return buf;
+    }
+    if (in_retry) {
+        /* [retry] preset: the preset's numbers replace the policy's */
+        hp_policy *p = (hp_policy *)(void *)field;
+        scn_apply_preset_policy(p, v);
+    } else {
+        memcpy(field, &v, sizeof v);
+    }
+    return NULL;
+}
+
+void scn_apply_preset_policy(hp_policy *p, int preset)
+{
+    if (preset >= SCN_LIBRARY_PRESET) {
+        const hp_library_preset *lp = hp_library_preset_at((uint32_t)(preset - SCN_LIBRARY_PRESET));
+        hp_policy q = lp->policy;
+        /* what the operation is (its side effect, its key) stays the scenario's */
+        q.non_idempotent = p->non_idempotent;
+        q.idempotency_key = p->idempotency_key;
+        q.not_found_ok_on_retry = p->not_found_ok_on_retry;
+        if (!(q.retry_after_max_s > 0))
+            q.retry_after_max_s = HP_DEFAULT_RETRY_AFTER_MAX_S;
+        *p = q;
+        return;
+    }
+    if (preset < 0)
+        return;
+    hp_policy q = hp_policy_preset((hp_side_effect)preset);
+    p->max_attempts = q.max_attempts;
+    p->base_s = q.base_s;
+    p->cap_s = q.cap_s;
+    p->non_idempotent = q.non_idempotent;
+    p->not_found_ok_on_retry = q.not_found_ok_on_retry;
+}
+
+size_t scn_key_field_size(const key *k)
+{
+    switch (k->type) {
+    case K_DOUBLE:
+        return sizeof(double);
+    case K_BOOL:
+    case K_NBOOL:
+        return sizeof(bool);
+    case K_STATUSES:
+        return sizeof(uint16_t) * HP_MAX_NO_RETRY_STATUS;
+    default:
+        return sizeof(int);
+    }
+}
+
 void scn_print_reference(FILE *f)
 {
     const char *cur = "";
     fprintf(f, "Durations are seconds. A distribution is a number V "
                "(constant), constant(V), uniform(LO, HI), exponential(MEAN), normal(MEAN, SD) "
-               "(truncated at 0), abs_normal(MEAN, SD) or lognormal(MEAN, SD).\n");
+               "(truncated at 0), abs_normal(MEAN, SD), lognormal(MEAN, SD), "
+               "pareto(SCALE, SHAPE), weibull(SCALE, SHAPE), gamma(SHAPE, SCALE), empirical(FILE.csv) or "
+               "mixture(P1: DIST1, P2: DIST2, ...) (see Data files).\n");
     for (size_t i = 0; i < scn_key_count; i++) {
         const key *k = &scn_key_table[i];
         if (strcmp(cur, k->section)) {
@@ -729,7 +940,10 @@ void scn_print_reference(FILE *f)
             snprintf(type, sizeof type, "true or false");
             break;
         case K_PRESET:
-            snprintf(type, sizeof type, "one of read, reversible, irreversible, destructive");
+            snprintf(type, sizeof type, "read, reversible, irreversible, destructive or a library preset");
+            break;
+        case K_STATUSES:
+            snprintf(type, sizeof type, "list of statuses");
             break;
         case K_COLUMNS:
             snprintf(type, sizeof type, "list of metrics");
@@ -739,6 +953,9 @@ void scn_print_reference(FILE *f)
             break;
         case K_DELAY:
             snprintf(type, sizeof type, "exponential, uniform or constant");
+            break;
+        case K_DATA:
+            snprintf(type, sizeof type, "a CSV file, or none");
             break;
         }
         fprintf(f, "| `%s` | %s | %s | %s | %s |\n", k->name, type, *k->unit ? k->unit : "-", k->def, k->doc);
@@ -768,7 +985,8 @@ void scn_print_key_list(FILE *f)
         [K_DOUBLE] = "double", [K_U32] = "integer", [K_U64] = "integer", [K_DIST] = "distribution",
         [K_STRATEGY] = "strategy", [K_STRATEGIES] = "strategies", [K_ENUM] = "enum", [K_NAME] = "name",
         [K_OUTCOME] = "outcome", [K_BASELINE] = "baseline", [K_BOOL] = "bool", [K_NBOOL] = "bool",
-        [K_PRESET] = "preset", [K_COLUMNS] = "columns", [K_CLASSES] = "classes", [K_DELAY] = "distribution"};
+        [K_PRESET] = "preset", [K_COLUMNS] = "columns", [K_CLASSES] = "classes", [K_DELAY] = "distribution",
+        [K_STATUSES] = "statuses", [K_DATA] = "file"};
     for (size_t i = 0; i < scn_key_count; i++) {
         const key *k = &scn_key_table[i];
         fprintf(f, "%s\t%s\t%s\t", k->section, k->name, tname[k->type]);

@@ -18,7 +18,9 @@ typedef enum ktype {
     K_PRESET, /* a side-effect preset: [retry] applies it, [tool] records it */
     K_COLUMNS, /* a list of metric names */
     K_CLASSES, /* a list of failure classes, into a bit mask */
-    K_DELAY    /* constant / uniform / exponential, into an hp_policy's delay_* fields */
+    K_DELAY,   /* constant / uniform / exponential, into an hp_policy's delay_* fields */
+    K_STATUSES, /* a list of up to HP_MAX_NO_RETRY_STATUS HTTP statuses, into uint16_t[] */
+    K_DATA     /* a CSV data file (lo: its spec_data_kind), into a uint32_t entry index */
 } ktype;
 
 typedef struct key {
@@ -35,7 +37,7 @@ typedef struct key {
 
 /* Room for per-key bookkeeping in the parser (keys.c checks the table
  * fits). */
-#define SCN_MAX_KEYS 192
+#define SCN_MAX_KEYS 256
 
 /* Every key of every section, in reference order; a [tool] or [layer]
  * section's keys are contiguous (its set-bit i is the i-th of them). */
@@ -56,6 +58,16 @@ const char *scn_nearest(const char *word, const char *const *cands, size_t n);
 
 /* 1 if s is a valid scenario / variant name. */
 int scn_valid_name(const char *s);
+
+/* A preset value (as stored in scn_tool.preset) applied to p: a
+ * side-effect level's numbers, or a library preset's whole policy except
+ * what the operation is (idempotency, key, not_found_ok_on_retry).
+ * Negative: none. */
+void scn_apply_preset_policy(hp_policy *p, int preset);
+
+/* Bytes of the field key k writes (tool and layer overrides are copied with
+ * it). */
+size_t scn_key_field_size(const key *k);
 
 /* "an integer in [lo, hi]" or "a number in [lo, hi] unit" for key k. */
 void scn_range_text(const key *k, char *buf, size_t n);

@@ -28,7 +28,10 @@
 #include "../base/alloc.h"
 #include "../base/text.h"
 #include "../model/model.h"
+#include "data.h"
 #include "keys.h"
+
+#define DEFAULT_CLIENTS 1000 /* [clients] count */
 
 
 #define LINE_MAX_LEN 1024
@@ -42,7 +45,7 @@ void scn_defaults(scn_config *c)
     c->baseline = -1;
     snprintf(c->columns, sizeof c->columns, "completion_time_s,calls,refused,peak_arrivals_per_s,p99_latency_s,failures");
     c->horizon_s = 3600;
-    c->clients = 1000;
+    c->clients = DEFAULT_CLIENTS;
     c->requests_per_client = 1;
     c->start = SPEC_START_BURST;
     c->think = (dist){.kind = DIST_CONSTANT, .a = 0};
@@ -128,6 +131,7 @@ static scn_outage *find_outage(scn_config *c, const char *name, int create, int 
     o->start_s = o->end_s = NAN;
     o->mode = SPEC_OUTAGE_FAIL_FAST;
     o->outcome = 503;
+    o->error_p = 0.5;
     o->line = line;
     return o;
 }
@@ -349,7 +353,7 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
                      section, NULL, NULL);
                 return 0;
             }
-            uint32_t bit = 1u << (i - scn_first_key(kind));
+            uint64_t bit = (uint64_t)1 << (i - scn_first_key(kind));
             if (line > 0 && (t->set & bit)) {
                 fail(ps, line, "[%s] %s: duplicate key", section, name, NULL);
                 return 0;
@@ -707,6 +711,7 @@ int scn_load_text(scn_config *c, const char *path, const char *const *sets, int 
     }
     *ps = ps_zero;
     scn_defaults(c);
+    scn_data_begin(path); /* a new data store; relative data paths start from the scenario's folder */
     ps->c = c;
     char shown[128];
     scn_display_path(path, shown, sizeof shown);
@@ -920,6 +925,69 @@ static const char *unbounded_wait(const scn_config *c)
     return NULL;
 }
 
+/* The rules of data files: a trace goes with start = trace and nothing
+ * else sets the rate; a capacity timeline's error rates with the
+ * background errors stay probabilities. */
+static int check_data(const scn_config *c, const pstate *ps, char *err)
+{
+    const char *path = ps ? ps->path : "scenario";
+    int l = 0;
+    char m[SCN_ERR_MAX], o[SCN_ERR_MAX / 2];
+    const spec_table *data = scn_data();
+    m[0] = '\0';
+    if (c->start == SPEC_START_TRACE) {
+        const spec_entry *e = spec_table_entry(data, c->trace);
+        if (!e) {
+            l = line_of(ps, "clients", "start");
+            snprintf(m, sizeof m, "[clients] start = trace needs trace_file (a CSV of time_s,rate_per_s)");
+        } else if (line_of(ps, "clients", "count") || c->clients != DEFAULT_CLIENTS) {
+            /* a count from the file, or from a variant, a sweep or --set */
+            l = line_of(ps, "clients", "count");
+            snprintf(m, sizeof m, "[clients] count: with start = trace the number of clients is derived from the "
+                                  "trace (one per arrival); expected no count");
+        } else if (c->rate_per_s > 0 || c->step_rate_per_s > 0 || c->spike_rate_per_s > 0) {
+            l = line_of(ps, "clients", c->rate_per_s > 0 ? "rate_per_s" : c->step_rate_per_s > 0 ? "step_rate_per_s"
+                                                                                                  : "spike_rate_per_s");
+            snprintf(m, sizeof m, "[clients] with start = trace the trace sets the rate; expected no rate_per_s, "
+                                  "step_rate_per_s or spike_rate_per_s");
+        } else if (c->horizon_s < spec_trace_t(data, e)[e->n - 1]) {
+            l = line_of(ps, "run", "horizon_s");
+            snprintf(m, sizeof m, "[run] horizon_s (%g s) ends before the trace (%g s); expected horizon_s >= the "
+                                  "trace's last time_s", c->horizon_s, spec_trace_t(data, e)[e->n - 1]);
+        } else if (spec_trace_cum(data, e, c->trace_linear)[e->n - 1] > 1e7) {
+            l = line_of(ps, "clients", "trace_file");
+            snprintf(m, sizeof m, "[clients] trace_file: the trace makes %.3g arrivals on average; expected at most 1e7",
+                     spec_trace_cum(data, e, c->trace_linear)[e->n - 1]);
+        }
+    } else if (c->trace) {
+        l = line_of(ps, "clients", "trace_file");
+        snprintf(m, sizeof m, "[clients] trace_file is used with start = trace only; expected start = trace or no "
+                              "trace_file");
+    }
+    const spec_entry *cap = spec_table_entry(data, c->capacity);
+    if (!m[0] && cap && c->kind == SPEC_SERVER_OCC) {
+        l = line_of(ps, "server", "capacity_file");
+        snprintf(m, sizeof m, "[server] capacity_file works with kind = queue only");
+    }
+    if (!m[0] && cap) {
+        double bg = 0;
+        for (uint32_t i = 0; i < c->nerrors; i++)
+            bg += c->errors[i].p;
+        const double *er = data->v + cap->off + 3 * (size_t)cap->n;
+        for (uint32_t r = 0; r < cap->n && !m[0]; r++)
+            if (er[r] + bg > 1 + 1e-12) {
+                l = line_of(ps, "server", "capacity_file");
+                snprintf(m, sizeof m, "[server] capacity_file: row %u's error_rate %g plus the error_rate_* keys (%g) "
+                                      "exceed 1; expected at most 1", r + 1, er[r], bg);
+            }
+    }
+    if (!m[0])
+        return 0;
+    origin_text(ps, path, l, o, sizeof o);
+    snprintf(err, SCN_ERR_MAX, "%s: %s", o, m);
+    return -1;
+}
+
 static int validate(const scn_config *c, const pstate *ps, char *err)
 {
     const char *path = ps ? ps->path : "scenario";
@@ -970,6 +1038,25 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
     }
     if (c->hedging && c->nlayers)
         BAD(line_of(ps, "limits", "hedging"), "[limits] hedging works without [layer] sections");
+    if (scn_expanded_layers(c) > SPEC_MAX_LAYERS)
+        BAD(c->layers[c->nlayers - 1].line,
+            "[layer %s]: %u retry loops once two-layer presets are expanded; expected at most %d",
+            c->layers[c->nlayers - 1].name, scn_expanded_layers(c), SPEC_MAX_LAYERS);
+    {
+        const char *m = hp_policy_check(&c->policy);
+        if (m)
+            BAD(line_of(ps, "retry", "jitter_factor"), "[retry]: %s; expected a consistent retry policy", m);
+        for (uint32_t t = 0; t < c->ntools; t++) {
+            hp_policy p = scn_tool_policy(c, t, HP_EXPONENTIAL);
+            if ((m = hp_policy_check(&p)) != NULL)
+                BAD(c->tools[t].line, "[tool %s]: %s; expected a consistent retry policy", c->tools[t].name, m);
+        }
+        for (uint32_t l = 0; l < c->nlayers; l++) {
+            hp_policy p = scn_layer_policy(c, l, HP_EXPONENTIAL);
+            if ((m = hp_policy_check(&p)) != NULL)
+                BAD(c->layers[l].line, "[layer %s]: %s; expected a consistent retry policy", c->layers[l].name, m);
+        }
+    }
     if (c->nlayers && c->kind == SPEC_SERVER_OCC)
         BAD(c->layers[0].line, "[layer %s]: layers work with the queue server only", c->layers[0].name);
     if (c->ntools && !(wsum > 0))
@@ -1044,6 +1131,8 @@ static int validate(const scn_config *c, const pstate *ps, char *err)
         BAD(line_of(ps, "clients", "spike_end_s"), "[clients] spike_end_s must be after spike_start_s");
     if (c->start == SPEC_START_POISSON && !(c->rate_per_s > 0))
         BAD(line_of(ps, "clients", "start"), "[clients] start = poisson needs rate_per_s > 0");
+    if (check_data(c, ps, err) != 0)
+        return -1;
     double total = 0;
     for (uint32_t i = 0; i < c->nerrors; i++)
         total += c->errors[i].p;

@@ -29,6 +29,7 @@ typedef struct scn_outage {
     double start_s, end_s;      /* [start, end) */
     spec_outage_mode mode;
     int outcome;                /* fail_fast: 503 or HP_OUTCOME_CONN_REFUSED */
+    double error_p;             /* partial: probability of answering `outcome` */
     int line;                   /* where the section starts, for messages */
 } scn_outage;
 
@@ -51,6 +52,9 @@ typedef enum scn_ts_mode { SCN_TS_ALL = 0, SCN_TS_FIRST, SCN_TS_NONE } scn_ts_mo
 
 
 
+/* scn_tool.preset values from here on are library presets (index + this). */
+#define SCN_LIBRARY_PRESET 100
+
 #define SCN_MAX_VARIANTS 8
 #define SCN_VARIANT_SETS_MAX 1024
 
@@ -60,10 +64,11 @@ typedef enum scn_ts_mode { SCN_TS_ALL = 0, SCN_TS_FIRST, SCN_TS_NONE } scn_ts_mo
 typedef struct scn_tool {
     char name[SCN_NAME_MAX];
     int effect;                 /* hp_side_effect; -1: from the preset, else read */
-    int preset;                 /* hp_side_effect, -1: none */
+    int preset;                 /* hp_side_effect, SCN_LIBRARY_PRESET + library preset index,
+                                 * -1: none */
     double weight;              /* relative probability that a request uses it */
     hp_policy over;             /* the keys the tool sets */
-    uint32_t set;
+    uint64_t set;
     int line;
     /* [layer NAME] only */
     spec_layer_kind kind;
@@ -112,12 +117,15 @@ typedef struct scn_config {
     double rate_per_s;          /* start = poisson: client starts per second */
     double step_at_s, step_rate_per_s;   /* poisson: from step_at_s on, this rate (0: none) */
     double spike_start_s, spike_end_s, spike_rate_per_s; /* poisson: this rate during the spike */
+    uint32_t trace;             /* start = trace: entry of the data store (0: none) */
+    int trace_linear;           /* 0: step, 1: linear */
     dist think;
     hp_side_effect side_effect; /* of the requests, without [tool] sections */
     uint32_t task_steps;        /* requests per task: a task succeeds if every step does */
 
     /* [network] */
     dist delay;                 /* one way, drawn per hop */
+    double send_cost_s;         /* the client host's time per attempt sent, paid in turn */
 
     /* [server] */
     spec_server_kind kind;
@@ -132,6 +140,10 @@ typedef struct scn_config {
     double retry_after_s;       /* with retry_after = fixed */
     double reply_loss_rate;     /* a served reply is lost on the way back */
     double load_slowdown;       /* service time x (1 + load_slowdown * in_flight / workers) */
+    spec_ra_format retry_after_format; /* seconds, ms, both */
+    bool retry_after_on_503;    /* 503s carry retry_after_s too */
+    bool ratelimit_reset;       /* 429s carry X-RateLimit-Reset */
+    uint32_t capacity;          /* capacity timeline: entry of the data store (0: none) */
 
     /* [idempotency] */
     spec_keys keys;
@@ -211,6 +223,10 @@ hp_side_effect scn_tool_effect(const scn_config *c, uint32_t t);
 /* The retry policy of layer l (0 outermost) under strategy s. */
 hp_policy scn_layer_policy(const scn_config *c, uint32_t l, hp_strategy s);
 
+/* The retry loops the [layer] sections make once two-layer library presets
+ * (llamaindex_openai) are expanded: at least c->nlayers. */
+uint32_t scn_expanded_layers(const scn_config *c);
+
 /* The labels of sweep s's values, in order: a list's values as written,
  * or a range FROM:TO:STEP enumerated exactly in decimal (TO included when
  * TO - FROM is a multiple of STEP).  Returns the count (<= max), or -1 with
@@ -255,6 +271,23 @@ void scn_print_key_list(FILE *f);
 /* Prints the key reference (every section and key, type, unit, default,
  * meaning) as Markdown. */
 void scn_print_reference(FILE *f);
+
+/* The data store of the scenario loaded last (files read once, shared by
+ * every point and thread; valid until the next scn_load), and a line per
+ * data file it read (for `herd check`). */
+const spec_table *scn_data(void);
+void scn_data_print_files(FILE *f);
+
+/* input.csv of a run of c: the input data the results can be laid over,
+ * as rows "series,x,y": service_cdf (x seconds, y the CDF) when the
+ * service time is empirical, arrival_rate (x seconds, y requests/s) with
+ * start = trace.  *out = NULL when there is neither.  0, or -1 when out of
+ * memory.  Free *out with herd_free. */
+int scn_data_input_csv(const scn_config *c, char **out);
+
+/* With start = trace: the clients a run has room for (the trace's expected
+ * arrivals plus ten standard deviations of a Poisson count, plus 10). */
+uint32_t scn_trace_clients(const scn_config *c);
 
 /* Bytes a scenario may use: 80% of physical memory (16 GiB if unknown). */
 double scn_memory_limit(void);

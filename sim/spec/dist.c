@@ -19,11 +19,14 @@ static const struct {
     {"constant", DIST_CONSTANT, 1},   {"uniform", DIST_UNIFORM, 2},
     {"exponential", DIST_EXPONENTIAL, 1}, {"normal", DIST_NORMAL, 2},
     {"abs_normal", DIST_ABS_NORMAL, 2}, {"lognormal", DIST_LOGNORMAL, 2},
+    {"pareto", DIST_PARETO, 2},       {"weibull", DIST_WEIBULL, 2},
+    {"gamma", DIST_GAMMA, 2},
 };
 
 #define EXPECTED                                                                      \
     "expected a duration in seconds (numbers 0 or between 1e-9 and 1e9): a number, constant(V), uniform(LO, HI), " \
-    "exponential(MEAN), normal(MEAN, SD), abs_normal(MEAN, SD) or lognormal(MEAN, SD)"
+    "exponential(MEAN), normal(MEAN, SD), abs_normal(MEAN, SD), lognormal(MEAN, SD), pareto(SCALE, SHAPE), " \
+    "weibull(SCALE, SHAPE), gamma(SHAPE, SCALE), empirical(FILE.csv) or mixture(P1: DIST1, P2: DIST2, ...)"
 
 int spec_scan_number(const char **p, double *out)
 {
@@ -167,6 +170,22 @@ const char *dist_parse(const char *text, dist *out)
         d.sigma = sqrt(log1p((d.b / d.a) * (d.b / d.a)));
         d.mu = log(d.a) - 0.5 * d.sigma * d.sigma;
         break;
+    case DIST_PARETO:
+        /* the largest draw is SCALE * (2^32)^(1/SHAPE): finite for SHAPE >= 0.1 */
+        if (!(d.a > 0) || d.b < 0.1)
+            return "pareto(SCALE, SHAPE) needs SCALE > 0 and SHAPE >= 0.1";
+        break;
+    case DIST_WEIBULL:
+        if (!(d.a > 0) || d.b < 0.1)
+            return "weibull(SCALE, SHAPE) needs SCALE > 0 and SHAPE >= 0.1";
+        break;
+    case DIST_GAMMA:
+        if (!(d.a > 0) || !(d.b > 0))
+            return "gamma(SHAPE, SCALE) needs SHAPE > 0 and SCALE > 0";
+        break;
+    case DIST_EMPIRICAL:
+    case DIST_MIXTURE:
+        break; /* not in the table above: the scenario layer parses them */
     }
     *out = d;
     return NULL;

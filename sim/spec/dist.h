@@ -8,7 +8,15 @@
  *   normal(MEAN, SD)   normal truncated at 0 (redrawn while negative)
  *   abs_normal(MEAN, SD)  |Normal(MEAN, SD)|, as in the AWS 2015 simulation
  *   lognormal(MEAN, SD)   lognormal with that mean and standard deviation
+ *   pareto(SCALE, SHAPE)  Pareto: SCALE * U^(-1/SHAPE), >= SCALE (heavy tail)
+ *   weibull(SCALE, SHAPE) Weibull: P(X > x) = exp(-(x/SCALE)^SHAPE)
+ *   gamma(SHAPE, SCALE)   gamma with that shape and scale (mean SHAPE*SCALE)
+ *   empirical(FILE.csv)   observed values or a histogram, from a data file
+ *   mixture(P1: D1, P2: D2, ...)  D_i with probability P_i
  *
+ * The last two refer to an entry of the scenario's data store
+ * (spec/table.h) by index; the scenario layer reads the files and parses
+ * mixtures (scenario/data.c).
  * Every value is seconds.  A bare number V means constant(V).  All draws are
  * finite and >= 0.  This file is plain data and parsing (no GSL); draws
  * are the model's (model/sample.h).
@@ -17,6 +25,7 @@
 #define HERD_DIST_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum dist_kind {
     DIST_CONSTANT = 0,
@@ -24,11 +33,17 @@ typedef enum dist_kind {
     DIST_EXPONENTIAL,
     DIST_NORMAL,
     DIST_ABS_NORMAL,
-    DIST_LOGNORMAL
+    DIST_LOGNORMAL,
+    DIST_PARETO,
+    DIST_WEIBULL,
+    DIST_GAMMA,
+    DIST_EMPIRICAL,             /* ref: a SAMPLES or HISTOGRAM entry */
+    DIST_MIXTURE                /* ref: a MIXTURE entry */
 } dist_kind;
 
 typedef struct dist {
     dist_kind kind;
+    uint32_t ref; /* empirical, mixture: entry of the data store (spec/table.h) */
     double a, b; /* parameters as written (see above) */
     double mu, sigma; /* lognormal: derived log-space parameters */
 } dist;

@@ -4,6 +4,11 @@
  * (presets applied, tool and layer policies resolved, outages sorted,
  * distributions parsed); the model reads it and nothing else.
  *
+ * Data of variable size (empirical distributions, mixtures, an arrival
+ * trace, a capacity timeline) is in the scenario's read-only data store
+ * (table.h); the spec names entries by index and the model gets the store
+ * next to the spec.
+ *
  * No strings, no INI, no key names, no pointers: a spec can be copied,
  * compared with memcmp after a zeroing init, and stored per sweep point.
  * Names that only the reports need (tools, variants, sweep labels) stay
@@ -25,15 +30,17 @@
 
 #include "../policy/herdpolicy.h"
 #include "dist.h"
+#include "table.h"
 
 #define SPEC_MAX_OUTAGES 32
 #define SPEC_MAX_ERRORS 16
 #define SPEC_MAX_TOOLS 8
 #define SPEC_MAX_LAYERS 6
 
-typedef enum spec_start { SPEC_START_BURST = 0, SPEC_START_SPREAD, SPEC_START_POISSON } spec_start;
+typedef enum spec_start { SPEC_START_BURST = 0, SPEC_START_SPREAD, SPEC_START_POISSON, SPEC_START_TRACE } spec_start;
 typedef enum spec_server_kind { SPEC_SERVER_QUEUE = 0, SPEC_SERVER_OCC } spec_server_kind;
-typedef enum spec_outage_mode { SPEC_OUTAGE_FAIL_FAST = 0, SPEC_OUTAGE_BLACK_HOLE } spec_outage_mode;
+typedef enum spec_outage_mode { SPEC_OUTAGE_FAIL_FAST = 0, SPEC_OUTAGE_BLACK_HOLE, SPEC_OUTAGE_PARTIAL } spec_outage_mode;
+typedef enum spec_ra_format { SPEC_RA_SECONDS = 0, SPEC_RA_MS, SPEC_RA_BOTH } spec_ra_format;
 typedef enum spec_keys { SPEC_KEYS_NONE = 0, SPEC_KEYS_LOGICAL_OP, SPEC_KEYS_ATTEMPT, SPEC_KEYS_CONTENT_HASH } spec_keys;
 typedef enum spec_enforce { SPEC_ENFORCE_UNIQUE = 0, SPEC_ENFORCE_CHECK_THEN_ACT } spec_enforce;
 typedef enum spec_retry_after { SPEC_RA_NONE = 0, SPEC_RA_FIXED, SPEC_RA_HONEST } spec_retry_after;
@@ -42,7 +49,8 @@ typedef enum spec_layer_kind { SPEC_LAYER_PLAIN = 0, SPEC_LAYER_LLM } spec_layer
 typedef struct spec_outage {
     double start_s, end_s;      /* [start, end) */
     spec_outage_mode mode;
-    int outcome;                /* fail_fast: a status code or HP_OUTCOME_CONN_* */
+    int outcome;                /* fail_fast, partial: a status code or HP_OUTCOME_CONN_* */
+    double error_p;             /* partial: probability of answering `outcome` */
 } spec_outage;
 
 typedef struct spec_error_rate {
@@ -55,14 +63,15 @@ typedef struct spec_tool {
     hp_policy policy;
     hp_side_effect effect;
     double weight;              /* relative probability that a request uses it (sum > 0) */
+    bool own_strategy;          /* a library preset fixes the strategy (else: the one compared) */
 } spec_tool;
 
-/* One retry loop of a layered stack, outermost first. */
+/* One retry loop of a layered stack, outermost first.  Its policy carries
+ * obey_overload (give up at once on "overloaded, don't retry"). */
 typedef struct spec_layer {
     hp_policy policy;
     bool own_strategy;          /* the layer fixes its strategy (else: the one compared) */
     spec_layer_kind kind;
-    bool obey_overload;         /* give up at once on "overloaded, don't retry" */
     bool propagate_deadline;    /* inner layers' deadlines are bounded by this layer's */
     dist think;                 /* llm: think time before each call */
     double reissue_p;           /* llm: probability of re-issuing a failed call */
@@ -91,10 +100,14 @@ typedef struct model_spec {
     double rate_per_s;          /* poisson: starts per second */
     double step_at_s, step_rate_per_s;
     double spike_start_s, spike_end_s, spike_rate_per_s;
+    uint32_t trace;             /* trace: a TRACE entry of the data store (spec/table.h) */
+    bool trace_linear;          /* trace: the rate is linear between rows (else steps) */
     dist think;
 
     /* network */
     dist delay;                 /* one way, drawn per hop */
+    double send_cost_s;         /* the clients' host sends one attempt after another, each
+                                 * taking this long before its hop (0: all at once) */
 
     /* server */
     spec_server_kind kind;
@@ -110,8 +123,12 @@ typedef struct model_spec {
     double reply_loss_rate;
     double load_slowdown;
     bool overload_signal;       /* rejections say "overloaded, don't retry" */
+    spec_ra_format retry_after_format; /* how Retry-After is sent */
+    bool retry_after_on_503;    /* every 503 carries retry_after_s */
+    bool ratelimit_reset;       /* 429s carry X-RateLimit-Reset */
     spec_outage outages[SPEC_MAX_OUTAGES]; /* sorted by start */
     uint32_t noutages;
+    uint32_t capacity;          /* a CAPACITY entry of the data store (0: full capacity always) */
 
     /* idempotency */
     spec_keys keys;

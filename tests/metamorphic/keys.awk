@@ -10,7 +10,10 @@
 #   awk -v mode=markdown -f keys.awk MD     the same table rebuilt from the
 #                                           Markdown of `herd keys` (fallback
 #                                           for a binary without --list)
-#   awk -v mode=gen -f keys.awk LIST        per key: KEY<TAB>BASE<TAB>V1<TAB>V2
+#   awk -v mode=gen [-v data=DIR] -f keys.awk LIST
+#                                           per key: KEY<TAB>BASE<TAB>V1<TAB>V2
+#                                           (a data file key: none and a
+#                                           file of DIR, tests/data)
 #                                           (BASE: plain, tools or layers),
 #                                           or "#skip<TAB>KEY<TAB>why"; plus
 #                                           server.error_rate_503 if the
@@ -18,7 +21,7 @@
 
 BEGIN {
     FS = "\t"
-    split("double integer distribution strategy strategies enum bool name outcome baseline preset columns classes", t, " ")
+    split("double integer distribution strategy strategies enum bool name outcome baseline preset columns classes statuses file", t, " ")
     for (i in t) known[t[i]] = 1
     needchoices["enum"] = needchoices["bool"] = needchoices["preset"] = 1
     template["outage"] = "outage a"; template["tool"] = "tool t1"; template["layer"] = "layer l1"
@@ -76,8 +79,11 @@ mode == "markdown" && /^\| `/ {
     else if (ty == "none or a strategy") tp = "baseline"
     else if (ty == "list of metrics") tp = "columns"
     else if (ty == "list of classes") tp = "classes"
+    else if (ty == "list of statuses") tp = "statuses"
+    else if (ty ~ /or a library preset$/) { tp = "preset"; ch = "read,reversible,irreversible,destructive" }
     else if (ty == "name") tp = "name"
     else if (ty == "status") tp = "outcome"
+    else if (ty == "a CSV file, or none") tp = "file"
     else next  # [sweep] / [variant]: not keys of a scenario
     printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", section, key, tp, lo, hi, ch, def
     next
@@ -121,6 +127,8 @@ mode == "gen" {
         V1 = cc[1]; V2 = cc[2]
     } else if (ty == "outcome") { V1 = "503"; V2 = "connection_refused" }
     else if (ty == "classes") { V1 = "server"; V2 = "timeout" }
+    else if (ty == "statuses") { V1 = "502"; V2 = "504" }
+    else if (ty == "file" && data != "") { V1 = "none"; V2 = data (key == "trace_file" ? "/trace.csv" : "/capacity-drop.csv") }
     else { ok = 0; why = "type " ty " not generated" }
     if (full == "run.name" || full == "run.columns" || full == "run.baseline_variant") { ok = 0; why = "not a simulation input" }
     if (!ok) { printf "#skip\t%s\t%s\n", full, why == "" ? "no two values" : why; next }

@@ -1,0 +1,68 @@
+#!/bin/sh
+# make install into a temporary DESTDIR, then build and run a program
+# against the installed libherdpolicy with nothing but
+# `pkg-config --cflags --libs herdpolicy` (shared, then static), check the
+# man pages, and make uninstall: nothing of herd's may be left.
+set -u
+MAKE=${MAKE:-make}
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/herd-install.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+dest=$tmp/root prefix=/opt/herd-test
+
+if $MAKE --no-print-directory -s install DESTDIR="$dest" PREFIX="$prefix" >"$tmp/install.log" 2>&1; then ok; else
+    bad "make install"; cat "$tmp/install.log"; exit 1; fi
+root=$dest$prefix
+for f in bin/herd lib/libherdpolicy.a lib/libherdpolicy.so lib/libherdpolicy.so.0 include/herdpolicy.h \
+         lib/pkgconfig/herdpolicy.pc share/man/man1/herd.1 share/man/man3/herdpolicy.3 \
+         share/herd/plots/timeseries.gp share/herd/scenarios/thundering-herd.ini \
+         share/herd/scenarios/workshop/01-thundering-herd.ini; do
+    [ -e "$root/$f" ] && ok || bad "not installed: $f"
+done
+soname=$(readelf -d "$root/lib/libherdpolicy.so" 2>/dev/null | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+[ "$soname" = libherdpolicy.so.0 ] && ok || bad "soname is '$soname', want libherdpolicy.so.0"
+# only the hp_* API is exported
+extra=$(nm -D --defined-only "$root/lib/libherdpolicy.so" | awk '$2 != "A" && $3 !~ /^hp_/' | head -3)
+[ -z "$extra" ] && ok || bad "exported symbols outside hp_*: $extra"
+
+# pkg-config sees the installed file through the sysroot, as a packager's
+# staging area would be seen
+export PKG_CONFIG_PATH="$root/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest"
+flags=$(pkg-config --cflags --libs herdpolicy) && ok || bad "pkg-config --cflags --libs herdpolicy"
+want='attempt 1: 503 -> retry after 0.250 s
+attempt 2: 503 -> retry after 0.250 s
+attempt 3: 429 -> retry after 3.000 s (Retry-After)
+attempt 4: 200 -> done'
+# shared
+if ${CC:-cc} -std=c11 -Wall -Werror tests/install_example.c $flags -o "$tmp/example" 2>"$tmp/cc.log"; then ok; else
+    bad "build against the shared library"; cat "$tmp/cc.log"; fi
+if [ -x "$tmp/example" ]; then
+    readelf -d "$tmp/example" | grep -q 'Shared library: \[libherdpolicy.so.0\]' && ok ||
+        bad "example does not need libherdpolicy.so.0"
+    out=$(LD_LIBRARY_PATH="$root/lib" "$tmp/example") && ok || bad "example (shared) exit status"
+    [ "$out" = "$want" ] && ok || bad "example (shared) printed: $out"
+fi
+# static
+sflags=$(pkg-config --static --cflags herdpolicy) && slibs=$(pkg-config --static --libs-only-l herdpolicy | sed 's/-lherdpolicy//')
+if ${CC:-cc} -std=c11 -Wall -Werror tests/install_example.c $sflags "$root/lib/libherdpolicy.a" $slibs -o "$tmp/example-static" 2>"$tmp/cc.log"; then
+    out=$("$tmp/example-static") && [ "$out" = "$want" ] && ok || bad "example (static) printed: $out"
+else bad "build against the static library"; cat "$tmp/cc.log"; fi
+# the installed herd finds its plot scripts and scenarios under share/herd
+"$root/bin/herd" run "$root/share/herd/scenarios/thundering-herd.ini" --quiet --replications 1 \
+    --set clients.count=50 -o "$tmp/out" --plot >"$tmp/run.log" 2>&1 && [ -s "$tmp/out/timeseries.png" ] && ok ||
+    { bad "installed herd run --plot"; cat "$tmp/run.log"; }
+# man pages render without warnings
+if command -v groff >/dev/null; then
+    for m in "$root/share/man/man1/herd.1" "$root/share/man/man3/herdpolicy.3"; do
+        w=$(LC_ALL=C groff -man -ww -z -Tutf8 "$m" 2>&1)
+        [ -z "$w" ] && ok || bad "groff warnings in $m: $w"
+    done
+fi
+
+$MAKE --no-print-directory -s uninstall DESTDIR="$dest" PREFIX="$prefix" >"$tmp/uninstall.log" 2>&1 && ok || bad "make uninstall"
+left=$(cd "$dest" && find . -type f -o -type l)
+[ -z "$left" ] && ok || bad "left after uninstall: $left"
+echo "install: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,140 @@
+#!/bin/sh
+# Quick end-to-end test of herd serve and herd drive on loopback (seconds):
+# a small real run writes the CSV columns of herd run; bad targets and
+# flags are refused (exit 2, nothing written); the bounds stop a run by
+# themselves; the server stops cleanly on SIGTERM, SIGINT and its own
+# bounds; scenario features without a real counterpart are refused.
+#
+#   sh tests/real.sh ./herd
+set -u
+HERD=${1:-./herd}
+case $HERD in /*) ;; *) HERD=$(pwd)/$HERD ;; esac
+T=$(mktemp -d /tmp/herd-real.XXXXXX)
+PID=
+cleanup() {
+    [ -n "$PID" ] && kill "$PID" 2>/dev/null
+    rm -rf "$T"
+}
+trap cleanup EXIT
+pass=0
+failn=0
+ok() { pass=$((pass + 1)); }
+bad() { failn=$((failn + 1)); echo "FAIL: $*"; }
+
+# A small, quick scenario: 20 clients, a 0.3 s refused outage, 1 s of work.
+SCN=scenarios/realcheck.ini
+SMALL="--set clients.count=20 --set outage 1.end_s=0.3 --set server.workers=5 --set server.queue=5"
+
+# start_server [ARGS...]: herd serve on a free port; sets PID and URL.
+start_server() {
+    rm -f "$T/url"
+    "$HERD" serve "$SCN" --port 0 --quiet --max-seconds 60 "$@" >"$T/url" 2>"$T/serve.err" &
+    PID=$!
+    i=0
+    while [ ! -s "$T/url" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+    URL=$(head -n 1 "$T/url")
+}
+
+# stops_with SIGNAL: the server exits 0 within 3 s of SIGNAL.
+stops_with() {
+    kill -"$1" "$PID"
+    i=0
+    while kill -0 "$PID" 2>/dev/null && [ $i -lt 60 ]; do sleep 0.05; i=$((i + 1)); done
+    if kill -0 "$PID" 2>/dev/null; then
+        bad "serve did not stop on SIG$1"
+        kill -9 "$PID"
+        wait "$PID" 2>/dev/null
+    else
+        wait "$PID"
+        rc=$?
+        [ "$rc" = 0 ] && ok || bad "serve exited $rc on SIG$1 (want 0): $(cat "$T/serve.err")"
+    fi
+    PID=
+}
+
+# expect_fail NAME FRAGMENT ARGS...: herd exits 2, says FRAGMENT, writes
+# nothing to stdout and no $T/out-NAME.
+expect_fail() {
+    name=$1 frag=$2
+    shift 2
+    "$HERD" "$@" >"$T/stdout" 2>"$T/stderr"
+    rc=$?
+    if [ "$rc" -ne 2 ]; then bad "$name: exit $rc, want 2 ($(cat "$T/stderr"))"; return; fi
+    grep -qF -- "$frag" "$T/stderr" || { bad "$name: stderr lacks '$frag': $(cat "$T/stderr")"; return; }
+    [ -s "$T/stdout" ] && { bad "$name: wrote to stdout"; return; }
+    [ -e "$T/out-$name" ] && { bad "$name: left output files"; return; }
+    [ "$(wc -l <"$T/stderr")" -eq 1 ] && ok || bad "$name: more than one line on stderr: $(cat "$T/stderr")"
+}
+
+# --- a small real run: the CSV columns of herd run ------------------------
+start_server --set clients.count=20 --set 'outage 1.end_s=0.3' --set server.workers=5 --set server.queue=5
+case $URL in http://127.0.0.1:*/) ok ;; *) bad "serve printed '$URL', want http://127.0.0.1:PORT/" ;; esac
+"$HERD" drive "$SCN" --target "$URL" -o "$T/real" --quiet --replications 2 --set run.strategies=full_jitter,exponential \
+    --set clients.count=20 --set 'outage 1.end_s=0.3' --set server.workers=5 --set server.queue=5 2>"$T/drive.err"
+rc=$?
+[ "$rc" = 0 ] && ok || bad "drive exited $rc: $(cat "$T/drive.err")"
+"$HERD" run "$SCN" -o "$T/sim" --quiet --replications 2 --set run.strategies=full_jitter,exponential \
+    --set clients.count=20 --set 'outage 1.end_s=0.3' --set server.workers=5 --set server.queue=5
+for f in summary.csv aggregate.csv timeseries.csv; do
+    if [ -s "$T/real/$f" ] && [ "$(head -n 1 "$T/real/$f")" = "$(head -n 1 "$T/sim/$f")" ]; then ok; else bad "$f: header differs from herd run's"; fi
+done
+# every logical request finished, all 20 x 2 strategies x 2 replications
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { n++; s += $(c["successes"]) + $(c["failures"]); u += $(c["unfinished"]); r += $(c["refused"]); a += $(c["calls"]) }
+    END { exit !(n == 4 && s == 80 && u == 0 && r > 0 && a >= s) }' "$T/real/summary.csv" && ok \
+    || bad "real summary: want 4 rows, 80 finished requests, some refused during the outage: $(cat "$T/real/summary.csv")"
+grep -q '^herd drive' "$T/real/manifest.txt" && grep -q 'herd serve' "$T/real/manifest.txt" && ok || bad "manifest.txt"
+
+# --- bounds: the run stops by itself and says so --------------------------
+"$HERD" drive "$SCN" --target "$URL" -o "$T/bound" --quiet --replications 1 --set run.strategies=exponential \
+    --set clients.count=20 --set 'outage 1.end_s=0.3' --max-requests 5 2>"$T/bound.err"
+rc=$?
+[ "$rc" = 0 ] && grep -q 'stopped at --max-requests' "$T/bound.err" && ok || bad "--max-requests: exit $rc: $(cat "$T/bound.err")"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { exit !($(c["unfinished"]) > 0 && $(c["calls"]) + $(c["refused"]) <= 5) }' \
+    "$T/bound/summary.csv" && ok || bad "--max-requests 5: want unfinished > 0 and at most 5 attempts"
+"$HERD" drive "$SCN" --target "$URL" -o "$T/slow" --quiet --replications 1 --set run.strategies=exponential \
+    --set clients.count=20 --max-seconds 0.2 2>"$T/slow.err"
+rc=$?
+[ "$rc" = 0 ] && grep -q 'stopped at --max-seconds' "$T/slow.err" && ok || bad "--max-seconds: exit $rc: $(cat "$T/slow.err")"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { exit !($(c["unfinished"]) == 20 && $(c["completion_time_s"]) < 1) }' \
+    "$T/slow/summary.csv" && ok || bad "--max-seconds 0.2 inside the 0.3 s outage: want 20 unfinished"
+stops_with TERM
+
+start_server
+stops_with INT
+
+# serve stops by itself at --max-seconds
+"$HERD" serve "$SCN" --port 0 --quiet --max-seconds 0.3 >/dev/null 2>"$T/serve.err"
+[ $? = 0 ] && ok || bad "serve --max-seconds 0.3 did not exit 0: $(cat "$T/serve.err")"
+
+# --- the model's send cost ([network] send_cost_s): 0 is the default, and
+# a cost spreads exponential backoff's synchronised waves, which the server
+# then absorbs with fewer calls (every client in one instant: 2,200 calls)
+"$HERD" run "$SCN" -o "$T/sc0" --quiet --replications 2 --set run.strategies=exponential
+"$HERD" run "$SCN" -o "$T/sc00" --quiet --replications 2 --set run.strategies=exponential --set network.send_cost_s=0
+"$HERD" run "$SCN" -o "$T/sc1" --quiet --replications 2 --set run.strategies=exponential --set network.send_cost_s=0.0002
+cmp -s "$T/sc0/summary.csv" "$T/sc00/summary.csv" && ok || bad "send_cost_s = 0 is not the default"
+calls() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { printf "%s ", $(c["calls"]) }' "$1/summary.csv"; }
+[ "$(calls "$T/sc0")" = "2200 2200 " ] && ok || bad "send_cost_s = 0: calls $(calls "$T/sc0"), want 2200 2200"
+for n in $(calls "$T/sc1"); do [ "$n" -lt 2000 ] && ok || bad "send_cost_s = 0.0002: $n calls, want fewer than 2000"; done
+
+# --- refused: targets off loopback, bad flags, unsupported scenarios ------
+for t in http://10.0.0.1:80/ https://127.0.0.1:8080/ http://127.0.0.1.example.com/ http://localhost.example:80/ \
+    http://example.com/ http://127.0.0.2:80/ 'http://127.0.0.1:99999/' 'http://[::1]:80/'; do
+    expect_fail target "--target $t: " drive "$SCN" --target "$t" -o "$T/out-target"
+done
+expect_fail port-range "--port: expected an integer in [0, 65535]" serve "$SCN" --port 70000
+expect_fail no-port "serve needs --port" serve "$SCN"
+expect_fail no-target "drive needs --target" drive "$SCN" -o "$T/out-no-target"
+expect_fail maxs "--max-seconds: expected a number" drive "$SCN" --target http://127.0.0.1:1/ --max-seconds 0 -o "$T/out-maxs"
+expect_fail maxr "--max-requests: expected an integer" drive "$SCN" --target http://127.0.0.1:1/ --max-requests -3 -o "$T/out-maxr"
+expect_fail serve-target "serve does not take --target" serve "$SCN" --port 0 --target http://127.0.0.1:1/
+expect_fail drive-port "drive does not take --port" drive "$SCN" --port 1 --target http://127.0.0.1:1/
+expect_fail unknown "unknown option '--frob'" drive "$SCN" --target http://127.0.0.1:1/ --frob
+expect_fail occ "has no real counterpart in herd serve" serve scenarios/aws-2015-occ.ini --port 0
+expect_fail layers "herd drive runs one retry loop" drive scenarios/layers.ini --target http://127.0.0.1:1/ -o "$T/out-layers"
+"$HERD" serve --help | grep -q -- '--port P' && ok || bad "serve --help"
+"$HERD" drive --help | grep -q -- '--target URL' && ok || bad "drive --help"
+
+echo "real: $pass passed, $failn failed"
+[ "$failn" -eq 0 ]

@@ -1,0 +1,140 @@
+#!/bin/sh
+# make realcheck: the simulator against reality on one scenario.
+#
+#   sh tests/realcheck.sh ./herd [OUT]      (REPS=5 replications by default)
+#
+# Runs scenarios/realcheck.ini into OUT (build/realcheck):
+#   OUT/burst  calibration: one synchronised burst of every client against
+#              herd serve with the server up (no outage, one attempt each),
+#              in 1 ms buckets: the time the burst takes to arrive, divided
+#              by the clients, is the real clients' send cost per attempt
+#              (connection set-up and request, client and server side, on
+#              this machine, at its current load)
+#   OUT/sim    herd run, with [network] send_cost_s set to that measurement
+#   OUT/real   herd drive against herd serve, both real, on 127.0.0.1
+# then prints, per strategy, completion time, calls, peak arrivals per
+# second and peak concurrency (peak_inflight), simulated and real, mean
+# +/- 95% CI half-width, and whether they agree: the two intervals
+# overlap, or the means differ by at most TOL (5%) for completion time and
+# calls, PTOL (20%) for the peaks of 1 s buckets, which a shift of a few
+# tens of milliseconds moves across a bucket boundary.  Exponential
+# backoff without jitter is a documented limit: its completion time and
+# calls depend on how spread each synchronised wave is, which the real
+# clients widen round after round beyond the model's send cost; its calls
+# must then not be above the model's (a wider wave is absorbed more), its
+# completion time is reported, not tested (a wider wave also ends later,
+# so it may go either way; see README, "Against a real server").  Writes
+# OUT/realcheck.dat, OUT/realcheck.txt and the figure OUT/realcheck.png
+# (plots/realcheck.gp).  Exit status 0 when every row agrees.
+#
+# Real time is sensitive to load: if a check fails while the load average
+# is above the number of CPUs, the real part is measured once more (both
+# tables are printed, the second decides).
+set -eu
+HERD=$1
+OUT=${2:-build/realcheck}
+REPS=${REPS:-5}
+TOL=${TOL:-0.05}
+PTOL=${PTOL:-0.2}
+SCN=scenarios/realcheck.ini
+case $HERD in /*) ;; *) HERD=$(pwd)/$HERD ;; esac
+rm -rf "$OUT"
+mkdir -p "$OUT"
+
+PID=
+stop_server() {
+    if [ -n "$PID" ]; then
+        kill "$PID" 2>/dev/null || true
+        wait "$PID" 2>/dev/null || true
+        PID=
+    fi
+}
+trap stop_server EXIT
+trap 'stop_server; exit 1' INT TERM
+
+# drive_real DIR REPLICATIONS [--set ...]: herd serve on a free port, herd
+# drive against it, both with the same overrides.
+drive_real() {
+    dir=$1 reps=$2
+    shift 2
+    rm -f "$OUT/serve.url"
+    "$HERD" serve "$SCN" --port 0 --quiet --max-seconds 1800 "$@" >"$OUT/serve.url" 2>"$OUT/serve.err" &
+    PID=$!
+    i=0
+    while [ ! -s "$OUT/serve.url" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+    URL=$(head -n 1 "$OUT/serve.url")
+    case $URL in http://127.0.0.1:*) ;; *) echo "realcheck: herd serve did not start: $(cat "$OUT/serve.err")" >&2; exit 1 ;; esac
+    echo "realcheck: herd drive $SCN --target $URL --replications $reps $* (real time)"
+    "$HERD" drive "$SCN" --target "$URL" -o "$dir" --quiet --replications "$reps" "$@"
+    stop_server
+}
+
+# calibrate: OUT/burst and the send cost per attempt it shows (seconds).
+calibrate() {
+    drive_real "$OUT/burst" 3 >&2 --set 'outage 1.start_s=1000' --set 'outage 1.end_s=1001' --set retry.max_attempts=1 \
+        --set run.bucket_s=0.001 --set run.strategies=exponential
+    awk -F, 'NR > 1 && $4 > 0 { r = $2; if (!(r in lo)) lo[r] = $3; hi[r] = $3; n[r] += $4 }
+        END { for (r in lo) { s += (hi[r] - lo[r] + 0.001) / n[r]; k++ } printf "%.3g\n", s / k }' "$OUT/burst/timeseries.csv"
+}
+
+COST=$(calibrate)
+echo "realcheck: send cost measured by one burst of every client: $COST s per attempt"
+echo "realcheck: herd run $SCN --set network.send_cost_s=$COST ($REPS replications per strategy)"
+"$HERD" run "$SCN" -o "$OUT/sim" --quiet --replications "$REPS" --set network.send_cost_s="$COST"
+
+# compare: the side-by-side table of OUT/sim and OUT/real; exit status 1
+# if a row disagrees.
+compare() {
+    awk -F, -v tol="$TOL" -v ptol="$PTOL" -v cost="$COST" -v dat="$OUT/realcheck.dat" '
+    function col(name,   i) { for (i = 1; i <= NF; i++) if ($i == name) return i; return 0 }
+    FNR == 1 { file++; for (k = 1; k <= 4; k++) { cm[file, k] = col(m[k] "_mean"); cc[file, k] = col(m[k] "_ci95") } next }
+    { s = $1; if (file == 1) order[++ns] = s
+      for (k = 1; k <= 4; k++) { mean[file, s, k] = $(cm[file, k]); ci[file, s, k] = $(cc[file, k]) } }
+    BEGIN { m[1] = "completion_time_s"; m[2] = "calls"; m[3] = "peak_arrivals_per_s"; m[4] = "peak_inflight"
+            label[1] = "completion s"; label[2] = "calls"; label[3] = "peak arrivals/s"; label[4] = "peak in flight" }
+    END {
+        printf "%-20s %-16s %22s %22s %8s  %s\n", "strategy", "metric", "simulated", "real", "diff", "agree"
+        bad = 0
+        for (k = 1; k <= 4; k++) {
+            printf "# %s\n", m[k] > dat
+            for (i = 1; i <= ns; i++) {
+                s = order[i]; a = mean[1, s, k]; b = mean[2, s, k]; ca = ci[1, s, k]; cb = ci[2, s, k]
+                if (ca == "nan") ca = 0; if (cb == "nan") cb = 0
+                d = b - a; ad = d < 0 ? -d : d
+                rel = a != 0 ? d / a : 0
+                t = k <= 2 ? tol : ptol
+                ok = (ad <= ca + cb) ? "yes (CIs overlap)" : (ad <= t * (a < 0 ? -a : a)) ? "yes (within " t * 100 "%)" : "NO"
+                if (ok == "NO" && s == "exponential" && k == 1)
+                    ok = "limit (wave spread; reported, not tested)"
+                if (ok == "NO" && s == "exponential" && k == 2 && b <= a + ca + cb)
+                    ok = "limit (real below the model: waves spread wider)"
+                if (ok == "NO") bad++
+                printf "%-20s %-16s %13.4g +/- %-6.2g %13.4g +/- %-6.2g %+7.1f%%  %s\n", s, label[k], a, ca, b, cb, 100 * rel, ok
+                printf "%d \"%s\" %.6g %.6g %.6g %.6g\n", i - 1, s, a, ca, b, cb > dat
+            }
+            printf "\n\n" > dat
+        }
+        printf "\nrealcheck: %d of %d rows disagree (agreement: 95%% CIs overlap, or means within %g%% (completion, calls), %g%% (peaks of 1 s buckets); model send_cost_s = %s s, measured)\n", bad, 4 * ns, tol * 100, ptol * 100, cost
+        exit bad > 0
+    }' "$OUT/sim/aggregate.csv" "$1/aggregate.csv"
+}
+
+drive_real "$OUT/real" "$REPS"
+status=0
+compare "$OUT/real" >"$OUT/realcheck.txt" || status=$?
+cat "$OUT/realcheck.txt"
+ncpu=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
+if [ "$status" != 0 ] && awk -v l="$load" -v n="$ncpu" 'BEGIN { exit !(l > n) }'; then
+    echo "realcheck: load average $load on $ncpu CPUs: measuring the real part once more"
+    mv "$OUT/realcheck.txt" "$OUT/realcheck-busy.txt"
+    drive_real "$OUT/real2" "$REPS"
+    status=0
+    compare "$OUT/real2" >"$OUT/realcheck.txt" || status=$?
+    cat "$OUT/realcheck.txt"
+fi
+if command -v gnuplot >/dev/null; then
+    gnuplot -e "dat='$OUT/realcheck.dat'; out='$OUT/realcheck.png'" plots/realcheck.gp
+    echo "realcheck: wrote $OUT/realcheck.txt, $OUT/realcheck.png"
+fi
+exit "$status"
