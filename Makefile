@@ -5,6 +5,7 @@
 #   make          build ./herd and libherdpolicy.a
 #   make reproduce  the AWS 2015 simulation and the 62/65 claim, with figures, into out/
 #   make figures  every figure the README shows, into plots/ (a rule per image)
+#   make metastable-maps  recovery maps of every mitigation, headline, hysteresis, into out/ (about 20 min)
 #   make workshop the five lessons of scenarios/workshop/: run, check what each page says, draw
 #   make validate the engine against queueing theory (full table)
 #   make fuzz     libFuzzer over scenario parsing (FUZZ_SECONDS=600)
@@ -39,13 +40,13 @@ SIM_SRC    := sim/base/alloc.c sim/base/text.c \
               sim/engine/rng.c sim/engine/sim.c \
               sim/spec/dist.c sim/spec/table.c \
               sim/model/sample.c sim/model/results.c sim/model/lathist.c sim/model/model.c sim/model/client.c \
-              sim/model/server.c sim/model/occ.c sim/model/mech.c \
+              sim/model/server.c sim/model/occ.c sim/model/mech.c sim/model/recovery.c \
               sim/scenario/scenario.c sim/scenario/keys.c sim/scenario/expand.c sim/scenario/compile.c sim/scenario/data.c \
               sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/report/plot.c sim/report/presets.c \
               sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c sim/experiment/rare.c \
               sim/real/common.c sim/real/serve.c sim/real/drive.c sim/real/session.c
 CLI_SRC    := sim/cli/main.c
-TESTS      := test_policy test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model
+TESTS      := test_policy test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model test_recovery
 
 POLICY_OBJ := $(POLICY_SRC:%.c=$(BUILD)/%.o)
 HP_VERSION_NUM := $(shell sed -n 's/^\#define HP_VERSION "\(.*\)"/\1/p' sim/policy/herdpolicy.h)
@@ -208,7 +209,7 @@ FIGURES := plots/thundering-herd.png plots/thundering-herd.gif plots/aws-2015-co
            plots/jitter-62-65-sensitivity.png plots/idempotency-variants.png plots/layers-variants.png \
            plots/metastable-goodput.png plots/agent-stack-variants.png plots/incident-replay.png \
            plots/incident-replay-goodput.png plots/metastable-breaker.png plots/metastable-throttle.png \
-           plots/metastable-budget.png plots/realcheck.png
+           plots/metastable-budget.png plots/realcheck.png plots/metastable-map.png plots/metastable-boundaries.png
 FIGURE   = sh tests/figure.sh ./herd $@
 FIG_DEPS = herd tests/figure.sh $(wildcard plots/*.gp)
 
@@ -259,6 +260,22 @@ plots/metastable-budget.png: $(MECH_DEPS)
 plots/realcheck.png: herd scenarios/realcheck.ini plots/realcheck.gp tests/realcheck.sh
 	sh tests/realcheck.sh ./herd build/realcheck
 	cp build/realcheck/realcheck.png $@
+# both maps from one run (about 4 minutes on 2 cores): see tests/map-figure.sh
+plots/metastable-map.png: build/figures/metastable-map/aggregate.csv tests/map-figure.sh plots/metastable-map.gp
+	sh tests/map-figure.sh build/figures/metastable-map plots
+plots/metastable-boundaries.png: plots/metastable-map.png
+
+# The metastability maps, their headline, the trigger-height check and the
+# hysteresis (README, "Metastable failures"): about 35 minutes of one core
+# per run x 2 cores; everything lands in out/.
+metastable-maps: herd
+	./herd run scenarios/metastable-map.ini -o out/metastable-map --quiet
+	./herd run scenarios/metastable-map.ini --set 'sweep trigger.values=40' --replications 40 -o out/metastable-headline --quiet
+	./herd run scenarios/metastable-map.ini --set 'sweep trigger.values=40' --sweep clients.spike_rate_per_s=1250,2500,5000 -o out/metastable-map-height --quiet
+	./herd run scenarios/metastable-hysteresis.ini -o out/metastable-hysteresis --quiet
+	sh tests/map-figure.sh out/metastable-map out
+	sh tests/map-figure.sh out/metastable-map-height out metastable-map-height
+	@sh tests/map-table.sh out
 
 # The workshop kit (scenarios/workshop/): runs every lesson, checks that
 # each still shows what its page says (numbers from the CSVs, with

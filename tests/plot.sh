@@ -214,9 +214,11 @@ FIGS=" $(env -u MAKEFLAGS -u MAKELEVEL make -s -C "$ROOT" figures-list) "
 for img in $(grep -o '](plots/[^)]*)' "$ROOT/README.md" | sed 's/^](//; s/)$//' | sort -u); do
     case $FIGS in *" $img "*) ok ;; *) bad "README image $img is not made by make figures (add it to FIGURES with a rule)" ;; esac
     # herd plot's figures (tests/figure.sh), the mechanism figures (tests/mechanisms.sh),
-    # or plots/realcheck.png, drawn from real measurements by make realcheck
+    # plots/realcheck.png, drawn from real measurements by make realcheck, or the
+    # metastability maps (tests/map-figure.sh writes plots/metastable-map.png and
+    # plots/metastable-boundaries.png)
     env -u MAKEFLAGS -u MAKELEVEL make -s -n -B -C "$ROOT" "$img" 2>/dev/null \
-        | grep -qE "tests/figure.sh ./herd $img |tests/mechanisms.sh [^ ]+ [^ ]+ [^ ]+ $img |^cp build/realcheck/realcheck.png $img\$" && ok \
+        | grep -qE "tests/figure.sh ./herd $img |tests/mechanisms.sh [^ ]+ [^ ]+ [^ ]+ $img |^cp build/realcheck/realcheck.png $img\$|tests/map-figure.sh build/figures/metastable-map plots\$" && ok \
         || bad "README image $img: no rule in the Makefile makes it"
 done
 

@@ -2,6 +2,7 @@
  * results.c - the metric name table, the growable timeseries, results.
  */
 #include "results.h"
+#include "recovery.h"
 
 #include <math.h>
 #include <string.h>
@@ -11,8 +12,10 @@
 
 #include "../base/alloc.h"
 
-#define U(f) {#f, METRIC_U64, offsetof(metrics, f)}
-#define D(f) {#f, METRIC_DOUBLE, offsetof(metrics, f)}
+#define U(f) {#f, METRIC_U64, offsetof(metrics, f), AGG_MEAN}
+#define D(f) {#f, METRIC_DOUBLE, offsetof(metrics, f), AGG_MEAN}
+#define P(f) {#f, METRIC_U64, offsetof(metrics, f), AGG_PROPORTION}
+#define DEF(f) {#f, METRIC_DOUBLE, offsetof(metrics, f), AGG_DEFINED}
 
 const metric_desc metric_table[] = {
     U(clients),          D(completion_time_s), U(calls),          U(refused),
@@ -25,8 +28,8 @@ const metric_desc metric_table[] = {
     U(replies_lost),     D(wasted_work_s),     D(amplification),
     U(tasks),            U(task_successes),    D(task_success_rate),
     D(mean_task_latency_s), U(repeats),        U(intercepted),
-    D(offered_per_s),    D(goodput_per_s),     D(recovery_time_s),
-    U(recovered),        D(trigger_start_s),   D(trigger_end_s),
+    D(offered_per_s),    D(goodput_per_s),     P(recovered),
+    DEF(recovery_time_s), D(trigger_start_s),  D(trigger_end_s),
     U(retries_denied),   U(breaker_rejected),  U(throttled),
     U(hedges),
     U(peak_inflight),    D(peak_arrivals_per_s), D(mean_latency_s),
@@ -37,6 +40,23 @@ const metric_desc metric_table[] = {
 };
 
 const size_t metric_count = sizeof metric_table / sizeof metric_table[0];
+
+const char *const *metric_agg_extra(const metric_desc *d, size_t *n)
+{
+    static const char *const proportion[] = {"_lo", "_hi"};
+    static const char *const defined[] = {"_n"};
+    switch (d->agg) {
+    case AGG_PROPORTION:
+        *n = 2;
+        return proportion;
+    case AGG_DEFINED:
+        *n = 1;
+        return defined;
+    default:
+        *n = 0;
+        return NULL;
+    }
+}
 
 double metric_value(const metrics *m, const metric_desc *d)
 {
@@ -141,8 +161,9 @@ void model_results_free(model_results *r)
 
 void results_summarize_series(metrics *m, const timeseries *ts, const model_spec *spec, double last_start)
 {
-    /* offered load and goodput over [warm-up, last start], and recovery */
-    double bs = ts->bucket_s, from = spec->warmup_s, to = last_start;
+    /* offered load and goodput over [warm-up, last start], and recovery;
+     * starts drawn past the horizon never happen: the window ends there */
+    double bs = ts->bucket_s, from = spec->warmup_s, to = fmin(last_start, spec->horizon_s);
     size_t b0 = (size_t)ceil(from / bs), b1 = (size_t)floor(to / bs);
     double off = 0, good = 0;
     for (size_t i = b0; i < b1 && i < ts->len; i++) {
@@ -159,26 +180,15 @@ void results_summarize_series(metrics *m, const timeseries *ts, const model_spec
         tstart = spec->spike_start_s;
         trigger = spec->spike_end_s;
     }
+    if (spec->trigger_start_s >= 0)
+        tstart = spec->trigger_start_s;
     if (spec->trigger_end_s >= 0)
         trigger = spec->trigger_end_s;
     m->trigger_start_s = tstart;
     m->trigger_end_s = trigger;
-    m->recovery_time_s = NAN;
-    if (!isnan(trigger) && to > trigger) {
-        size_t w = (size_t)ceil(spec->recovery_window_s / bs);
-        m->recovery_time_s = to - trigger; /* censored: never recovered */
-        for (size_t i = (size_t)floor(trigger / bs); (double)(i + w) * bs <= to && i + w <= ts->len; i++) {
-            size_t j = i;
-            while (j < i + w && ts->b[j].goodput >= 0.9 * ts->b[j].offered)
-                j++;
-            if (j == i + w) {
-                m->recovery_time_s = fmax(0, (double)i * bs - trigger);
-                m->recovered = 1;
-                break;
-            }
-            i = j; /* the window cannot start before the failing bucket */
-        }
-    }
+    /* without a trigger: from the start of the measured window */
+    m->recovered = (uint64_t)recovery_measure(ts->b, ts->len, b0, b1, bs, isnan(tstart) ? (double)b0 * bs : tstart,
+                                              spec->recovery_window_s, spec->recovery_fraction, &m->recovery_time_s);
     double peak = 0;
     for (size_t i = 0; i < ts->len; i++)
         if (ts->b[i].arrivals > peak)

@@ -52,9 +52,8 @@ typedef struct metrics {
     uint64_t intercepted;       /* repeated writes answered by the intent de-duplication window */
     double offered_per_s;       /* logical requests started per second (after warm-up, until the last start) */
     double goodput_per_s;       /* logical requests that succeeded per second, same window */
-    double recovery_time_s;     /* after trigger_end_s until goodput holds >= 90% of offered (censored at
-                                 * the last start if never: see recovered) */
-    uint64_t recovered;         /* 1 if goodput recovered within the run */
+    uint64_t recovered;         /* 1 if goodput recovered and held until the end (see recovery.h) */
+    double recovery_time_s;     /* from trigger_start_s to the recovery; NaN if not recovered */
     uint64_t retries_denied;    /* retries the retry limiter refused (the request failed) */
     uint64_t breaker_rejected;  /* attempts the open circuit breaker failed locally */
     uint64_t throttled;         /* attempts adaptive throttling rejected locally */
@@ -88,14 +87,26 @@ typedef struct tool_metrics {
 
 typedef enum metric_type { METRIC_U64, METRIC_DOUBLE } metric_type;
 
+/* How aggregate.csv summarises a metric over replications: every metric
+ * has NAME_mean and NAME_ci95 (Student t); a proportion (a 0/1 metric)
+ * adds its Wilson 95% interval NAME_lo, NAME_hi; a metric defined only in
+ * some runs (NaN in the others) is averaged over the runs where it is
+ * defined, and adds their number, NAME_n. */
+typedef enum metric_agg { AGG_MEAN, AGG_PROPORTION, AGG_DEFINED } metric_agg;
+
 typedef struct metric_desc {
     const char *name; /* CSV column */
     metric_type type;
     size_t off;
+    metric_agg agg;
 } metric_desc;
 
 extern const metric_desc metric_table[];
 extern const size_t metric_count;
+
+/* The columns aggregate.csv has for the metric after NAME_mean and
+ * NAME_ci95: suffixes ("_lo", "_hi"; "_n"), *n of them. */
+const char *const *metric_agg_extra(const metric_desc *d, size_t *n);
 
 /* The metric's value as a double (u64 converted). */
 double metric_value(const metrics *m, const metric_desc *d);

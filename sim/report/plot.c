@@ -289,6 +289,10 @@ static int tail_spec(int kind, colspec *c, int max)
         for (size_t k = 0; k < metric_count; k++) {
             ADD(T_DBL, "%s_mean", metric_table[k].name);
             ADD(T_DBL, "%s_ci95", metric_table[k].name);
+            size_t ne;
+            const char *const *extra = metric_agg_extra(&metric_table[k], &ne);
+            for (size_t e = 0; e < ne; e++)
+                ADD(strcmp(extra[e], "_n") ? T_DBL : T_U64, "%s%s", metric_table[k].name, extra[e]);
         }
         break;
     case K_TIMESERIES:

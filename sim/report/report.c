@@ -61,6 +61,31 @@ static void cells_pair(csv_out *o, const double *x, uint32_t n)
     csv_dbl(o, half, 0);
 }
 
+/* A metric's cells of aggregate.csv (see metric_desc's agg): mean and CI,
+ * then a proportion's Wilson interval, or a partly defined metric's
+ * mean and CI over the runs where it is defined and their number. */
+static void aggregate_cells(csv_out *o, const metric_desc *d, const double *x, uint32_t n)
+{
+    if (d->agg == AGG_DEFINED) {
+        double mean, half;
+        size_t defined;
+        stats_mean_ci95_defined(x, n, &mean, &half, &defined);
+        csv_dbl(o, mean, 0);
+        csv_dbl(o, half, 0);
+        csv_u64(o, defined, 0);
+        return;
+    }
+    cells_pair(o, x, n);
+    if (d->agg == AGG_PROPORTION) {
+        double k = 0, lo, hi;
+        for (uint32_t r = 0; r < n; r++)
+            k += x[r] != 0;
+        stats_wilson95(k, n, &lo, &hi);
+        csv_dbl(o, lo, 0);
+        csv_dbl(o, hi, 0);
+    }
+}
+
 static void write_summary(csv_out *o, const rep_table *t)
 {
     key_header(o, t);
@@ -91,8 +116,16 @@ static void write_aggregate(csv_out *o, const rep_table *t, double *scratch)
 {
     key_header(o, t);
     csv_str(o, "replications", 0);
-    for (size_t k = 0; k < metric_count; k++)
+    for (size_t k = 0; k < metric_count; k++) {
         header_pair(o, metric_table[k].name, "");
+        size_t ne;
+        const char *const *extra = metric_agg_extra(&metric_table[k], &ne);
+        for (size_t e = 0; e < ne; e++) {
+            char col[128];
+            snprintf(col, sizeof col, "%s%s", metric_table[k].name, extra[e]);
+            csv_str(o, col, 0);
+        }
+    }
     csv_end(o);
     for (size_t g = 0; g < t->ngroups; g++) {
         const rep_group *grp = &t->groups[g];
@@ -101,7 +134,7 @@ static void write_aggregate(csv_out *o, const rep_table *t, double *scratch)
         for (size_t k = 0; k < metric_count; k++) {
             for (uint32_t r = 0; r < grp->nreps; r++)
                 scratch[r] = metric_value(&grp->runs[r].m, &metric_table[k]);
-            cells_pair(o, scratch, grp->nreps);
+            aggregate_cells(o, &metric_table[k], scratch, grp->nreps);
         }
         csv_end(o);
     }
@@ -486,8 +519,8 @@ static const struct {
     {"intercepted", "repeated writes answered by the intent de-duplication window"},
     {"offered_per_s", "logical requests started per second, after warm-up until the last start"},
     {"goodput_per_s", "logical requests that succeeded per second, same window"},
-    {"recovery_time_s", "after trigger_end_s, the time (s) until goodput holds at or above 90% of the offered load for recovery_window_s (censored at the last start if never)"},
-    {"recovered", "1 if goodput recovered within the run, else 0"},
+    {"recovered", "1 if goodput recovered and held: from some time until the last start, the successes in every recovery_window_s window (default 10 s) are at least recovery_fraction (default 0.9) of the requests started in it, over at least one window; else 0. aggregate.csv adds the Wilson 95% interval recovered_lo, recovered_hi"},
+    {"recovery_time_s", "from trigger_start_s, the time (s) until the start of that final stretch (0 if it began before the trigger); nan if not recovered: aggregate.csv averages it over the recovered runs, their number in recovery_time_s_n"},
     {"trigger_start_s", "start (s) of the trigger (the last outage, or the spike); nan if none"},
     {"trigger_end_s", "end (s) of the trigger; nan if none"},
     {"retries_denied", "retries the retry limiter refused (the request failed)"},
@@ -545,6 +578,43 @@ static void fmt_num(char *buf, size_t n, double v, int digits)
         snprintf(buf, n, "%.*g", digits, v);
 }
 
+static const metric_desc *metric_desc_by_name(const char *name)
+{
+    for (size_t k = 0; k < metric_count; k++)
+        if (!strcmp(metric_table[k].name, name))
+            return &metric_table[k];
+    return NULL;
+}
+
+/* One cell of the printed table: "mean +/- CI"; a proportion as "k/n"
+ * (its Wilson interval is in aggregate.csv); a partly defined metric over
+ * the runs where it is defined, with their number: "14.6 +/- 0.5 (7)". */
+static void table_cell(char *cell, size_t size, const metric_desc *d, const double *x, uint32_t n)
+{
+    double mean, half;
+    size_t defined = n;
+    if (d && d->agg == AGG_PROPORTION) {
+        size_t k = 0;
+        for (uint32_t r = 0; r < n; r++)
+            k += x[r] != 0;
+        snprintf(cell, size, "%zu/%u", k, n);
+        return;
+    }
+    if (d && d->agg == AGG_DEFINED)
+        stats_mean_ci95_defined(x, n, &mean, &half, &defined);
+    else
+        stats_mean_ci95(x, n, &mean, &half);
+    char a[24], b[24], c[24] = "";
+    fmt_num(a, sizeof a, mean, 4);
+    fmt_num(b, sizeof b, half, 2);
+    if (defined != n)
+        snprintf(c, sizeof c, " (%zu)", defined);
+    if (isnan(half))
+        snprintf(cell, size, "%s%s", a, c);
+    else
+        snprintf(cell, size, "%s +/- %s%s", a, b, c);
+}
+
 int rep_print_table(FILE *f, const rep_table *t, const char *outdir)
 {
     char names[1024];
@@ -593,15 +663,8 @@ int rep_print_table(FILE *f, const rep_table *t, const char *outdir)
         for (size_t c = 0; c < ncols; c++) {
             for (uint32_t r = 0; r < grp->nreps; r++)
                 scratch[r] = metric_by_name(&grp->runs[r].m, cols[c]);
-            double mean, half;
-            stats_mean_ci95(scratch, grp->nreps, &mean, &half);
-            char cell[64], a[24], b[24];
-            fmt_num(a, sizeof a, mean, 4);
-            fmt_num(b, sizeof b, half, 2);
-            if (isnan(half))
-                snprintf(cell, sizeof cell, "%s", a);
-            else
-                snprintf(cell, sizeof cell, "%s +/- %s", a, b);
+            char cell[64];
+            table_cell(cell, sizeof cell, metric_desc_by_name(cols[c]), scratch, grp->nreps);
             fprintf(f, " %19s", cell);
         }
         fputc('\n', f);

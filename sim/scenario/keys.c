@@ -108,12 +108,19 @@ const key scn_key_table[] = {
     {"run", "warmup_s", K_DOUBLE, C(warmup_s), 0, 1e9, NULL, "s", "0",
      "Logical requests started before warmup_s, and server time before it, are left out of the "
      "latency, wait and utilization metrics (steady-state measurements)."},
+    {"run", "trigger_start_s", K_DOUBLE, C(trigger_start_s), 0, 1e9, NULL, "s",
+     "start of the last outage, else of the spike",
+     "Start of the trigger: recovery_time_s counts from here."},
     {"run", "trigger_end_s", K_DOUBLE, C(trigger_end_s), 0, 1e9, NULL, "s",
      "end of the last outage, else of the spike",
-     "recovery_time_s counts from here: the time until goodput stays at or above 90% of the "
-     "offered load for recovery_window_s."},
+     "End of the trigger (the figures shade the trigger up to here)."},
     {"run", "recovery_window_s", K_DOUBLE, C(recovery_window_s), 1e-6, 1e9, NULL, "s", "10",
-     "How long goodput must stay at or above 90% of the offered load to count as recovered."},
+     "A run has recovered when, from some time until the end of the measured window (the last "
+     "start), goodput over every window of this length is at least recovery_fraction of the "
+     "requests started in it (and that stretch is at least this long)."},
+    {"run", "recovery_fraction", K_DOUBLE, C(recovery_fraction), 1e-6, 1, NULL, "", "0.9",
+     "Fraction of the offered load that goodput must reach, in every recovery_window_s window "
+     "until the end, to count as recovered."},
     {"run", "horizon_s", K_DOUBLE, C(horizon_s), 1e-6, 1e9, NULL, "s", "3600",
      "Simulated time limit; logical requests still open then count as unfinished."},
 

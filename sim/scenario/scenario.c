@@ -62,8 +62,10 @@ void scn_defaults(scn_config *c)
     c->retry_after_s = 1;
     c->side_effect = HP_EFFECT_READ;
     c->task_steps = 1;
+    c->trigger_start_s = -1;
     c->trigger_end_s = -1;
     c->recovery_window_s = 10;
+    c->recovery_fraction = 0.9;
 }
 
 /* ---- parse state --------------------------------------------------- */

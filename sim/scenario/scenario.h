@@ -100,8 +100,10 @@ typedef struct scn_config {
     double bucket_s;
     double horizon_s;
     double warmup_s;            /* requests started before are not measured */
-    double trigger_end_s;       /* recovery is measured from here (< 0: end of the last outage or spike) */
-    double recovery_window_s;   /* goodput must stay >= 90% of offered this long */
+    double trigger_start_s;     /* recovery_time_s counts from here (< 0: start of the last outage or spike) */
+    double trigger_end_s;       /* end of the trigger, for figures (< 0: end of the last outage or spike) */
+    double recovery_window_s;   /* goodput over every window this long, until the end, */
+    double recovery_fraction;   /* ... at least this fraction of offered: recovered */
     scn_ts_mode timeseries;     /* which replications go to timeseries.csv */
     int baseline;               /* strategy compared against in compare.csv, -1: none */
     char baseline_variant[SCN_NAME_MAX]; /* variant compared against in compare_variants.csv, "": none */
