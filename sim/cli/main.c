@@ -1004,6 +1004,24 @@ static int cmd_real(int argc, char **argv, int serve)
     return 0;
 }
 
+/* herd columns, herd presets: a reference printed to stdout, no argument
+ * but --help. */
+static int cmd_print(int argc, char **argv, int (*print)(FILE *))
+{
+    const char *cmd = argv[1];
+    if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")))
+        return help_for(cmd);
+    if (argc > 2) {
+        errorf("%s takes no argument (see herd %s --help)", cmd, cmd);
+        return 2;
+    }
+    if (print(stdout) != 0) {
+        errorf("%s: cannot write to standard output", cmd);
+        return 1;
+    }
+    return 0;
+}
+
 static int herd(int argc, char **argv);
 
 int main(int argc, char **argv)
@@ -1072,19 +1090,8 @@ static int herd(int argc, char **argv)
         return cmd_rare(argc, argv);
     if (!strcmp(cmd, "serve") || !strcmp(cmd, "drive"))
         return cmd_real(argc, argv, !strcmp(cmd, "serve"));
-    if (!strcmp(cmd, "columns")) {
-        if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")))
-            return help_for("columns");
-        if (argc > 2) {
-            errorf("columns takes no argument (see herd columns --help)");
-            return 2;
-        }
-        if (rep_print_columns(stdout) != 0) {
-            errorf("columns: cannot write to standard output");
-            return 1;
-        }
-        return 0;
-    }
+    if (!strcmp(cmd, "columns"))
+        return cmd_print(argc, argv, rep_print_columns);
     if (!strcmp(cmd, "keys")) {
         if (argc > 3 || (argc == 3 && strcmp(argv[2], "--list"))) {
             errorf("keys takes no argument but --list");
@@ -1100,19 +1107,8 @@ static int herd(int argc, char **argv)
         }
         return 0;
     }
-    if (!strcmp(cmd, "presets")) {
-        if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")))
-            return help_for("presets");
-        if (argc > 2) {
-            errorf("presets takes no argument (see herd presets --help)");
-            return 2;
-        }
-        if (rep_print_presets(stdout) != 0) {
-            errorf("presets: cannot write to standard output");
-            return 1;
-        }
-        return 0;
-    }
+    if (!strcmp(cmd, "presets"))
+        return cmd_print(argc, argv, rep_print_presets);
     errorf("unknown command '%s' (see herd --help)", cmd);
     return 2;
 }
