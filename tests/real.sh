@@ -107,6 +107,40 @@ stops_with INT
 "$HERD" serve "$SCN" --port 0 --quiet --max-seconds 0.3 >/dev/null 2>"$T/serve.err"
 [ $? = 0 ] && ok || bad "serve --max-seconds 0.3 did not exit 0: $(cat "$T/serve.err")"
 
+# --- rate-limit headers as the [server] keys say, read as each policy
+# says: retry-after-ms only (retry_after_format = ms) is seen by the openai
+# SDK preset (it reads retry-after-ms) and by nobody else; X-RateLimit-Reset
+# alone (retry_after = none, ratelimit_reset) by cohere's.  The simulation
+# of the same scenario honours the same kinds of header.
+RL="clients.count=20|outage 1.start_s=1000|outage 1.end_s=1001|server.rate_limit_rps=10|server.burst=5"
+honoured() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $(c["retries_after_honoured"]) }' "$1/summary.csv"; }
+for case in "ms|server.retry_after=honest|server.retry_after_format=ms" "reset|server.retry_after=none|server.ratelimit_reset=true"; do
+    name=${case%%|*} keys=${case#*|}
+    old_ifs=$IFS IFS='|'
+    set -- $RL $keys
+    IFS=$old_ifs
+    sets=""
+    for kv in "$@"; do sets="$sets --set '$kv'"; done
+    eval "start_server $sets"
+    for p in openai_python cohere retry_default; do
+        pre=""
+        [ "$p" != retry_default ] && pre="--set retry.preset=$p"
+        eval "\"\$HERD\" drive \"\$SCN\" --target \"\$URL\" -o \"\$T/ra-\$name-\$p\" --quiet --replications 1 \
+            --set run.strategies=full_jitter $sets $pre" 2>"$T/drive.err" || bad "drive $name $p: $(cat "$T/drive.err")"
+        eval "\"\$HERD\" run \"\$SCN\" -o \"\$T/rs-\$name-\$p\" --quiet --replications 1 --set run.strategies=full_jitter $sets $pre"
+        real=$(honoured "$T/ra-$name-$p") sim=$(honoured "$T/rs-$name-$p")
+        reads=0
+        { [ "$name" = ms ] && [ "$p" = openai_python ]; } && reads=1
+        { [ "$name" = reset ] && [ "$p" = cohere ]; } && reads=1
+        if [ "$reads" = 1 ]; then
+            [ "${real:-0}" -gt 0 ] && [ "${sim:-0}" -gt 0 ] && ok || bad "$name: $p should honour the header (real $real, sim $sim)"
+        else
+            [ "$real" = 0 ] && [ "$sim" = 0 ] && ok || bad "$name: $p should not see the header (real $real, sim $sim)"
+        fi
+    done
+    stops_with TERM
+done
+
 # --- the model's send cost ([network] send_cost_s): 0 is the default, and
 # a cost spreads exponential backoff's synchronised waves, which the server
 # then absorbs with fewer calls (every client in one instant: 2,200 calls)

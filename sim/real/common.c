@@ -41,9 +41,6 @@ const char *real_unsupported(const model_spec *spec, int serve)
     for (uint32_t i = 0; i < spec->noutages; i++)
         if (spec->outages[i].mode == SPEC_OUTAGE_PARTIAL)
             return "[outage] mode = partial: herd serve has fail_fast and black_hole outages only";
-    if (spec->retry_after_format != SPEC_RA_SECONDS || spec->retry_after_on_503 || spec->ratelimit_reset)
-        return "[server] retry_after_format, retry_after_on_503, ratelimit_reset: herd serve sends a Retry-After "
-               "in seconds on 429 only; expected their defaults";
     if (serve)
         return NULL;
     if (spec->start == SPEC_START_TRACE)

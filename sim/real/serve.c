@@ -11,9 +11,11 @@
  *      kernel really refuses new connections, and a request arriving on a
  *      connection opened before the outage has that connection closed
  *      unanswered (libcurl then reconnects, and is refused);
- *   2. with probability error_rate_NNN: answered at once with NNN;
- *   3. without a token in the rate limiter's bucket: 429 at once, with
- *      Retry-After (whole seconds, as HTTP sends it);
+ *   2. without a token in the rate limiter's bucket: 429 at once, with
+ *      Retry-After (whole seconds), retry-after-ms or both, and
+ *      X-RateLimit-Reset, as the [server] keys ask (the limiter stands in
+ *      front of the failing backend, as in the model);
+ *   3. with probability error_rate_NNN: answered at once with NNN;
  *   4. served by a free worker (of `workers`), or queued (FIFO, `queue`
  *      places), or answered 503 at once when both are full.  A served
  *      request is answered 200 after its service time (drawn from the
@@ -210,15 +212,11 @@ static bool refusing_at(const model_spec *spec, double t)
 }
 
 /* The token bucket (model/server.c): true if a token was taken, else
- * false with the Retry-After to send, in whole seconds as HTTP sends it
- * (rounded up; -1: none). */
+ * false with the delay to announce (seconds, in the [server]
+ * retry_after_format's resolution; -1: none); rate_headers writes it. */
 static bool take_token(server *s, double now, double *retry_after)
 {
-    if (server_take_token(s->spec, &s->tokens, &s->tokens_at, now, retry_after))
-        return true;
-    if (*retry_after >= 0)
-        *retry_after = ceil(*retry_after);
-    return false;
+    return server_take_token(s->spec, &s->tokens, &s->tokens_at, now, retry_after);
 }
 
 /* Every request the server holds (in service, queued, held), unlinked into
@@ -261,17 +259,37 @@ static void resume_list(job *list)
 
 /* ---- answers ----------------------------------------------------------- */
 
-static enum MHD_Result answer(struct MHD_Connection *conn, unsigned status, const char *body, double retry_after,
-                              bool overloaded)
+/* The delay a 429 (or, with retry_after_on_503, a 503) announces, as the
+ * model's [server] keys say: Retry-After in whole seconds (rounded up, as
+ * HTTP sends it), retry-after-ms, or both (retry_after_format); with
+ * ratelimit_reset, X-RateLimit-Reset, the Unix time in whole seconds when
+ * the limit resets (a 429 without a Retry-After sends it alone). */
+static void rate_headers(struct MHD_Response *r, const model_spec *spec, unsigned status, double delay)
+{
+    char v[48];
+    bool reset_only = status == 429 && spec->retry_after == SPEC_RA_NONE;
+    if (!reset_only && spec->retry_after_format != SPEC_RA_MS) {
+        snprintf(v, sizeof v, "%.0f", ceil(delay));
+        MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, v);
+    }
+    if (!reset_only && spec->retry_after_format != SPEC_RA_SECONDS) {
+        snprintf(v, sizeof v, "%.0f", ceil(delay * 1000));
+        MHD_add_response_header(r, "retry-after-ms", v);
+    }
+    if (status == 429 && spec->ratelimit_reset) {
+        snprintf(v, sizeof v, "%.0f", (double)time(NULL) + ceil(delay));
+        MHD_add_response_header(r, "X-RateLimit-Reset", v);
+    }
+}
+
+static enum MHD_Result answer(struct MHD_Connection *conn, const model_spec *spec, unsigned status, const char *body,
+                              double retry_after, bool overloaded)
 {
     struct MHD_Response *r = MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_PERSISTENT);
     if (!r)
         return MHD_NO;
-    if (retry_after >= 0) {
-        char v[32];
-        snprintf(v, sizeof v, "%.0f", retry_after);
-        MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, v);
-    }
+    if (retry_after >= 0)
+        rate_headers(r, spec, status, retry_after);
     if (overloaded)
         MHD_add_response_header(r, "X-Herd-Overloaded", "1");
     enum MHD_Result rc = MHD_queue_response(conn, status, r);
@@ -319,23 +337,28 @@ static enum MHD_Result arrive(server *s, struct MHD_Connection *conn, void **req
     double ra = -1;
     bool overloaded = false;
     job *j = NULL;
+    /* the model's order: the rate limiter stands in front of the failing
+     * backend, so it answers before any background error */
     if (o) {
         s->outage_errors++;
         status = o->mode == SPEC_OUTAGE_FAIL_FAST ? (unsigned)o->outcome : 0;
-    } else if (error) {
-        s->background_errors++;
-        status = (unsigned)error;
     } else if (spec->rate_limit_rps > 0 && !take_token(s, now, &ra)) {
         s->status_429++;
         status = 429;
+    } else if (error) {
+        s->background_errors++;
+        status = (unsigned)error;
     } else if (s->busy >= spec->workers && s->qlen >= spec->queue) {
         s->rejected++;
         status = 503;
         overloaded = spec->overload_signal;
     }
+    if (status == 503 && spec->retry_after_on_503)
+        ra = spec->retry_after_s;
     if (status) {
         pthread_mutex_unlock(&s->mu);
-        return answer(conn, status, status == 503 || status >= 500 ? "unavailable\n" : "error\n", ra, overloaded);
+        return answer(conn, spec, status, status == 503 || status >= 500 ? "unavailable\n" : "error\n", ra,
+                      overloaded);
     }
     j = herd_calloc(1, sizeof *j);
     if (!j) {
@@ -662,7 +685,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     }
     if (*req_cls) { /* resumed after its service, or to be closed */
         job *j = *req_cls;
-        return j->answer ? answer(conn, (unsigned)j->answer, "ok\n", -1, false) : MHD_NO;
+        return j->answer ? answer(conn, s->spec, (unsigned)j->answer, "ok\n", -1, false) : MHD_NO;
     }
     if (!strncmp(url, "/_herd/", 7)) {
         *req_cls = &control_marker;
