@@ -32,7 +32,7 @@ DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev 
             clang libclang-rt-14-dev libopenmpi-dev openmpi-bin pkgconf groff-base man-db \
             libmicrohttpd-dev libcurl4-openssl-dev
 FUZZ_SECONDS ?= 600
-FUZZ_SRC = tests/fuzz_scenario.c $(SIM_SRC) $(POLICY_SRC) sim/cli/main.c
+FUZZ_SRC = tests/fuzz_scenario.c $(SIM_SRC) $(POLICY_SRC) $(CLI_SRC)
 
 POLICY_SRC := sim/policy/backoff.c sim/policy/call.c sim/policy/classify.c sim/policy/presets.c sim/policy/adaptive.c sim/policy/retry_after.c sim/policy/limit.c sim/policy/breaker.c sim/policy/throttle.c sim/policy/hedge.c
 SIM_SRC    := sim/base/alloc.c sim/base/text.c \
@@ -45,7 +45,7 @@ SIM_SRC    := sim/base/alloc.c sim/base/text.c \
               sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/report/plot.c sim/report/presets.c \
               sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c sim/experiment/rare.c \
               sim/real/common.c sim/real/serve.c sim/real/drive.c sim/real/session.c
-CLI_SRC    := sim/cli/main.c
+CLI_SRC    := sim/cli/main.c sim/cli/common.c sim/cli/rare_cmd.c sim/cli/real_cmd.c
 TESTS      := test_policy test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model test_recovery
 
 POLICY_OBJ := $(POLICY_SRC:%.c=$(BUILD)/%.o)

@@ -17,9 +17,7 @@
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <limits.h>
-#include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +26,6 @@
 #include <gsl/gsl_errno.h>
 
 #include "../experiment/experiment.h"
-#include "../experiment/rare.h"
 #include "../report/csv.h"
 #include "../base/alloc.h"
 #include "../engine/sim.h"
@@ -37,46 +34,15 @@
 #include "../report/partial.h"
 #include "../report/plot.h"
 #include "../report/report.h"
-#include "../real/drive.h"
-#include "../real/real.h"
 #include "../scenario/scenario.h"
+#include "cli.h"
 
 #define HERD_VERSION "0.2.0"
-#define MAX_SETS 256
 
 #ifdef HERD_MPI
 #include <mpi.h>
-static int mpi_on, mpi_rank; /* started with --mpi under mpirun; rank 0 speaks */
 #endif
 
-/* Prints "herd: MESSAGE" on stderr as one line: control characters in the
- * message (a value with a newline, say) are escaped as \n, \r, \t or \xHH. */
-static void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void errorf(const char *fmt, ...)
-{
-    char msg[2048], out[8192];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    size_t o = 0;
-    for (const unsigned char *p = (const unsigned char *)msg; *p && o + 5 < sizeof out; p++) {
-        if (*p == '\n' || *p == '\r' || *p == '\t') {
-            out[o++] = '\\';
-            out[o++] = *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't';
-        } else if (*p < 0x20 || *p == 0x7f) {
-            o += (size_t)snprintf(out + o, sizeof out - o, "\\x%02x", *p);
-        } else {
-            out[o++] = (char)*p;
-        }
-    }
-    out[o] = '\0';
-#ifdef HERD_MPI
-    if (mpi_on && mpi_rank != 0)
-        return; /* every rank fails alike: rank 0 says it once */
-#endif
-    fprintf(stderr, "herd: %s\n", out);
-}
 
 /* The options of herd run and herd check (--opt VALUE or --opt=VALUE). */
 #define RUN_OPTIONS \
@@ -101,25 +67,6 @@ static void errorf(const char *fmt, ...)
     "                          rank 0 writes the outputs\n" \
     "  --live[=SPEED]          first watch replication 0 of every strategy as text, simulated\n" \
     "                          time paced at SPEED x wall time (default 1), then run the plan\n"
-
-#define RARE_HELP \
-    "usage: herd rare SCENARIO --levels L1,L2,...,K [--effort N] [--repeats R] [--brute N] [options]\n" \
-    "the probability that the attempts in flight at the server (service + queue) reach K before\n" \
-    "the horizon: multilevel splitting on that count (by replay), and/or brute force\n\n" \
-    "  --levels L1,...,K       the splitting levels, integers, strictly increasing, K at most\n" \
-    "                          workers + queue (required)\n" \
-    "  --effort N              runs per level and repetition (fixed effort; 0: no splitting;\n" \
-    "                          default 1000)\n" \
-    "  --repeats R             independent repetitions of the splitting, for a Student-t 95%\n" \
-    "                          interval (2..10000, default 10)\n" \
-    "  --brute N               also N independent plain runs: hits of K with an exact\n" \
-    "                          (Clopper-Pearson) 95% interval (default 0)\n" \
-    "  -o, --output DIR        write rare.csv and rare-summary.csv into DIR (default out/<name>-rare/)\n" \
-    "  --seed N                master seed (overrides [run] seed)\n" \
-    "  --set SECTION.KEY=VALUE override a scenario key; repeatable\n" \
-    "  --jobs N                threads (default: CPUs, at most 8); results do not depend on N\n" \
-    "  -q, --quiet             print nothing on success\n" \
-    "The scenario must have one operating point: no sweeps, no variants, one strategy.\n"
 
 static void usage(FILE *f)
 {
@@ -178,7 +125,7 @@ static int sscanf_shard(const char *v, unsigned *k, unsigned *n, char *tail)
 
 /* Prints the help of one subcommand on stdout; exit status 0, or 1 if it
  * could not be written. */
-static int help_for(const char *cmd)
+int help_for(const char *cmd)
 {
     if (!strcmp(cmd, "run") || !strcmp(cmd, "check"))
         printf("usage: herd %s SCENARIO [options]\n%s", cmd,
@@ -208,7 +155,7 @@ static int help_for(const char *cmd)
         printf("usage: herd merge OUT DIR... [--plot] [--quiet]\ncombine the partial results of the shards of "
                "one run (herd run --shard K/N -o DIR) into OUT, byte for byte the outputs of a single run\n");
     else if (!strcmp(cmd, "rare"))
-        printf("%s", RARE_HELP);
+        printf("%s", cli_rare_help);
     else if (!strcmp(cmd, "serve"))
         printf("usage: herd serve SCENARIO --port P [options]\n"
                "a real HTTP server on 127.0.0.1 that behaves like the scenario's server model: workers, queue,\n"
@@ -250,46 +197,6 @@ static int help_for(const char *cmd)
         return 1;
     }
     return 0;
-}
-
-/* The message for an option getopt_long did not accept (args[optind - 1]
- * is the culprit, or optopt for a short one). */
-static void bad_option(const char *cmd, char **args, int ind)
-{
-    const char *a = ind > 0 ? args[ind - 1] : "";
-    if (a[0] == '-' && a[1] == '-' && strchr(a, '=') && optopt)
-        errorf("%.*s takes no value, got '%s' (see herd %s --help)", (int)(strchr(a, '=') - a), a, a, cmd);
-    else if (a[0] == '-' && a[1] == '-')
-        errorf("unknown option '%s' (see herd %s --help)", a, cmd);
-    else
-        errorf("unknown option '-%c' (see herd %s --help; a path that starts with '-' needs ./ or --)",
-               optopt ? optopt : '?', cmd);
-}
-
-/* A copy of argv for getopt_long to permute (one command per process),
- * or NULL with the error printed. */
-static char **copy_args(int argc, char **argv)
-{
-    static char *args[4096];
-    if (argc > (int)(sizeof args / sizeof args[0])) {
-        errorf("too many arguments (at most %zu)", sizeof args / sizeof args[0]);
-        return NULL;
-    }
-    for (int i = 0; i < argc; i++)
-        args[i] = argv[i];
-    return args;
-}
-
-/* A scenario configuration to load (malloc'ed: it is large) and the
- * scenario's path as messages show it; NULL (said on stderr) when out of
- * memory. */
-static scn_config *new_config(const char *scenario, char *shown, size_t n)
-{
-    scn_display_path(scenario, shown, n);
-    scn_config *cfg = malloc(sizeof *cfg);
-    if (!cfg)
-        errorf("out of memory");
-    return cfg;
 }
 
 /* herd run, or with check, herd check: the same flags, the same
@@ -447,14 +354,8 @@ static int cmd_run(int argc, char **argv, int check)
             return 2;
         }
     }
-    for (int i = optind + 1; i < argc; i++) {
-        if (!scenario) {
-            scenario = args[i];
-        } else {
-            errorf("one scenario per run; got '%s' and '%s'", scenario, args[i]);
-            return 2;
-        }
-    }
+    if (cli_one_operand(argc, args, "one scenario per run", &scenario) != 0)
+        return 2;
     if (!scenario) {
         errorf("%s needs a scenario file, e.g. herd %s scenarios/thundering-herd.ini", argv[1], argv[1]);
         return 2;
@@ -501,182 +402,6 @@ static int cmd_run(int argc, char **argv, int check)
             errorf("%s", perr);
             return prc == PLOT_INVALID ? 2 : 1;
         }
-    }
-    return 0;
-}
-
-/* Parses an integer flag value in [lo, hi] into *out; 0, or -1 with the
- * error printed. */
-static int int_flag(const char *flag, const char *v, unsigned long long lo, unsigned long long hi,
-                    unsigned long long *out)
-{
-    char *end;
-    unsigned long long n = strtoull(v, &end, 10);
-    if (!*v || *end || v[0] == '-' || n < lo || n > hi) {
-        errorf("%s: expected an integer in [%llu, %llu], got '%s'", flag, lo, hi, v);
-        return -1;
-    }
-    *out = n;
-    return 0;
-}
-
-/* --levels L1,L2,...: strictly increasing integers >= 1. */
-static int parse_levels(const char *v, rare_options *o)
-{
-    const char *p = v;
-    o->nlevels = 0;
-    for (;;) {
-        char *end;
-        if (*p < '0' || *p > '9') {
-            errorf("--levels %s: expected integers separated by commas (e.g. 50,100,150)", v);
-            return -1;
-        }
-        unsigned long long n = strtoull(p, &end, 10);
-        if (n < 1 || n > 1000000000ULL || (*end && *end != ',')) {
-            errorf("--levels %s: expected integers in [1, 1e9] separated by commas (e.g. 50,100,150)", v);
-            return -1;
-        }
-        if (o->nlevels == RARE_MAX_LEVELS) {
-            errorf("--levels %s: at most %d levels", v, RARE_MAX_LEVELS);
-            return -1;
-        }
-        if (o->nlevels && n <= o->levels[o->nlevels - 1]) {
-            errorf("--levels %s: %llu does not exceed the level before it; expected strictly increasing levels", v, n);
-            return -1;
-        }
-        o->levels[o->nlevels++] = (uint32_t)n;
-        if (!*end)
-            return 0;
-        p = end + 1;
-    }
-}
-
-/* herd rare SCENARIO --levels ...: a rare collapse's probability. */
-static int cmd_rare(int argc, char **argv)
-{
-    const char *scenario = NULL;
-    static char seedbuf[64];
-    const char *sets[MAX_SETS];
-    int nsets = 0;
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    rare_options o = {.effort = 1000, .repeats = 10, .jobs = ncpu < 1 ? 1 : ncpu > 8 ? 8 : (int)ncpu};
-    enum { O_LEVELS = 256, O_EFFORT, O_REPEATS, O_BRUTE, O_SEED, O_SET, O_JOBS };
-    static const struct option longopts[] = {
-        {"levels", required_argument, NULL, O_LEVELS}, {"effort", required_argument, NULL, O_EFFORT},
-        {"repeats", required_argument, NULL, O_REPEATS}, {"brute", required_argument, NULL, O_BRUTE},
-        {"seed", required_argument, NULL, O_SEED},     {"set", required_argument, NULL, O_SET},
-        {"jobs", required_argument, NULL, O_JOBS},     {"output", required_argument, NULL, 'o'},
-        {"quiet", no_argument, NULL, 'q'},             {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    char **args = copy_args(argc, argv);
-    if (!args)
-        return 2;
-    int c, idx;
-    unsigned long long n;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc - 1, args + 1, ":o:qh", longopts, &idx)) != -1) {
-        const char *v = optarg;
-        switch (c) {
-        case O_LEVELS:
-            if (parse_levels(v, &o) != 0)
-                return 2;
-            break;
-        case O_EFFORT:
-            if (int_flag("--effort", v, 0, 10000000, &n) != 0)
-                return 2;
-            o.effort = (uint32_t)n;
-            break;
-        case O_REPEATS:
-            if (int_flag("--repeats", v, 2, 10000, &n) != 0)
-                return 2;
-            o.repeats = (uint32_t)n;
-            break;
-        case O_BRUTE:
-            if (int_flag("--brute", v, 0, 1000000000, &n) != 0)
-                return 2;
-            o.brute = n;
-            break;
-        case O_JOBS:
-            if (int_flag("--jobs", v, 1, 64, &n) != 0)
-                return 2;
-            o.jobs = (int)n;
-            break;
-        case O_SEED:
-            if (nsets == MAX_SETS || strlen(v) > 40) {
-                errorf("--seed: value too long");
-                return 2;
-            }
-            snprintf(seedbuf, sizeof seedbuf, "run.seed=%s", v);
-            sets[nsets++] = seedbuf;
-            break;
-        case O_SET:
-            if (nsets == MAX_SETS) {
-                errorf("too many --set (at most %d)", MAX_SETS);
-                return 2;
-            }
-            sets[nsets++] = v;
-            break;
-        case 'o':
-            if (!*v || strlen(v) >= PATH_MAX - 64) {
-                errorf("-o: expected a directory path (1 to %d bytes)", PATH_MAX - 64);
-                return 2;
-            }
-            o.outdir = v;
-            break;
-        case 'q':
-            o.quiet = 1;
-            break;
-        case 'h':
-            return help_for("rare");
-        case ':':
-            errorf("%s needs a value (see herd rare --help)", args[optind]);
-            return 2;
-        default:
-            bad_option("rare", args + 1, optind);
-            return 2;
-        }
-    }
-    for (int i = optind + 1; i < argc; i++) {
-        if (scenario) {
-            errorf("one scenario per run; got '%s' and '%s'", scenario, args[i]);
-            return 2;
-        }
-        scenario = args[i];
-    }
-    if (!scenario) {
-        errorf("rare needs a scenario file, e.g. herd rare scenarios/rare-collapse.ini --levels 50,100,150");
-        return 2;
-    }
-    if (!o.nlevels) {
-        errorf("rare needs --levels L1,...,K (the last is the collapse level; see herd rare --help)");
-        return 2;
-    }
-    scn_config *cfg = malloc(sizeof *cfg);
-    if (!cfg) {
-        errorf("out of memory");
-        return 1;
-    }
-    char err[SCN_ERR_MAX + 512], shown[128];
-    char *text = NULL;
-    size_t textlen = 0;
-    scn_display_path(scenario, shown, sizeof shown);
-    if (scn_load_text(cfg, scenario, sets, nsets, err, &text, &textlen) != 0) {
-        errorf("%s", err);
-        free(cfg);
-        return 2;
-    }
-    herd_free(text);
-    char defdir[256];
-    if (!o.outdir) {
-        snprintf(defdir, sizeof defdir, "out/%s-rare", cfg->name);
-        o.outdir = defdir;
-    }
-    int rc = rare_run(cfg, shown, &o, err, sizeof err);
-    free(cfg);
-    if (rc != 0) {
-        errorf("%s", err);
-        return rc == -2 ? 2 : 1;
     }
     return 0;
 }
@@ -802,14 +527,8 @@ static int cmd_plot(int argc, char **argv)
             return 2;
         }
     }
-    for (int i = optind + 1; i < argc; i++) {
-        if (!dir) {
-            dir = argv[i];
-        } else {
-            errorf("plot takes one directory; got '%s' and '%s'", dir, argv[i]);
-            return 2;
-        }
-    }
+    if (cli_one_operand(argc, argv, "plot takes one directory", &dir) != 0)
+        return 2;
     if (!dir) {
         errorf("plot needs a results directory, e.g. herd plot out/thundering-herd");
         return 2;
@@ -823,186 +542,6 @@ static int cmd_plot(int argc, char **argv)
     return 0;
 }
 
-
-/* A number flag of serve and drive: a decimal in [lo, hi]; 0, else -1
- * with the message printed. */
-static int real_number(const char *flag, const char *v, double lo, double hi, int integer, double *out)
-{
-    char *end;
-    double x = strtod(v, &end);
-    if (end == v || *end || !(x >= lo && x <= hi) || (integer && x != floor(x)) || strchr(v, 'x') ||
-        strchr(v, 'X') || strpbrk(v, "iInN")) {
-        errorf("--%s: expected %s in [%g, %g], got '%s'", flag, integer ? "an integer" : "a number", lo, hi, v);
-        return -1;
-    }
-    *out = x;
-    return 0;
-}
-
-/* The command line as one string, for manifest.txt. */
-static void join_args(int argc, char **argv, char *out, size_t n)
-{
-    size_t o = 0;
-    out[0] = '\0';
-    for (int i = 0; i < argc && o + 2 < n; i++)
-        o += (size_t)snprintf(out + o, n - o, "%s%s", i ? " " : "", argv[i]);
-}
-
-/* herd serve and herd drive: the same parsing (serve != 0: --port; else
- * --target and the output options). */
-static int cmd_real(int argc, char **argv, int serve)
-{
-    const char *cmd = argv[1], *scenario = NULL, *target = NULL, *outdir = NULL;
-    static char setbuf[2][64];
-    const char *sets[MAX_SETS];
-    int nsets = 0, quiet = 0, have_port = 0;
-    double port = 0, max_s = -1, max_req = -1, x;
-    enum { R_PORT = 256, R_TARGET, R_SET, R_SEED, R_REPS, R_MAXS, R_MAXR };
-    static const struct option longopts[] = {
-        {"port", required_argument, NULL, R_PORT},         {"target", required_argument, NULL, R_TARGET},
-        {"set", required_argument, NULL, R_SET},           {"seed", required_argument, NULL, R_SEED},
-        {"replications", required_argument, NULL, R_REPS}, {"max-seconds", required_argument, NULL, R_MAXS},
-        {"max-requests", required_argument, NULL, R_MAXR}, {"output", required_argument, NULL, 'o'},
-        {"quiet", no_argument, NULL, 'q'},                 {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    static char *args[4096];
-    if (argc > (int)(sizeof args / sizeof args[0])) {
-        errorf("too many arguments");
-        return 2;
-    }
-    for (int i = 0; i < argc; i++)
-        args[i] = argv[i];
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc - 1, args + 1, serve ? ":qh" : ":o:qh", longopts, NULL)) != -1) {
-        const char *v = optarg;
-        if ((serve && (c == R_TARGET || c == R_SEED || c == R_REPS || c == 'o')) || (!serve && c == R_PORT)) {
-            const struct option *lo = longopts;
-            while (lo->name && lo->val != c)
-                lo++;
-            errorf("%s does not take --%s (see herd %s --help)", cmd, lo->name ? lo->name : "?", cmd);
-            return 2;
-        }
-        switch (c) {
-        case R_PORT:
-            if (real_number("port", v, 0, 65535, 1, &port) != 0)
-                return 2;
-            have_port = 1;
-            break;
-        case R_TARGET: {
-            char err[REAL_ERR_MAX];
-            if (real_check_target(v, err, sizeof err) != 0) {
-                errorf("%s", err);
-                return 2;
-            }
-            target = v;
-            break;
-        }
-        case 'o':
-            if (!*v) {
-                errorf("-o: expected a directory, got an empty path");
-                return 2;
-            }
-            outdir = v;
-            break;
-        case R_SET:
-            if (nsets >= MAX_SETS - 2) {
-                errorf("too many --set (at most %d)", MAX_SETS - 2);
-                return 2;
-            }
-            sets[nsets++] = v;
-            break;
-        case R_SEED:
-        case R_REPS:
-            if (real_number(c == R_SEED ? "seed" : "replications", v, c == R_SEED ? 0 : 1,
-                            c == R_SEED ? 9007199254740992.0 : 1000, 1, &x) != 0)
-                return 2;
-            snprintf(setbuf[c == R_REPS], sizeof setbuf[0], "run.%s=%s", c == R_SEED ? "seed" : "replications", v);
-            sets[nsets++] = setbuf[c == R_REPS];
-            break;
-        case R_MAXS:
-            if (real_number("max-seconds", v, 0.001, serve ? 86400 : 3600, 0, &max_s) != 0)
-                return 2;
-            break;
-        case R_MAXR:
-            if (real_number("max-requests", v, 1, 1e12, 1, &max_req) != 0)
-                return 2;
-            break;
-        case 'q':
-            quiet = 1;
-            break;
-        case 'h':
-            return help_for(cmd);
-        case ':':
-            errorf("%s needs a value (see herd %s --help)", args[optind], cmd);
-            return 2;
-        default:
-            bad_option(cmd, args + 1, optind);
-            return 2;
-        }
-    }
-    for (int i = optind + 1; i < argc; i++) {
-        if (scenario) {
-            errorf("one scenario; got '%s' and '%s'", scenario, args[i]);
-            return 2;
-        }
-        scenario = args[i];
-    }
-    if (!scenario) {
-        errorf("%s needs a scenario file, e.g. herd %s scenarios/realcheck.ini %s", cmd, cmd,
-               serve ? "--port 8080" : "--target http://127.0.0.1:8080/");
-        return 2;
-    }
-    if (serve && !have_port) {
-        errorf("serve needs --port P (0: any free port on 127.0.0.1)");
-        return 2;
-    }
-    if (!serve && !target) {
-        errorf("drive needs --target http://127.0.0.1:PORT/ (real traffic stays on loopback)");
-        return 2;
-    }
-    char shown[128];
-    scn_config *cfg = new_config(scenario, shown, sizeof shown);
-    if (!cfg)
-        return 1;
-    char err[SCN_ERR_MAX + REAL_ERR_MAX];
-    if (scn_load(cfg, scenario, sets, nsets, err) != 0) {
-        errorf("%s", err);
-        free(cfg);
-        return 2;
-    }
-    int rc;
-    if (serve) {
-        model_spec *spec = malloc(sizeof *spec);
-        if (!spec) {
-            free(cfg);
-            errorf("out of memory");
-            return 1;
-        }
-        scn_compile(cfg, spec);
-        serve_options o = {.port = (uint16_t)port, .max_seconds = max_s > 0 ? max_s : 3600,
-                           .max_requests = max_req > 0 ? (uint64_t)max_req : 10000000u, .quiet = quiet};
-        rc = real_serve(spec, &o, err, sizeof err);
-        free(spec);
-    } else {
-        char defdir[256], command[4096];
-        if (!outdir) {
-            snprintf(defdir, sizeof defdir, "out/%s-real", cfg->name);
-            outdir = defdir;
-        }
-        join_args(argc, argv, command, sizeof command);
-        drive_options o = {.target = target, .max_seconds = max_s > 0 ? max_s : fmin(cfg->horizon_s, 600),
-                           .max_requests = max_req > 0 ? (uint64_t)max_req : 1000000u, .quiet = quiet};
-        rc = real_drive(cfg, shown, &o, outdir, command, err, sizeof err);
-    }
-    free(cfg);
-    if (rc != 0) {
-        errorf("%s", err);
-        return rc == -2 ? 2 : 1;
-    }
-    return 0;
-}
 
 /* herd columns, herd presets: a reference printed to stdout, no argument
  * but --help. */
@@ -1030,12 +569,12 @@ int main(int argc, char **argv)
     for (int i = 2; i < argc && argc > 1 && !strcmp(argv[1], "run"); i++)
         if (!strcmp(argv[i], "--mpi")) {
             MPI_Init(&argc, &argv);
-            MPI_Comm_rank(MPI_COMM_WORLD, &mpi_rank);
-            mpi_on = 1;
+            MPI_Comm_rank(MPI_COMM_WORLD, &cli_mpi_rank);
+            cli_mpi_on = 1;
             break;
         }
     int rc = herd(argc, argv);
-    if (mpi_on) {
+    if (cli_mpi_on) {
         fflush(stdout);
         if (rc != 0)
             MPI_Abort(MPI_COMM_WORLD, rc);

@@ -1,0 +1,60 @@
+/*
+ * cli.h - what the commands of the herd command line share (sim/cli):
+ * messages, flag parsing, the scenario operand.  main.c holds usage,
+ * help and the dispatch; rare_cmd.c and real_cmd.c the commands that
+ * stand beside herd run.
+ */
+#ifndef HERD_CLI_H
+#define HERD_CLI_H
+
+#include <stddef.h>
+
+#include "../scenario/scenario.h"
+
+#define MAX_SETS 256
+
+#ifdef HERD_MPI
+extern int cli_mpi_on, cli_mpi_rank; /* started with --mpi under mpirun; rank 0 speaks */
+#endif
+
+/* Prints "herd: MESSAGE" on stderr as one line: control characters in the
+ * message (a value with a newline, say) are escaped as \n, \r, \t or \xHH. */
+void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The help of one subcommand on stdout (main.c); 0, or 1 if it could not
+ * be written. */
+int help_for(const char *cmd);
+
+/* The message for an option getopt_long did not accept (args[ind - 1] is
+ * the culprit, or optopt for a short one). */
+void bad_option(const char *cmd, char **args, int ind);
+
+/* A copy of argv for getopt_long to permute (one command per process),
+ * or NULL with the error printed. */
+char **copy_args(int argc, char **argv);
+
+/* The one operand after the options (args[optind + 1 ..]) into *out:
+ * 0, or -1 with "WHAT; got 'A' and 'B'" printed when there are two. */
+int cli_one_operand(int argc, char **args, const char *what, const char **out);
+
+/* A scenario configuration to load (malloc'ed: it is large) and the
+ * scenario's path as messages show it; NULL (said on stderr) when out of
+ * memory. */
+scn_config *new_config(const char *scenario, char *shown, size_t n);
+
+/* An integer flag value in [lo, hi] (digits only) into *out; 0, or -1
+ * with the error printed. */
+int int_flag(const char *flag, const char *v, unsigned long long lo, unsigned long long hi,
+             unsigned long long *out);
+
+/* A number flag in the scenario files' one number syntax
+ * (spec_parse_number), in [lo, hi], a whole number if integer; 0, else -1
+ * with the message printed. */
+int number_flag(const char *flag, const char *v, double lo, double hi, int integer, double *out);
+
+/* herd rare (rare_cmd.c), herd serve / herd drive (real_cmd.c). */
+extern const char cli_rare_help[];
+int cmd_rare(int argc, char **argv);
+int cmd_real(int argc, char **argv, int serve);
+
+#endif
