@@ -187,7 +187,7 @@ asan-test:
 # plain build has no MPI dependency.
 MPI_SRC := $(SIM_SRC) sim/experiment/mpi.c $(POLICY_SRC) $(CLI_SRC)
 mpi: herd-mpi
-herd-mpi: $(MPI_SRC) $(wildcard sim/*/*.h)
+herd-mpi: $(MPI_SRC) $(wildcard sim/*/*.h sim/policy/herdpolicy/*.h)
 	@command -v mpicc >/dev/null || { echo "make mpi: mpicc not found (apt-get install libopenmpi-dev openmpi-bin)" >&2; exit 1; }
 	mpicc -std=c11 -D_DEFAULT_SOURCE -DHERD_MPI $(WARN) $(CFLAGS) -o $@ $(MPI_SRC) $(LDLIBS)
 
@@ -301,7 +301,7 @@ bench: deps
 # scenarios and the plot scripts.  make uninstall removes exactly these.
 INSTALL_SHARE := $(PREFIX)/share/herd
 INSTALL_FILES  = bin/herd lib/libherdpolicy.a lib/$(SO_REAL) lib/$(SO_NAME) lib/libherdpolicy.so \
-                 include/herdpolicy.h lib/pkgconfig/herdpolicy.pc share/man/man1/herd.1 share/man/man3/herdpolicy.3
+                 include/herdpolicy.h include/herdpolicy/limits.h include/herdpolicy/client.h lib/pkgconfig/herdpolicy.pc share/man/man1/herd.1 share/man/man3/herdpolicy.3
 
 install: all $(BUILD)/herdpolicy.pc
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
@@ -312,6 +312,8 @@ install: all $(BUILD)/herdpolicy.pc
 	ln -sf $(SO_REAL) $(DESTDIR)$(PREFIX)/lib/$(SO_NAME)
 	ln -sf $(SO_NAME) $(DESTDIR)$(PREFIX)/lib/libherdpolicy.so
 	install -m 644 sim/policy/herdpolicy.h $(DESTDIR)$(PREFIX)/include/herdpolicy.h
+	install -d $(DESTDIR)$(PREFIX)/include/herdpolicy
+	install -m 644 sim/policy/herdpolicy/limits.h sim/policy/herdpolicy/client.h $(DESTDIR)$(PREFIX)/include/herdpolicy/
 	install -m 644 $(BUILD)/herdpolicy.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/herdpolicy.pc
 	install -m 644 herd.1 $(DESTDIR)$(PREFIX)/share/man/man1/herd.1
 	install -m 644 herdpolicy.3 $(DESTDIR)$(PREFIX)/share/man/man3/herdpolicy.3
@@ -329,7 +331,7 @@ install-test: all
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALL_FILES))
 	rm -rf $(DESTDIR)$(INSTALL_SHARE)
-	-rmdir $(DESTDIR)$(PREFIX)/lib/pkgconfig 2>/dev/null
+	-rmdir $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/herdpolicy 2>/dev/null
 
 clean:
 	rm -rf build build-asan herd herd-asan herd-mpi

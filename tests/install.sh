@@ -15,7 +15,7 @@ dest=$tmp/root prefix=/opt/herd-test
 if $MAKE --no-print-directory -s install DESTDIR="$dest" PREFIX="$prefix" >"$tmp/install.log" 2>&1; then ok; else
     bad "make install"; cat "$tmp/install.log"; exit 1; fi
 root=$dest$prefix
-for f in bin/herd lib/libherdpolicy.a lib/libherdpolicy.so lib/libherdpolicy.so.0 include/herdpolicy.h \
+for f in bin/herd lib/libherdpolicy.a lib/libherdpolicy.so lib/libherdpolicy.so.0 include/herdpolicy.h include/herdpolicy/limits.h include/herdpolicy/client.h \
          lib/pkgconfig/herdpolicy.pc share/man/man1/herd.1 share/man/man3/herdpolicy.3 \
          share/herd/plots/timeseries.gp share/herd/scenarios/thundering-herd.ini \
          share/herd/scenarios/workshop/01-thundering-herd.ini; do
