@@ -25,9 +25,10 @@ void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * be written. */
 int help_for(const char *cmd);
 
-/* The message for an option getopt_long did not accept (args[ind - 1] is
- * the culprit, or optopt for a short one). */
-void bad_option(const char *cmd, char **args, int ind);
+/* The end of a command's getopt_long loop (optstring starting with ':'):
+ * a missing value (c == ':') or an option the command does not know;
+ * prints the message and returns 2, the exit status. */
+int cli_option_error(const char *cmd, int c, char **args);
 
 /* A copy of argv for getopt_long to permute (one command per process),
  * or NULL with the error printed. */

@@ -43,7 +43,9 @@ void errorf(const char *fmt, ...)
     fprintf(stderr, "herd: %s\n", out);
 }
 
-void bad_option(const char *cmd, char **args, int ind)
+/* The message for an option getopt_long did not accept (args[ind - 1] is
+ * the culprit, or optopt for a short one). */
+static void bad_option(const char *cmd, char **args, int ind)
 {
     const char *a = ind > 0 ? args[ind - 1] : "";
     if (a[0] == '-' && a[1] == '-' && strchr(a, '=') && optopt)
@@ -110,4 +112,13 @@ int number_flag(const char *flag, const char *v, double lo, double hi, int integ
     }
     *out = x;
     return 0;
+}
+
+int cli_option_error(const char *cmd, int c, char **args)
+{
+    if (c == ':')
+        errorf("%s needs a value (see herd %s --help)", args[optind], cmd);
+    else
+        bad_option(cmd, args + 1, optind);
+    return 2;
 }

@@ -346,12 +346,8 @@ static int cmd_run(int argc, char **argv, int check)
         }
         case 'h':
             return help_for(argv[1]);
-        case ':':
-            errorf("%s needs a value (see herd %s --help)", args[optind], argv[1]);
-            return 2;
         default:
-            bad_option(argv[1], args + 1, optind);
-            return 2;
+            return cli_option_error(argv[1], c, args);
         }
     }
     if (cli_one_operand(argc, args, "one scenario per run", &scenario) != 0)
@@ -427,8 +423,7 @@ static int cmd_merge(int argc, char **argv)
         } else if (c == 'h') {
             return help_for("merge");
         } else {
-            bad_option("merge", argv + 1, optind);
-            return 2;
+            return cli_option_error("merge", c, argv);
         }
     }
     for (int i = optind + 1; i < argc; i++) {
@@ -519,12 +514,8 @@ static int cmd_plot(int argc, char **argv)
                 return 2;
             }
             (c == P_POINT ? o.point : o.metric)[(*n)++] = optarg;
-        } else if (c == ':') {
-            errorf("%s needs a value (see herd plot --help)", argv[optind]);
-            return 2;
         } else {
-            bad_option("plot", argv + 1, optind);
-            return 2;
+            return cli_option_error("plot", c, argv);
         }
     }
     if (cli_one_operand(argc, argv, "plot takes one directory", &dir) != 0)

@@ -142,12 +142,8 @@ int cmd_rare(int argc, char **argv)
             break;
         case 'h':
             return help_for("rare");
-        case ':':
-            errorf("%s needs a value (see herd rare --help)", args[optind]);
-            return 2;
         default:
-            bad_option("rare", args + 1, optind);
-            return 2;
+            return cli_option_error("rare", c, args);
         }
     }
     if (cli_one_operand(argc, args, "one scenario per run", &scenario) != 0)

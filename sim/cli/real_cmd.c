@@ -104,12 +104,8 @@ int cmd_real(int argc, char **argv, int serve)
             break;
         case 'h':
             return help_for(cmd);
-        case ':':
-            errorf("%s needs a value (see herd %s --help)", args[optind], cmd);
-            return 2;
         default:
-            bad_option(cmd, args + 1, optind);
-            return 2;
+            return cli_option_error(cmd, c, args);
         }
     }
     if (cli_one_operand(argc, args, "one scenario per run", &scenario) != 0)
