@@ -278,6 +278,89 @@ TEST(test_timer_lane_horizon)
     free(c.tag);
 }
 
+/* Pruning in place, layout by layout: N timers due at t = 1 on a lane;
+ * when the first fires (the lane's head chunk is then partly popped),
+ * pattern p cancels some of the others and one more timer is scheduled,
+ * which prunes.  The rest must fire in order, each cancelled one counted
+ * once, whatever chunks the kept ones end up in. */
+typedef struct layout {
+    uint8_t *dead;
+    uint32_t n, *fired, nfired;
+    int lane, pattern;
+} layout;
+
+static bool layout_dead(const eq_event *ev, void *ctx)
+{
+    const layout *L = ctx;
+    return L->dead[ev->obj];
+}
+
+static bool layout_pattern(int p, uint32_t i, uint32_t n)
+{
+    switch (p) {
+    case 0: return true;                     /* all */
+    case 1: return i % 2 == 0;               /* every other */
+    case 2: return i % 20 != 19;             /* all but one per chunk's worth */
+    case 3: return i < n - 1;                /* all but the last */
+    case 4: return i > 40;                   /* keep the first chunks whole */
+    case 5: return i % 7 != 0 || i > n / 2;  /* scattered, then a dead tail */
+    default: return i != 2;                  /* all but the new head-chunk's first */
+    }
+}
+
+static void layout_timer(sim_t *sim, const eq_event *ev, void *ctx)
+{
+    layout *L = ctx;
+    assert_false(L->dead[ev->obj]);
+    L->fired[L->nfired++] = ev->obj;
+    if (ev->obj != 0)
+        return;
+    uint32_t ndead = 0;
+    for (uint32_t i = 2; i < L->n; i++)
+        if (layout_pattern(L->pattern, i, L->n)) {
+            L->dead[i] = 1;
+            ndead++;
+        }
+    for (uint32_t k = 0; k < ndead; k++)
+        sim_lane_dead(sim, L->lane);
+    size_t before = sim->lane[L->lane].q.len;
+    sim_schedule_lane(sim, L->lane, 1, L->n, 0, 0, 0); /* prunes */
+    assert_true(sim->lane[L->lane].q.len == before - ndead + 1);
+}
+
+TEST(test_timer_lane_prune_layouts)
+{
+    for (int p = 0; p < 7; p++) {
+        layout L = {.n = 3001, .pattern = p};
+        L.dead = calloc(L.n + 1, 1);
+        L.fired = calloc(L.n + 1, sizeof *L.fired);
+        assert_true(L.dead && L.fired);
+        sim_t sim;
+        assert_int_equal(sim_init(&sim, 9, 0), 0);
+        sim_on(&sim, 1, layout_timer, &L);
+        L.lane = sim_timer_lane(&sim, 1.0, layout_dead, &L);
+        for (uint32_t i = 0; i < L.n; i++)
+            sim_schedule_lane(&sim, L.lane, 1, i, 0, 0, 0);
+        uint64_t ndead = 0;
+        assert_int_equal(sim_run(&sim, INFINITY), 0);
+        for (uint32_t i = 0; i < L.n; i++)
+            ndead += L.dead[i];
+        /* the live ones in order, then the one scheduled last */
+        uint32_t k = 0;
+        for (uint32_t i = 0; i <= L.n; i++)
+            if (!L.dead[i])
+                assert_int_equal(L.fired[k++], i);
+        assert_int_equal(k, L.nfired);
+        assert_int_equal(sim.events, (uint64_t)L.n + 1);
+        assert_int_equal(sim.lane[L.lane].q.len, 0);
+        assert_int_equal(sim.pool.used, 0); /* every chunk went back */
+        (void)ndead;
+        sim_free(&sim);
+        free(L.dead);
+        free(L.fired);
+    }
+}
+
 static void loop_forever(sim_t *sim, const eq_event *ev, void *ctx)
 {
     (void)ctx;
@@ -380,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_lanes_merge_in_order),
         cmocka_unit_test(test_timer_lane_pruned),
         cmocka_unit_test(test_timer_lane_horizon),
+        cmocka_unit_test(test_timer_lane_prune_layouts),
         cmocka_unit_test(test_same_instant_bound),
         cmocka_unit_test(test_same_instant_resets),
         cmocka_unit_test(test_stuck_run_is_reported),

@@ -122,10 +122,8 @@ static inline int list_add(lq_bucket *b, ck_pool *p, const eq_event *ev)
 static inline uint32_t bucket_of(const lq_rung *R, double t)
 {
     double x = (t - R->lo) * R->inv;
-    if (!(x > 0))
-        return 0;
-    if (x >= (double)R->nb)
-        return R->nb - 1;
+    x = x > 0 ? x : 0;                /* NaN too */
+    x = x < R->last ? x : R->last;
     return (uint32_t)x;
 }
 
@@ -176,9 +174,18 @@ static int bottom_insert(lq_queue *q, const eq_event *ev)
         q->bot[q->blen++] = *ev;
         return 0;
     }
-    /* the first index with time > t, without branches to mispredict: the
-     * answer stays in [lo, lo + n] */
-    for (uint32_t n = hi - lo; n > 1;) {
+    /* the first index with time > t.  A simulation's new events are
+     * mostly due soon, near the head: gallop from the head (probes at
+     * head + 1, 3, 7, ...: O(log distance)), then search the last step's
+     * range without branches to mispredict (the answer stays in
+     * [lo, lo + n]) */
+    uint32_t step = 1;
+    while (lo + step < hi && q->bot[lo + step - 1].time <= t) {
+        lo += step;
+        step *= 2;
+    }
+    uint32_t end = lo + step < hi ? lo + step : hi;
+    for (uint32_t n = end - lo; n > 1;) {
         uint32_t half = n / 2;
         lo = q->bot[lo + half - 1].time <= t ? lo + half : lo;
         n -= half;
@@ -325,6 +332,30 @@ static void to_bottom(lq_queue *q, lq_bucket *L)
 {
     uint32_t n = 0;
     ck_chunk *c = L->head;
+    if (L->n <= LQ_THRES) { /* short: insertion-sorted as it is copied */
+        eq_event *a = q->bot;
+        while (c) {
+            for (uint32_t i = 0, k = chunk_n(L, c); i < k; i++) {
+                const eq_event *e = &c->u.ev[i];
+                /* the list is in increasing seq: e goes after every
+                 * event of its time (invariant 4) */
+                uint32_t j = n++;
+                while (j > 0 && e->time < a[j - 1].time) {
+                    a[j] = a[j - 1];
+                    j--;
+                }
+                a[j] = *e;
+            }
+            ck_chunk *nx = c->next;
+            ck_put(q->pool, c);
+            c = nx;
+        }
+        L->head = L->tail = NULL;
+        L->n = L->tn = 0;
+        q->bhead = 0;
+        q->blen = n;
+        return;
+    }
     while (c) {
         uint32_t k = chunk_n(L, c);
         memcpy(q->bot + n, c->u.ev, (size_t)k * sizeof *q->bot);
@@ -348,10 +379,11 @@ static void spread(lq_queue *q, lq_rung *R, lq_bucket *L)
     const char *pf = L->n < LQ_SMALL ? q->pf_base : NULL;
     while (c) {
         uint32_t m = chunk_n(L, c);
+        if (pf)
+            for (uint32_t i = 0; i < m; i++)
+                __builtin_prefetch(pf + c->u.ev[i].obj * q->pf_stride);
         for (uint32_t i = 0; i < m; i++) {
             const eq_event *e = &c->u.ev[i];
-            if (pf)
-                __builtin_prefetch(pf + e->obj * q->pf_stride);
             list_add(&R->b[bucket_of(R, e->time)], q->pool, e); /* reserved: cannot fail */
         }
         ck_chunk *nx = c->next;
@@ -385,6 +417,7 @@ static int make_rung(lq_queue *q, uint32_t r, lq_bucket *L, double lo, double hi
         return -1;
     memset(R->b, 0, (size_t)nb * sizeof *R->b);
     R->nb = nb;
+    R->last = (double)(nb - 1);
     R->lo = lo;
     double inv = (double)nb / (hi - lo);
     R->inv = isfinite(inv) ? inv : DBL_MAX;

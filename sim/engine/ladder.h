@@ -59,6 +59,7 @@ typedef struct lq_bucket {
 
 typedef struct lq_rung {
     double lo, inv;      /* bucket of t: (t - lo) * inv, clamped */
+    double last;         /* nb - 1, as a double */
     lq_bucket *b;
     uint32_t nb, cap;    /* buckets in use, allocated */
     int64_t cur;         /* buckets <= cur are used up (moved below) */

@@ -183,35 +183,60 @@ int sim_timer_lane(sim_t *sim, double delay, sim_dead_fn dead, void *ctx)
 }
 
 /* Drops the cancelled timers of lane l, counting each that the current
- * run would have dispatched.  Order kept; O(entries); the chunks the old
- * list frees are the ones the new one takes, so memory does not grow. */
+ * run would have dispatched.  Order kept; O(entries), in place: the kept
+ * entries are copied down over the dropped ones, chunk by chunk, and the
+ * chunks left empty at the end go back to the pool (no allocation). */
 static int prune(sim_t *sim, sim_lane *l)
 {
-    /* the new list takes at most one chunk more than the old one has freed */
-    if (ck_reserve(&sim->pool, 2) != 0)
-        return -1;
-    ck_fifo kept;
-    ck_fifo_init(&kept, 1);
-    eq_event e;
-    uint64_t dropped = 0;
-    while (l->q.len) {
-        if (sim->pf_base) { /* the rest of this chunk's objects, before testing them */
-            const ck_chunk *c = l->q.head;
-            for (uint32_t i = l->q.off; i < c->n; i++)
-                __builtin_prefetch(sim->pf_base + c->u.nv[i].obj * sim->pf_stride);
-        }
-        for (uint32_t k = l->q.head->n - l->q.off; k > 0; k--) {
-            ck_fifo_pop(&l->q, &sim->pool, &e);
-            if (l->dead(&e, l->dead_ctx)) {
-                dropped += e.time <= sim->until;
-                continue;
+    ck_fifo *f = &l->q;
+    uint64_t dropped = 0, kept = 0;
+    if (f->len) {
+        ck_chunk *wc = f->head, *wprev = NULL; /* the write cursor: chunk, slot */
+        uint32_t wi = f->off;
+        for (ck_chunk *rc = f->head; rc;) {
+            if (sim->pf_base) /* this chunk's objects, before testing them */
+                for (uint32_t i = rc == f->head ? f->off : 0; i < rc->n; i++)
+                    __builtin_prefetch(sim->pf_base + rc->u.nv[i].obj * sim->pf_stride);
+            for (uint32_t i = rc == f->head ? f->off : 0; i < rc->n; i++) {
+                const ck_narrow *s = &rc->u.nv[i];
+                eq_event e = {.time = s->time, .seq = s->seq, .type = s->type, .obj = s->obj, .tag = s->tag};
+                if (l->dead(&e, l->dead_ctx)) {
+                    dropped += e.time <= sim->until;
+                    continue;
+                }
+                if (wi == CK_NARROW) { /* the write cursor is never ahead of the read one */
+                    wc->n = CK_NARROW;
+                    wprev = wc;
+                    wc = wc->next;
+                    wi = 0;
+                }
+                wc->u.nv[wi++] = *s;
+                kept++;
             }
-            int rc = ck_fifo_push(&kept, &sim->pool, &e);
-            assert(rc == 0); /* reserved */
-            (void)rc;
+            rc = rc->next;
         }
+        /* wc holds the last kept entries (or none, if wi is where it began);
+         * every chunk after it is empty now */
+        ck_chunk *rest = wc->next;
+        if (wi == (wc == f->head ? f->off : 0)) { /* wc holds nothing */
+            rest = wc;
+            wc = wprev;
+        }
+        while (rest) {
+            ck_chunk *n = rest->next;
+            ck_put(&sim->pool, rest);
+            rest = n;
+        }
+        if (wc) {
+            wc->n = wi;
+            wc->next = NULL;
+            f->tail = wc;
+        } else {
+            f->head = f->tail = NULL;
+            f->off = 0;
+        }
+        f->len = kept;
     }
-    l->q = kept;
     while (l->head.time != INFINITY && l->dead(&l->head, l->dead_ctx)) {
         dropped += l->head.time <= sim->until;
         if (ck_fifo_pop(&l->q, &sim->pool, &l->head) != 0) {

@@ -81,15 +81,13 @@ static const char *const effect_names[HP_EFFECT_COUNT] = {
 
 static double resolve_time(double v, double dflt)
 {
-    if (v == 0.0 || !isfinite(v) || v < 0.0)
-        return dflt;
-    return v;
+    return v > 0.0 && v <= DBL_MAX ? v : dflt; /* 0, negative, NaN, inf: the default */
 }
 
 /* A duration whose zero means "none": negative and non-finite values too. */
 static double resolve_none(double v)
 {
-    return v > 0.0 && isfinite(v) ? v : 0.0;
+    return v > 0.0 && v <= DBL_MAX ? v : 0.0;
 }
 
 static void policy_times(const hp_policy *p, double *base, double *cap)
@@ -115,10 +113,29 @@ static double below(double s, double hi)
     return s;
 }
 
+/* 2^n for 0 <= n <= 1023, built from its bits (exact). */
+static inline double pow2(uint32_t n)
+{
+    union {
+        uint64_t u;
+        double d;
+    } x = {.u = (uint64_t)(1023u + n) << 52};
+    return x.d;
+}
+
 static double ceiling_of(double base, double cap, uint32_t n)
 {
     if (base >= cap || n >= HP_EXPONENT_SATURATED)
         return cap;
+    /* The common case without libm: base and cap normal, n small enough
+     * that cap * 2^-n is normal too.  Then base * 2^n is exact while
+     * finite (scaling a normal number by a power of two), and base * 2^n
+     * >= cap exactly when base >= cap * 2^-n (the test below): the same
+     * answers as the ldexp path, bit for bit. */
+    if (n <= 64 && base >= DBL_MIN && cap >= 0x1p-958 && cap <= DBL_MAX) {
+        double x = base * pow2(n);
+        return x >= cap ? cap : x;
+    }
     /* base < cap * 2^-n, as computed, implies base * 2^n < cap exactly:
      * the scaling is exact unless cap * 2^-n is subnormal, and then base,
      * below it, is a multiple of 2^-1074 like the rounded value, so it is at
