@@ -203,6 +203,28 @@ TEST(test_saturation)
     assert_close(sleep1(HP_FULL_JITTER, 1e-300, 1e-300, 5, 0.5), 5e-301, EPS);
 }
 
+/* The exponential ceiling, bit for bit, against min(cap, base * 2^n)
+ * computed with ldexp (the reference the fast path must agree with), over
+ * bases and caps from subnormal to DBL_MAX and n across the fast path's
+ * edge (64) and the limits of the exponent. */
+TEST(test_exponential_ceiling_exact)
+{
+    static const double bases[] = {0x1p-1074, 1e-310, DBL_MIN, 1e-300, 0.005, 0.1, 1, 3.7, 1e100, 1e290, 1e300};
+    static const double caps[] = {1e-300, 0x1p-958, 0x1p-959, 1e-200, 0.5, 2, 60, 1e300, DBL_MAX};
+    for (size_t i = 0; i < sizeof bases / sizeof *bases; i++)
+        for (size_t j = 0; j < sizeof caps / sizeof *caps; j++)
+            for (uint32_t n = 0; n < 1100; n += n < 70 ? 1 : 37) {
+                double b = bases[i], c = caps[j], want;
+                if (b >= c)
+                    want = c;
+                else
+                    want = b >= ldexp(c, -(int)n) ? c : ldexp(b, (int)n);
+                double got = sleep1(HP_EXPONENTIAL, b, c, n, 0);
+                if (got != want)
+                    fail_msg("base %a cap %a n %u: %a, want %a", b, c, n, got, want);
+            }
+}
+
 /* Policies that hp_policy_check() rejects still give finite sleeps in
  * [0, cap]: negative or non-finite times act as their default, and a cap
  * below base wins over base. */
@@ -1836,6 +1858,7 @@ int main(void)
         cmocka_unit_test(test_decorrelated_sequence),
         cmocka_unit_test(test_u_clamped),
         cmocka_unit_test(test_saturation),
+        cmocka_unit_test(test_exponential_ceiling_exact),
         cmocka_unit_test(test_invalid_policy_total),
         cmocka_unit_test(test_decorrelated_no_overflow),
         cmocka_unit_test(test_grid_properties),
