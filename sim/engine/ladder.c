@@ -175,16 +175,19 @@ static int bottom_insert(lq_queue *q, const eq_event *ev)
         return 0;
     }
     /* the first index with time > t.  A simulation's new events are
-     * mostly due soon, near the head: gallop from the head (probes at
-     * head + 1, 3, 7, ...: O(log distance)), then search the last step's
-     * range without branches to mispredict (the answer stays in
-     * [lo, lo + n]) */
-    uint32_t step = 1;
-    while (lo + step < hi && q->bot[lo + step - 1].time <= t) {
-        lo += step;
-        step *= 2;
+     * often due soon, near the head: if t is in the first eighth, gallop
+     * from the head (probes at head + 1, 3, 7, ...: O(log distance)).
+     * Then search the range left without branches to mispredict (the
+     * answer stays in [lo, lo + n]) */
+    uint32_t end = hi;
+    if (t < q->bot[lo + (hi - lo) / 8].time) {
+        uint32_t step = 1;
+        while (lo + step < hi && q->bot[lo + step - 1].time <= t) {
+            lo += step;
+            step *= 2;
+        }
+        end = lo + step < hi ? lo + step : hi;
     }
-    uint32_t end = lo + step < hi ? lo + step : hi;
     for (uint32_t n = end - lo; n > 1;) {
         uint32_t half = n / 2;
         lo = q->bot[lo + half - 1].time <= t ? lo + half : lo;
