@@ -28,10 +28,10 @@
 #define SHOWN_MAX 300                 /* characters of a path echoed in a message */
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-#define MAX_WANT 64        /* metrics of aggregate.csv kept per row */
-#define MAX_OUTAGES 32     /* outage sections read from the manifest */
-#define MAX_MSETS 256      /* outage and spike overrides read from the manifest */
-#define NAME_MAX_LEN 63    /* a scenario name, as [run] name allows it */
+#define MAX_WANT 64     /* metrics of aggregate.csv kept per row */
+#define MAX_OUTAGES 32  /* outage sections read from the manifest */
+#define MAX_MSETS 256   /* outage and spike overrides read from the manifest */
+#define NAME_MAX_LEN 63 /* a scenario name, as [run] name allows it */
 
 /* The key columns shared by every CSV of a directory: `variant` (with
  * [variant] sections), one per swept key, then `strategy`. */
@@ -128,6 +128,8 @@ typedef struct inputs {
     size_t n[IN_COUNT], cap[IN_COUNT];
 } inputs;
 
+/* What the figures use of a results directory: filled and checked by
+ * plot_load.c, read by plot_data.c (stage 2) and plot.c. */
 typedef struct folder {
     inputs in;
     keyset ks;

@@ -1155,6 +1155,17 @@ static void load_manifest(const char *dir, manifest *m)
     fclose(f);
 }
 
+/* The name of the results directory d, when it is a valid scenario name
+ * (titles fall back to it without a manifest). */
+static void dir_name(const char *d, char *out, size_t n)
+{
+    const char *b = strrchr(d, '/');
+    b = b ? b + 1 : d;
+    out[0] = '\0';
+    if (strlen(b) < n && valid_name(b))
+        snprintf(out, n, "%s", b);
+}
+
 /* ------------------------------------------------------------------------
  * The selection (--variant, --point, --replication, --metric)
  * ------------------------------------------------------------------------ */
@@ -1342,18 +1353,6 @@ static int check_replication(folder *fo, char *err, size_t errlen)
     }
     return 0;
 }
-
-/* The name of the results directory d, when it is a valid scenario name
- * (titles fall back to it without a manifest). */
-static void dir_name(const char *d, char *out, size_t n)
-{
-    const char *b = strrchr(d, '/');
-    b = b ? b + 1 : d;
-    out[0] = '\0';
-    if (strlen(b) < n && valid_name(b))
-        snprintf(out, n, "%s", b);
-}
-
 
 /* ------------------------------------------------------------------------
  * The stage, in the order plot_render_opts runs it
