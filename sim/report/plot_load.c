@@ -560,6 +560,8 @@ int plot_kept(const ptable *t, int m)
     return -1;
 }
 
+/* Marks the replication of field seen in r (if below REP_MAX); -1 when out
+ * of memory. */
 static int repset_add(repset *r, const char *field)
 {
     unsigned long long v = strtoull(field, NULL, 10);
