@@ -1,0 +1,1397 @@
+/*
+ * plot_load.c - herd plot's first stage: a results directory read and
+ * validated (see plot.h, plot_internal.h).
+ *
+ * Every CSV of the directory is read once, line by line, and validated
+ * (csv_rd, check_header, check_row); what the figures need is kept
+ * (aggregate.csv and compare.csv rows with the metrics the figures draw,
+ * the series of timeseries.csv of the selected replication at the selected
+ * sweep point).  manifest.txt, if any, is read for the scenario's name,
+ * [run] columns, outages and spike (load_manifest: names of a restricted
+ * set, metric names, numbers).  The selection (--variant, --point,
+ * --replication, --metric) is checked against the rows as they are read.
+ * A malformed file is refused with "FILE:LINE: what is wrong; expected
+ * ..." (PLOT_INVALID).
+ */
+#include "plot_internal.h"
+
+#include "../base/text.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../base/alloc.h"
+#include "../model/results.h"
+#include "../policy/herdpolicy.h"
+
+/* Bounds of a results CSV. */
+#define CSV_MAX_BYTES (1LL << 30) /* 1 GiB per file */
+#define LINE_MAX_BYTES 65536
+#define MAX_COLS 1024
+#define NUMBER_MAX 40
+#define VALUE_SHOWN 40 /* characters of a bad value echoed */
+
+#define REP_MAX 1000000    /* replications that can be selected: 0 .. REP_MAX - 1 */
+#define MANIFEST_LINE 4096 /* longer lines of manifest.txt are skipped */
+
+/* ------------------------------------------------------------------------
+ * Messages
+ * ------------------------------------------------------------------------ */
+
+/* s (at most max bytes of it) with every byte outside printable ASCII, and
+ * the backslash, escaped (\n, \t, \r, \\, \xHH), so a message stays on one
+ * line and cannot drive a terminal; "..." marks a cut. */
+void plot_esc(char *out, size_t outlen, const char *s, size_t max)
+{
+    size_t o = 0, i;
+    if (outlen == 0)
+        return;
+    for (i = 0; s[i] && i < max; i++) {
+        unsigned char c = (unsigned char)s[i];
+        char t[8];
+        if (c == '\\')
+            snprintf(t, sizeof t, "\\\\");
+        else if (c == '\n')
+            snprintf(t, sizeof t, "\\n");
+        else if (c == '\t')
+            snprintf(t, sizeof t, "\\t");
+        else if (c == '\r')
+            snprintf(t, sizeof t, "\\r");
+        else if (c < 0x20 || c >= 0x7f)
+            snprintf(t, sizeof t, "\\x%02x", c);
+        else
+            t[0] = (char)c, t[1] = '\0';
+        size_t n = strlen(t);
+        if (o + n + 4 > outlen)
+            break;
+        memcpy(out + o, t, n);
+        o += n;
+    }
+    if (s[i] && o + 4 <= outlen) {
+        memcpy(out + o, "...", 3);
+        o += 3;
+    }
+    out[o] = '\0';
+}
+
+/* snprintf into out[PATH_MAX]; -1 with err when the path does not fit. */
+int plot_path_fmt(char *out, char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(out, PATH_MAX, fmt, ap);
+    va_end(ap);
+    if (n < 0 || n >= PATH_MAX) {
+        char shown[SHOWN_MAX + 8];
+        plot_esc(shown, sizeof shown, out, 200);
+        snprintf(err, errlen, "%s...: path too long", shown);
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Reading a CSV: one line at a time, every byte checked
+ * ------------------------------------------------------------------------ */
+
+typedef struct csv_rd {
+    FILE *f;
+    char shown[SHOWN_MAX + 8]; /* the path, escaped */
+    long line;
+    long long bytes;
+    char *lbuf;                /* the line, NUL-terminated */
+    char *fbuf;                /* its fields, each NUL-terminated */
+    const char *field[MAX_COLS];
+    int nf;
+    char *err;
+    size_t errlen;
+} csv_rd;
+
+/* "FILE:LINE: message"; returns PLOT_INVALID. */
+static int rd_fail(csv_rd *r, const char *fmt, ...)
+{
+    int n = snprintf(r->err, r->errlen, "%s:%ld: ", r->shown, r->line);
+    if (n >= 0 && (size_t)n < r->errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->err + n, r->errlen - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return PLOT_INVALID;
+}
+
+/* Splits r->lbuf into r->field[] (RFC 4180 quoting: "a,b" and "" inside
+ * quotes).  0 or PLOT_INVALID. */
+static int rd_split(csv_rd *r)
+{
+    const char *p = r->lbuf;
+    char *o = r->fbuf;
+    r->nf = 0;
+    for (;;) {
+        if (r->nf == MAX_COLS)
+            return rd_fail(r, "more than %d fields; expected a herd CSV", MAX_COLS);
+        r->field[r->nf] = o;
+        if (*p == '"') {
+            for (p++;; p++) {
+                if (*p == '\0')
+                    return rd_fail(r, "field %d: a quote that is never closed; expected \"...\" within the line",
+                                   r->nf + 1);
+                if (*p == '"') {
+                    if (p[1] != '"')
+                        break;
+                    p++;
+                }
+                *o++ = *p;
+            }
+            p++;
+            if (*p != ',' && *p != '\0')
+                return rd_fail(r, "field %d: text after a closing quote; expected a comma or the end of the line",
+                               r->nf + 1);
+        } else {
+            for (; *p != ',' && *p != '\0'; p++) {
+                if (*p == '"')
+                    return rd_fail(r, "field %d: a quote inside an unquoted field; expected a field quoted whole",
+                                   r->nf + 1);
+                *o++ = *p;
+            }
+        }
+        *o++ = '\0';
+        r->nf++;
+        if (*p != ',')
+            return 0;
+        p++;
+    }
+}
+
+/* Reads and splits the next line.  1, 0 at the end of the file,
+ * PLOT_INVALID, or -1 on a read error. */
+static int rd_line(csv_rd *r)
+{
+    size_t n = 0;
+    int c;
+    r->line++;
+    while ((c = getc(r->f)) != EOF) {
+        if (++r->bytes > CSV_MAX_BYTES)
+            return rd_fail(r, "the file is larger than %lld bytes; expected at most that", CSV_MAX_BYTES);
+        if (c == '\n') {
+            if (n == 0)
+                return rd_fail(r, "an empty line; expected a row of comma-separated fields");
+            r->lbuf[n] = '\0';
+            int rc = rd_split(r);
+            return rc ? rc : 1;
+        }
+        if (c == '\0')
+            return rd_fail(r, "a NUL byte; expected text");
+        if (c < 0x20 || c == 0x7f)
+            return rd_fail(r, "control character \\x%02x; expected printable text", c);
+        if (n == LINE_MAX_BYTES)
+            return rd_fail(r, "a line longer than %d bytes; expected a herd CSV", LINE_MAX_BYTES);
+        r->lbuf[n++] = (char)c;
+    }
+    if (ferror(r->f)) {
+        snprintf(r->err, r->errlen, "%s: read error: %s", r->shown, strerror(errno));
+        return -1;
+    }
+    if (n > 0)
+        return rd_fail(r, "the last line has no newline (a truncated file?); expected complete lines");
+    r->line--;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * What a results CSV must look like
+ * ------------------------------------------------------------------------ */
+
+typedef enum ftype { T_VARIANT, T_KEYVAL, T_STRATEGY, T_U64, T_DBL, T_TOOL } ftype;
+
+typedef struct colspec {
+    char name[96];
+    ftype t;
+} colspec;
+
+enum { K_SUMMARY, K_AGGREGATE, K_TIMESERIES, K_COMPARE, K_TOOLS, NKINDS };
+static const char *const kind_file[NKINDS] = {"summary.csv", "aggregate.csv", "timeseries.csv", "compare.csv",
+                                              "tools.csv"};
+
+/* These three lists must match report.c (a fresh run's figures, drawn by
+ * tests/plot.sh, fail if they drift). */
+static const char *const ts_cols[] = {"replication", "time_s", "arrivals",          "refused", "in_flight",
+                                      "successes",   "errors", "retries_scheduled", "offered", "goodput"};
+const char *const plot_compared[] = {"completion_time_s", "calls",         "retries",
+                                       "successes",         "failures",      "peak_inflight",
+                                       "peak_arrivals_per_s", "mean_latency_s", "p99_latency_s"};
+static const char *const tool_cols[] = {"requests", "successes", "failures", "unknown_outcomes",
+                                        "calls",    "effects",   "duplicate_effects", "lost_operations"};
+
+/* The columns after `strategy` of a file of this kind; their number. */
+static int tail_spec(int kind, colspec *c, int max)
+{
+    int n = 0;
+#define ADD(ty, ...)                                                                                                  \
+    do {                                                                                                              \
+        if (n < max) {                                                                                                \
+            snprintf(c[n].name, sizeof c[n].name, __VA_ARGS__);                                                       \
+            c[n].t = (ty);                                                                                            \
+        }                                                                                                             \
+        n++;                                                                                                          \
+    } while (0)
+    switch (kind) {
+    case K_SUMMARY:
+        ADD(T_U64, "replication");
+        ADD(T_U64, "seed");
+        for (size_t k = 0; k < metric_count; k++)
+            ADD(metric_table[k].type == METRIC_U64 ? T_U64 : T_DBL, "%s", metric_table[k].name);
+        break;
+    case K_AGGREGATE:
+        ADD(T_U64, "replications");
+        for (size_t k = 0; k < metric_count; k++) {
+            ADD(T_DBL, "%s_mean", metric_table[k].name);
+            ADD(T_DBL, "%s_ci95", metric_table[k].name);
+            size_t ne;
+            const char *const *extra = metric_agg_extra(&metric_table[k], &ne);
+            for (size_t e = 0; e < ne; e++)
+                ADD(strcmp(extra[e], "_n") ? T_DBL : T_U64, "%s%s", metric_table[k].name, extra[e]);
+        }
+        break;
+    case K_TIMESERIES:
+        for (size_t k = 0; k < COUNT(ts_cols); k++)
+            ADD(strcmp(ts_cols[k], "time_s") ? T_U64 : T_DBL, "%s", ts_cols[k]);
+        break;
+    case K_COMPARE:
+        ADD(T_STRATEGY, "baseline");
+        ADD(T_U64, "replications");
+        for (size_t k = 0; k < PLOT_NCOMPARED; k++) {
+            ADD(T_DBL, "%s_change_pct_mean", plot_compared[k]);
+            ADD(T_DBL, "%s_change_pct_ci95", plot_compared[k]);
+        }
+        break;
+    default:
+        ADD(T_TOOL, "tool");
+        ADD(T_U64, "replications");
+        for (size_t k = 0; k < COUNT(tool_cols); k++) {
+            ADD(T_DBL, "%s_mean", tool_cols[k]);
+            ADD(T_DBL, "%s_ci95", tool_cols[k]);
+        }
+        break;
+    }
+#undef ADD
+    return n;
+}
+
+/* A variant name, as [variant NAME] allows it: 1-63 of [A-Za-z0-9._-]. */
+static int valid_variant(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > LABEL_MAX || !strcmp(s, ".") || !strcmp(s, ".."))
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '-' ||
+              *s == '_' || *s == '.'))
+            return 0;
+    return 1;
+}
+
+static int label_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr(" ._+-(),:/", c);
+}
+
+/* A sweep value: 1-63 of letters, digits, space and . _ + - ( ) , : /
+ * (numbers, names, distributions such as normal(0.1, 0.02)); commas only
+ * within balanced parentheses, as a sweep list is split at the others. */
+static int valid_keyval(const char *s)
+{
+    size_t n = strlen(s);
+    int depth = 0;
+    if (n == 0 || n > LABEL_MAX || s[0] == ' ' || s[n - 1] == ' ')
+        return 0;
+    for (; *s; s++) {
+        if (!label_char(*s) || (*s == ',' && depth == 0))
+            return 0;
+        depth += *s == '(' ? 1 : *s == ')' ? -1 : 0;
+        if (depth < 0)
+            return 0;
+    }
+    return depth == 0;
+}
+
+/* A swept key's column name: section.key, where the section may carry a
+ * name ("outage 1.end_s"): 3-127 of [A-Za-z0-9._ -], with a dot. */
+static int valid_keyname(const char *s)
+{
+    size_t n = strlen(s);
+    if (n < 3 || n > KEYNAME_MAX || !strchr(s, '.') || s[0] == '.' || s[n - 1] == '.' || s[0] == ' ' ||
+        s[n - 1] == ' ')
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '-' ||
+              *s == '_' || *s == '.' || *s == ' '))
+            return 0;
+    return 1;
+}
+
+/* A decimal number as herd writes it: [-+]digits[.digits][e[-+]digits]. */
+int plot_num_text(const char *s)
+{
+    const char *p = s;
+    int digits = 0;
+    if (*p == '-' || *p == '+')
+        p++;
+    for (; *p >= '0' && *p <= '9'; p++)
+        digits++;
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++)
+            digits++;
+    if (!digits)
+        return 0;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '-' || *p == '+')
+            p++;
+        if (!(*p >= '0' && *p <= '9'))
+            return 0;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    return *p == '\0' && p - s <= NUMBER_MAX;
+}
+
+static int valid_dbl(const char *s)
+{
+    return plot_num_text(s) || !strcmp(s, "nan") || !strcmp(s, "inf") || !strcmp(s, "-inf");
+}
+
+static int valid_u64(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > 20)
+        return 0;
+    for (const char *p = s; *p; p++)
+        if (*p < '0' || *p > '9')
+            return 0;
+    return n < 20 || strcmp(s, "18446744073709551615") <= 0;
+}
+
+/* A tool name ([tool NAME]): 1-63 bytes; never passed to gnuplot. */
+static int valid_tool(const char *s)
+{
+    size_t n = strlen(s);
+    return n > 0 && n <= LABEL_MAX;
+}
+
+static double dbl_of(const char *s)
+{
+    if (!strcmp(s, "nan"))
+        return NAN;
+    if (!strcmp(s, "inf"))
+        return INFINITY;
+    if (!strcmp(s, "-inf"))
+        return -INFINITY;
+    return strtod(s, NULL);
+}
+
+static void keys_text(const keyset *ks, char *out, size_t n)
+{
+    size_t o = 0;
+    out[0] = '\0';
+    for (int i = 0; i < ks->k && o < n; i++)
+        o += (size_t)snprintf(out + o, n - o, "%s,", ks->name[i]);
+    if (o < n)
+        snprintf(out + o, n - o, "strategy");
+}
+
+#define EXPECT_KEYS "[variant,] [section.key, ...] strategy"
+
+/* Checks the header of a file of this kind: the key columns (the same as
+ * *ks when have_ks, else they set *ks), then exactly the columns of tail. */
+static int check_header(csv_rd *r, int kind, keyset *ks, int have_ks, const colspec *tail, int ntail)
+{
+    char v[VALUE_SHOWN * 4 + 8];
+    keyset got = {0};
+    int i = 0;
+    got.variant = r->nf > 0 && !strcmp(r->field[0], "variant");
+    i = got.variant;
+    if (got.variant)
+        snprintf(got.name[0], sizeof got.name[0], "variant");
+    for (; i < r->nf && strcmp(r->field[i], "strategy"); i++) {
+        plot_esc(v, sizeof v, r->field[i], VALUE_SHOWN);
+        if (!valid_keyname(r->field[i]))
+            return rd_fail(r, "column %d is '%s'; expected the header of a herd %s: " EXPECT_KEYS ", %s, ...", i + 1,
+                           v, kind_file[kind], tail[0].name);
+        if (i >= MAX_KEYS)
+            return rd_fail(r, "more than %d key columns before strategy; expected " EXPECT_KEYS, MAX_KEYS);
+        snprintf(got.name[i], sizeof got.name[i], "%s", r->field[i]);
+    }
+    if (i == r->nf)
+        return rd_fail(r, "no strategy column; expected the header of a herd %s: " EXPECT_KEYS ", %s, ...",
+                       kind_file[kind], tail[0].name);
+    got.k = i;
+    if (have_ks) {
+        int same = got.k == ks->k;
+        for (int j = 0; same && j < got.k; j++)
+            same = !strcmp(got.name[j], ks->name[j]);
+        if (!same) {
+            char a[MAX_KEYS * (KEYNAME_MAX + 1) + 16], b[sizeof a];
+            keys_text(&got, a, sizeof a);
+            keys_text(ks, b, sizeof b);
+            return rd_fail(r, "key columns %s; expected %s, as in aggregate.csv", a, b);
+        }
+    } else {
+        *ks = got;
+    }
+    int have = r->nf - got.k - 1;
+    for (int j = 0; j < have || j < ntail; j++) {
+        int col = got.k + 2 + j;
+        if (j >= ntail) {
+            plot_esc(v, sizeof v, r->field[col - 1], VALUE_SHOWN);
+            return rd_fail(r, "column %d is '%s'; expected the header to end after '%s' (%d columns)", col, v,
+                           tail[ntail - 1].name, got.k + 1 + ntail);
+        }
+        if (j >= have)
+            return rd_fail(r, "the header ends after %d columns; expected '%s' next (%d columns)", r->nf,
+                           tail[j].name, got.k + 1 + ntail);
+        if (strcmp(r->field[col - 1], tail[j].name)) {
+            plot_esc(v, sizeof v, r->field[col - 1], VALUE_SHOWN);
+            return rd_fail(r, "column %d is '%s'; expected '%s'", col, v, tail[j].name);
+        }
+    }
+    return 0;
+}
+
+/* Checks a data row against the header; *strategy is its strategy. */
+static int check_row(csv_rd *r, const keyset *ks, const colspec *tail, int ntail, int *strategy)
+{
+    char v[VALUE_SHOWN * 4 + 8];
+    int want = ks->k + 1 + ntail;
+    if (r->nf != want)
+        return rd_fail(r, "%d fields; expected %d, as in the header", r->nf, want);
+    for (int i = 0; i < want; i++) {
+        const char *f = r->field[i];
+        ftype t = i < ks->k ? (i == 0 && ks->variant ? T_VARIANT : T_KEYVAL)
+                            : i == ks->k ? T_STRATEGY : tail[i - ks->k - 1].t;
+        const char *name = i < ks->k ? ks->name[i] : i == ks->k ? "strategy" : tail[i - ks->k - 1].name;
+        plot_esc(v, sizeof v, f, VALUE_SHOWN);
+        switch (t) {
+        case T_VARIANT:
+            if (!valid_variant(f))
+                return rd_fail(r, "column %d (variant) is '%s'; expected a variant name of 1-%d letters, digits, "
+                                  "'-', '_', '.'",
+                               i + 1, v, LABEL_MAX);
+            break;
+        case T_KEYVAL:
+            if (!valid_keyval(f))
+                return rd_fail(r, "column %d (%s) is '%s'; expected a sweep value of 1-%d letters, digits, spaces "
+                                  "and . _ + - ( ) : / (commas only within parentheses)",
+                               i + 1, name, v, LABEL_MAX);
+            break;
+        case T_STRATEGY: {
+            hp_strategy s;
+            if (hp_strategy_parse(f, &s) != 0)
+                return rd_fail(r, "column %d (%s) is '%s'; expected immediate, constant, exponential, full_jitter, "
+                                  "equal_jitter, decorrelated_jitter or random",
+                               i + 1, name, v);
+            if (i == ks->k)
+                *strategy = (int)s;
+            break;
+        }
+        case T_U64:
+            if (!valid_u64(f))
+                return rd_fail(r, "column %d (%s) is '%s'; expected an unsigned integer", i + 1, name, v);
+            break;
+        case T_DBL:
+            if (!valid_dbl(f))
+                return rd_fail(r, "column %d (%s) is '%s'; expected a number (or nan)", i + 1, name, v);
+            break;
+        case T_TOOL:
+            if (!valid_tool(f))
+                return rd_fail(r, "column %d (%s) is '%s'; expected a tool name of 1-%d characters", i + 1, name, v,
+                               LABEL_MAX);
+            break;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * What the figures keep of the CSVs
+ * ------------------------------------------------------------------------ */
+
+/* Appends "a = b" (sep first unless out is empty) to out[n]. */
+void plot_append(char *out, size_t n, const char *sep, const char *a, const char *b)
+{
+    size_t o = strlen(out);
+    if (o < n)
+        snprintf(out + o, n - o, "%s%s%s%s", o ? sep : "", a, b ? " = " : "", b ? b : "");
+}
+
+/* Index of a metric in metric_table, or -1. */
+int plot_metric_index(const char *name)
+{
+    for (size_t k = 0; k < metric_count; k++)
+        if (!strcmp(metric_table[k].name, name))
+            return (int)k;
+    return -1;
+}
+
+/* Index of a metric in plot_compared[] (the columns of compare.csv), or -1. */
+int plot_compared_index(const char *name)
+{
+    for (size_t k = 0; k < PLOT_NCOMPARED; k++)
+        if (!strcmp(plot_compared[k], name))
+            return (int)k;
+    return -1;
+}
+
+/* The position of metric m (metric_table index; plot_compared[] index for
+ * compare.csv) among the metrics t keeps, or -1. */
+int plot_kept(const ptable *t, int m)
+{
+    for (int w = 0; w < t->nw; w++)
+        if (t->want[w] == m)
+            return w;
+    return -1;
+}
+
+/* Marks the replication of field seen in r (if below REP_MAX); -1 when out
+ * of memory. */
+static int repset_add(repset *r, const char *field)
+{
+    unsigned long long v = strtoull(field, NULL, 10);
+    r->any = 1;
+    if (v >= REP_MAX)
+        return 0;
+    if (v >= r->n) {
+        size_t ncap = r->n ? r->n : 64;
+        while (ncap <= v)
+            ncap *= 2;
+        if (ncap > REP_MAX)
+            ncap = REP_MAX;
+        unsigned char *ns = herd_realloc_array(r->seen, ncap, 1);
+        if (!ns)
+            return -1;
+        memset(ns + r->n, 0, ncap - r->n);
+        r->seen = ns;
+        r->n = ncap;
+    }
+    r->seen[v] = 1;
+    return 0;
+}
+
+/* The replications of r as "0-9, 12" into out. */
+static void repset_text(const repset *r, char *out, size_t n)
+{
+    out[0] = '\0';
+    for (size_t i = 0; i < r->n; i++) {
+        if (!r->seen[i])
+            continue;
+        size_t j = i;
+        while (j + 1 < r->n && r->seen[j + 1])
+            j++;
+        char t[64];
+        if (j > i)
+            snprintf(t, sizeof t, "%zu-%zu", i, j);
+        else
+            snprintf(t, sizeof t, "%zu", i);
+        plot_append(out, n, ", ", t, NULL);
+        i = j;
+    }
+}
+
+void plot_folder_free(folder *fo)
+{
+    for (int k = 0; k < IN_COUNT; k++) {
+        herd_free(fo->in.x[k]);
+        herd_free(fo->in.y[k]);
+    }
+    ptable *t[2] = {&fo->agg, &fo->cmp};
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < t[k]->n; i++)
+            herd_free(t[k]->row[i].keys);
+        herd_free(t[k]->row);
+    }
+    herd_free(fo->ts.r);
+    herd_free(fo->ts.variant);
+    herd_free(fo->ts.reps.seen);
+    herd_free(fo->sumreps.seen);
+    memset(fo, 0, sizeof *fo);
+}
+
+int plot_oom(char *err, size_t errlen)
+{
+    snprintf(err, errlen, "out of memory reading the results");
+    return -1;
+}
+
+/* Keeps a validated row of aggregate.csv or compare.csv. */
+static int keep_prow(ptable *t, const keyset *ks, csv_rd *r, int strategy, char *err, size_t errlen)
+{
+    if (t->n == t->cap) {
+        size_t ncap = t->cap ? 2 * t->cap : 64;
+        prow *nr = herd_realloc_array(t->row, ncap, sizeof *nr);
+        if (!nr)
+            return plot_oom(err, errlen);
+        t->row = nr;
+        t->cap = ncap;
+    }
+    prow *p = &t->row[t->n];
+    memset(p, 0, sizeof *p);
+    size_t len = 0;
+    for (int i = 0; i < ks->k; i++)
+        len += strlen(r->field[i]) + 1;
+    size_t vals = (len + sizeof(double) - 1) / sizeof(double) * sizeof(double);
+    p->keys = herd_malloc_array(vals + 2 * (size_t)(t->nw ? t->nw : 1) * sizeof(double), 1);
+    if (!p->keys)
+        return plot_oom(err, errlen);
+    p->v = (double *)(void *)(p->keys + vals);
+    char *o = p->keys;
+    for (int i = 0; i < ks->k; i++) {
+        size_t n = strlen(r->field[i]) + 1;
+        memcpy(o, r->field[i], n);
+        p->key[i] = o;
+        o += n;
+    }
+    p->strategy = strategy;
+    p->baseline = -1;
+    if (t->cbase >= 0) {
+        hp_strategy b;
+        if (hp_strategy_parse(r->field[t->cbase], &b) == 0)
+            p->baseline = (int)b;
+    }
+    p->reps = t->creps >= 0 ? strtoull(r->field[t->creps], NULL, 10) : 0;
+    for (int w = 0; w < t->nw; w++) {
+        p->v[2 * w] = t->cmean[w] >= 0 ? dbl_of(r->field[t->cmean[w]]) : NAN;
+        p->v[2 * w + 1] = t->cci[w] >= 0 ? dbl_of(r->field[t->cci[w]]) : NAN;
+    }
+    t->n++;
+    return 0;
+}
+
+static int variant_index(tstable *ts, const char *v, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < ts->nvariant; i++)
+        if (!strcmp(ts->variant[i], v))
+            return (int)i;
+    if (ts->nvariant == ts->capvariant) {
+        size_t ncap = ts->capvariant ? 2 * ts->capvariant : 8;
+        char (*nv)[LABEL_MAX + 1] = herd_realloc_array(ts->variant, ncap, sizeof *nv);
+        if (!nv)
+            return plot_oom(err, errlen);
+        ts->variant = nv;
+        ts->capvariant = ncap;
+    }
+    snprintf(ts->variant[ts->nvariant], sizeof ts->variant[0], "%s", v);
+    return (int)ts->nvariant++;
+}
+
+/* Keeps a validated row of timeseries.csv if it is of the selected
+ * replication at the selected point (every variant). */
+static int keep_tsrow(folder *fo, csv_rd *r, int strategy, char *err, size_t errlen)
+{
+    tstable *ts = &fo->ts;
+    const keyset *ks = &fo->ks;
+    int k = ks->k;
+    ts->rows++;
+    if (repset_add(&ts->reps, r->field[k + 1]) < 0)
+        return plot_oom(err, errlen);
+    if (strtoull(r->field[k + 1], NULL, 10) != fo->sel.rep)
+        return 0;
+    for (int i = ks->variant; i < k; i++)
+        if (strcmp(r->field[i], fo->sel.pval[i]))
+            return 0;
+    if (ts->n == ts->cap) {
+        size_t ncap = ts->cap ? 2 * ts->cap : 1024;
+        tsrow *nr = herd_realloc_array(ts->r, ncap, sizeof *nr);
+        if (!nr)
+            return plot_oom(err, errlen);
+        ts->r = nr;
+        ts->cap = ncap;
+    }
+    tsrow *p = &ts->r[ts->n];
+    p->variant = -1;
+    if (ks->variant && (p->variant = variant_index(ts, r->field[0], err, errlen)) < 0)
+        return -1;
+    p->strategy = strategy;
+    /* replication, time_s, arrivals, refused, in_flight, successes, errors,
+     * retries_scheduled, offered, goodput */
+    p->t = dbl_of(r->field[k + 2]);
+    p->arrivals = dbl_of(r->field[k + 3]);
+    p->refused = dbl_of(r->field[k + 4]);
+    p->offered = dbl_of(r->field[k + 9]);
+    p->goodput = dbl_of(r->field[k + 10]);
+    ts->n++;
+    return 0;
+}
+
+/* Opens dir/name for reading if it is a regular file: the stream, NULL
+ * with *missing = 1 when there is no such file, else NULL with err
+ * (PLOT_INVALID in *rc for a file that is not regular). */
+static FILE *open_regular(const char *path, csv_rd *r, int *missing, int *rc)
+{
+    struct stat st;
+    *missing = 0;
+    *rc = -1;
+    if (stat(path, &st) != 0) {
+        if (errno == ENOENT) {
+            *missing = 1;
+            return NULL;
+        }
+        snprintf(r->err, r->errlen, "%s: %s", r->shown, strerror(errno));
+        return NULL;
+    }
+    r->line = 1;
+    if (!S_ISREG(st.st_mode)) {
+        *rc = rd_fail(r, "not a regular file; expected a herd CSV");
+        return NULL;
+    }
+    /* O_NONBLOCK: a FIFO swapped in after the stat must not hang us. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(r->err, r->errlen, "%s: %s", r->shown, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        *rc = rd_fail(r, "not a regular file; expected a herd CSV");
+        return NULL;
+    }
+    if (st.st_size > CSV_MAX_BYTES) {
+        close(fd);
+        *rc = rd_fail(r, "the file is %lld bytes; expected at most %lld", (long long)st.st_size, CSV_MAX_BYTES);
+        return NULL;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "r");
+    if (!f) {
+        close(fd);
+        snprintf(r->err, r->errlen, "out of memory reading the results");
+    }
+    return f;
+}
+
+/* Opens dir/name for reading into r (its line buffers allocated).  1 when
+ * open (close with rd_close), 0 when the file does not exist, PLOT_INVALID
+ * or -1 (nothing left open). */
+static int rd_open(csv_rd *r, const char *dir, const char *name, char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    memset(r, 0, sizeof *r);
+    r->err = err;
+    r->errlen = errlen;
+    if (plot_path_fmt(path, err, errlen, "%s/%s", dir, name))
+        return -1;
+    plot_esc(r->shown, sizeof r->shown, path, SHOWN_MAX);
+    int missing, rc;
+    r->f = open_regular(path, r, &missing, &rc);
+    if (!r->f)
+        return missing ? 0 : rc;
+    r->line = 0;
+    r->lbuf = herd_malloc_array(LINE_MAX_BYTES + 1, 1);
+    r->fbuf = herd_malloc_array(LINE_MAX_BYTES + 1, 1);
+    return 1;
+}
+
+static void rd_close(csv_rd *r)
+{
+    fclose(r->f);
+    herd_free(r->lbuf);
+    herd_free(r->fbuf);
+}
+
+/* Reads and validates dir/NAME of this kind, keeping what the figures use.
+ * 0 (also when the file does not exist), PLOT_INVALID, or -1. */
+static int load_csv(const char *dir, int kind, folder *fo, char *err, size_t errlen)
+{
+    csv_rd r;
+    int rc = rd_open(&r, dir, kind_file[kind], err, errlen);
+    if (rc <= 0)
+        return rc;
+    colspec *tail = herd_malloc_array(MAX_COLS, sizeof *tail);
+    rc = -1;
+    if (!tail || !r.lbuf || !r.fbuf) {
+        plot_oom(err, errlen);
+        goto done;
+    }
+    int ntail = tail_spec(kind, tail, MAX_COLS);
+    if ((rc = rd_line(&r)) <= 0) {
+        if (rc == 0) {
+            r.line = 1;
+            rc = rd_fail(&r, "an empty file; expected the header of a herd %s: " EXPECT_KEYS ", %s, ...",
+                         kind_file[kind], tail[0].name);
+        }
+        goto done;
+    }
+    if ((rc = check_header(&r, kind, &fo->ks, fo->have_ks, tail, ntail)) != 0)
+        goto done;
+    fo->have_ks = 1;
+
+    ptable *t = kind == K_AGGREGATE ? &fo->agg : kind == K_COMPARE ? &fo->cmp : NULL;
+    if (t) {
+        t->present = 1;
+        t->cbase = t->creps = -1;
+        for (int w = 0; w < t->nw; w++)
+            t->cmean[w] = t->cci[w] = -1;
+        for (int j = 0; j < ntail; j++) {
+            int col = fo->ks.k + 1 + j;
+            const char *nm = tail[j].name;
+            size_t len = strlen(nm);
+            if (!strcmp(nm, "baseline")) {
+                t->cbase = col;
+                continue;
+            }
+            if (!strcmp(nm, "replications")) {
+                t->creps = col;
+                continue;
+            }
+            const char *suffix = kind == K_COMPARE ? "_change_pct_mean" : "_mean";
+            const char *csuffix = kind == K_COMPARE ? "_change_pct_ci95" : "_ci95";
+            size_t sl = strlen(suffix), cl = strlen(csuffix);
+            int is_mean = len > sl && !strcmp(nm + len - sl, suffix);
+            int is_ci = len > cl && !strcmp(nm + len - cl, csuffix);
+            if (!is_mean && !is_ci)
+                continue;
+            char base[96];
+            snprintf(base, sizeof base, "%.*s", (int)(len - (is_mean ? sl : cl)), nm);
+            int w = plot_kept(t, kind == K_COMPARE ? plot_compared_index(base) : plot_metric_index(base));
+            if (w >= 0)
+                *(is_mean ? &t->cmean[w] : &t->cci[w]) = col;
+        }
+    }
+    if (kind == K_TIMESERIES)
+        fo->ts.present = 1;
+    for (;;) {
+        int strategy = 0;
+        if ((rc = rd_line(&r)) <= 0)
+            break;
+        if ((rc = check_row(&r, &fo->ks, tail, ntail, &strategy)) != 0)
+            break;
+        if (t && (rc = keep_prow(t, &fo->ks, &r, strategy, err, errlen)) != 0)
+            break;
+        if (kind == K_TIMESERIES && (rc = keep_tsrow(fo, &r, strategy, err, errlen)) != 0)
+            break;
+        if (kind == K_SUMMARY && repset_add(&fo->sumreps, r.field[fo->ks.k + 1]) < 0) {
+            rc = plot_oom(err, errlen);
+            break;
+        }
+    }
+done:
+    rd_close(&r);
+    herd_free(tail);
+    return rc;
+}
+
+/* Reads and validates dir/input.csv ("series,x,y"; series service_cdf or
+ * arrival_rate; x and y numbers).  0 (also when it does not exist),
+ * PLOT_INVALID, or -1. */
+static int load_input(const char *dir, folder *fo, char *err, size_t errlen)
+{
+    static const char *const series[IN_COUNT] = {"service_cdf", "arrival_rate"};
+    csv_rd r;
+    int rc = rd_open(&r, dir, "input.csv", err, errlen);
+    if (rc <= 0)
+        return rc;
+    rc = -1;
+    if (!r.lbuf || !r.fbuf) {
+        plot_oom(err, errlen);
+        goto done;
+    }
+    if ((rc = rd_line(&r)) <= 0 || r.nf != 3 || strcmp(r.field[0], "series") || strcmp(r.field[1], "x") ||
+        strcmp(r.field[2], "y")) {
+        if (rc >= 0) {
+            r.line = 1;
+            rc = rd_fail(&r, "expected the header series,x,y of a herd input.csv");
+        }
+        goto done;
+    }
+    fo->in.present = 1;
+    while ((rc = rd_line(&r)) > 0) {
+        int k = 0;
+        while (k < IN_COUNT && (r.nf != 3 || strcmp(r.field[0], series[k])))
+            k++;
+        if (r.nf != 3 || k == IN_COUNT || !valid_dbl(r.field[1]) || !valid_dbl(r.field[2]) ||
+            !isfinite(dbl_of(r.field[1])) || !isfinite(dbl_of(r.field[2]))) {
+            rc = rd_fail(&r, "expected service_cdf or arrival_rate and two finite numbers");
+            break;
+        }
+        inputs *in = &fo->in;
+        if (in->n[k] == in->cap[k]) {
+            size_t c = in->cap[k] ? 2 * in->cap[k] : 64;
+            double *nx = herd_realloc_array(in->x[k], c, sizeof *nx);
+            if (nx)
+                in->x[k] = nx;
+            double *ny = nx ? herd_realloc_array(in->y[k], c, sizeof *ny) : NULL;
+            if (!ny) {
+                rc = plot_oom(err, errlen);
+                break;
+            }
+            in->y[k] = ny;
+            in->cap[k] = c;
+        }
+        in->x[k][in->n[k]] = dbl_of(r.field[1]);
+        in->y[k][in->n[k]++] = dbl_of(r.field[2]);
+    }
+done:
+    rd_close(&r);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * manifest.txt: the scenario's name, [run] columns, outages and spike
+ * ------------------------------------------------------------------------ */
+
+/* s trimmed, runs of blanks made one space, into out[n]. */
+static void norm_blanks(char *out, size_t n, const char *s, size_t len)
+{
+    text_collapse_blanks(s, len, out, n);
+}
+
+/* A scenario name: 1-63 of [A-Za-z0-9._-]. */
+static int valid_name(const char *s)
+{
+    size_t n = strlen(s);
+    return n > 0 && n <= NAME_MAX_LEN && valid_variant(s);
+}
+
+/* A finite number, the whole of s. */
+int plot_num_of(const char *s, double *v)
+{
+    if (!plot_num_text(s))
+        return 0;
+    *v = strtod(s, NULL);
+    return isfinite(*v);
+}
+
+/* "section.key" of an override: blanks normalised; 0 if it is not one of
+ * the keys the figures use. */
+int plot_interesting_key(const char *k)
+{
+    size_t n = strlen(k);
+    if (!strncmp(k, "outage ", 7))
+        return (n > 8 && !strcmp(k + n - 8, ".start_s")) || (n > 6 && !strcmp(k + n - 6, ".end_s"));
+    return !strcmp(k, "clients.spike_start_s") || !strcmp(k, "clients.spike_end_s") ||
+           !strcmp(k, "clients.spike_rate_per_s");
+}
+
+static void man_columns(manifest *m, const char *list)
+{
+    m->ncolumns = 0;
+    while (*list) {
+        const char *e = strchr(list, ',');
+        size_t len = e ? (size_t)(e - list) : strlen(list);
+        char name[96];
+        norm_blanks(name, sizeof name, list, len);
+        int k = plot_metric_index(name);
+        int dup = 0;
+        for (int i = 0; i < m->ncolumns; i++)
+            dup |= m->columns[i] == k;
+        if (k >= 0 && !dup && m->ncolumns < MAX_WANT)
+            m->columns[m->ncolumns++] = k;
+        list += len;
+        if (*list == ',')
+            list++;
+    }
+}
+
+static moutage *man_outage(manifest *m, const char *sect)
+{
+    for (int i = 0; i < m->nout; i++)
+        if (!strcmp(m->out[i].sect, sect))
+            return &m->out[i];
+    if (m->nout == MAX_OUTAGES)
+        return NULL;
+    moutage *o = &m->out[m->nout++];
+    memset(o, 0, sizeof *o);
+    snprintf(o->sect, sizeof o->sect, "%s", sect);
+    return o;
+}
+
+static void man_set(manifest *m, const char *variant, const char *kv)
+{
+    const char *eq = strchr(kv, '=');
+    if (!eq || m->nset == MAX_MSETS)
+        return;
+    char key[KEYNAME_MAX + 1], val[64];
+    norm_blanks(key, sizeof key, kv, (size_t)(eq - kv));
+    norm_blanks(val, sizeof val, eq + 1, strlen(eq + 1));
+    if (!strcmp(key, "run.columns") && !*variant) {
+        man_columns(m, eq + 1);
+        return;
+    }
+    double v;
+    if (!plot_interesting_key(key) || !plot_num_of(val, &v))
+        return;
+    mset *s = &m->set[m->nset++];
+    snprintf(s->variant, sizeof s->variant, "%s", variant);
+    snprintf(s->key, sizeof s->key, "%s", key);
+    s->v = v;
+}
+
+/* Reads dir/manifest.txt if there is one (a regular file): every line is
+ * read as text, and what is not understood is ignored; nothing of it ever
+ * reaches gnuplot but names of a restricted set and numbers. */
+static void load_manifest(const char *dir, manifest *m)
+{
+    char path[PATH_MAX], e[8];
+    memset(m, 0, sizeof *m);
+    m->spike_start = m->spike_end = NAN;
+    if (plot_path_fmt(path, e, sizeof e, "%s/manifest.txt", dir))
+        return;
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > CSV_MAX_BYTES) {
+        close(fd);
+        return;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "r");
+    if (!f) {
+        close(fd);
+        return;
+    }
+    char *line = herd_malloc_array(MANIFEST_LINE + 2, 1);
+    if (!line) {
+        fclose(f);
+        return;
+    }
+    m->present = 1;
+    char variant[LABEL_MAX + 1] = "", sect[KEYNAME_MAX + 1] = "", pathname[NAME_MAX_LEN + 1] = "";
+    int in_ini = 0, skipping = 0;
+    while (fgets(line, MANIFEST_LINE + 2, f)) {
+        size_t n = strlen(line);
+        int whole = n > 0 && line[n - 1] == '\n';
+        if (skipping || (!whole && !feof(f))) { /* a long line: skipped */
+            skipping = !whole;
+            continue;
+        }
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+            line[--n] = '\0';
+        if (!in_ini) {
+            if (!strncmp(line, "--- scenario file ", 18) && n > 13 && !strcmp(line + n - 13, " verbatim ---")) {
+                in_ini = 1;
+                sect[0] = '\0';
+            } else if (!strncmp(line, "scenario: ", 10)) {
+                const char *b = strrchr(line + 10, '/');
+                b = b ? b + 1 : line + 10;
+                size_t bl = strlen(b);
+                if (bl > 4 && !strcmp(b + bl - 4, ".ini"))
+                    bl -= 4;
+                if (bl <= NAME_MAX_LEN) {
+                    snprintf(pathname, sizeof pathname, "%.*s", (int)bl, b);
+                    if (!valid_name(pathname))
+                        pathname[0] = '\0';
+                }
+            } else if (!strncmp(line, "override: --set ", 16)) {
+                man_set(m, "", line + 16);
+            } else if (!strncmp(line, "variant ", 8) && valid_variant(line + 8)) {
+                snprintf(variant, sizeof variant, "%s", line + 8);
+            } else if (!strncmp(line, "  set ", 6) && variant[0]) {
+                man_set(m, variant, line + 6);
+            } else if (line[0] != ' ') {
+                variant[0] = '\0';
+            }
+            continue;
+        }
+        if (!strcmp(line, "--- end of scenario file ---")) {
+            in_ini = 0;
+            continue;
+        }
+        const char *p = line + strspn(line, " \t");
+        if (!strncmp(p, "\xef\xbb\xbf", 3))
+            p += 3;
+        if (*p == ';' || *p == '#' || *p == '\0')
+            continue;
+        if (*p == '[') {
+            const char *q = strchr(p, ']');
+            if (q)
+                norm_blanks(sect, sizeof sect, p + 1, (size_t)(q - p - 1));
+            continue;
+        }
+        const char *eq = strchr(p, '=');
+        if (!eq)
+            continue;
+        char key[64], val[MANIFEST_LINE];
+        norm_blanks(key, sizeof key, p, (size_t)(eq - p));
+        const char *v = eq + 1;
+        size_t vl = strlen(v);
+        for (size_t i = 1; i < vl; i++)
+            if (v[i] == ';' && (v[i - 1] == ' ' || v[i - 1] == '\t')) {
+                vl = i;
+                break;
+            }
+        norm_blanks(val, sizeof val, v, vl);
+        double x;
+        if (!strcmp(sect, "run") && !strcmp(key, "name") && valid_name(val))
+            snprintf(m->name, sizeof m->name, "%s", val);
+        else if (!strcmp(sect, "run") && !strcmp(key, "columns"))
+            man_columns(m, val);
+        else if (!strncmp(sect, "outage ", 7) && (!strcmp(key, "start_s") || !strcmp(key, "end_s")) &&
+                 plot_num_of(val, &x)) {
+            moutage *o = man_outage(m, sect);
+            if (o && !strcmp(key, "start_s"))
+                o->start = x, o->hs = 1;
+            else if (o)
+                o->end = x, o->he = 1;
+        } else if (!strcmp(sect, "clients") && plot_num_of(val, &x)) {
+            if (!strcmp(key, "spike_start_s"))
+                m->spike_start = x;
+            else if (!strcmp(key, "spike_end_s"))
+                m->spike_end = x;
+            else if (!strcmp(key, "spike_rate_per_s"))
+                m->spike_rate = x;
+        }
+    }
+    if (!m->name[0])
+        snprintf(m->name, sizeof m->name, "%s", pathname);
+    herd_free(line);
+    fclose(f);
+}
+
+/* The name of the results directory d, when it is a valid scenario name
+ * (titles fall back to it without a manifest). */
+static void dir_name(const char *d, char *out, size_t n)
+{
+    const char *b = strrchr(d, '/');
+    b = b ? b + 1 : d;
+    out[0] = '\0';
+    if (strlen(b) < n && valid_name(b))
+        snprintf(out, n, "%s", b);
+}
+
+/* ------------------------------------------------------------------------
+ * The selection (--variant, --point, --replication, --metric)
+ * ------------------------------------------------------------------------ */
+
+/* "FLAG 'VALUE': what; expected ..." with VALUE escaped; PLOT_INVALID. */
+static int sel_fail(char *err, size_t errlen, const char *flag, const char *value, const char *what,
+                    const char *expected)
+{
+    char v[VALUE_SHOWN * 4 + 8];
+    plot_esc(v, sizeof v, value, VALUE_SHOWN);
+    snprintf(err, errlen, "%s '%s': %s; expected %s", flag, v, what, expected);
+    return PLOT_INVALID;
+}
+
+/* The distinct values of key column i in aggregate.csv, in file order,
+ * ", "-separated into out. */
+static void key_values(const folder *fo, int i, char *out, size_t n)
+{
+    out[0] = '\0';
+    for (size_t r = 0; r < fo->agg.n; r++) {
+        const char *v = fo->agg.row[r].key[i];
+        int seen = 0;
+        for (size_t q = 0; q < r && !seen; q++)
+            seen = !strcmp(fo->agg.row[q].key[i], v);
+        if (!seen)
+            plot_append(out, n, ", ", v, NULL);
+        if (strlen(out) + 8 >= n)
+            break;
+    }
+}
+
+static int key_has(const folder *fo, int i, const char *v)
+{
+    for (size_t r = 0; r < fo->agg.n; r++)
+        if (!strcmp(fo->agg.row[r].key[i], v))
+            return 1;
+    return 0;
+}
+
+/* The metrics the figures may use, as a list for a message. */
+static void metric_names(char *out, size_t n)
+{
+    out[0] = '\0';
+    for (size_t k = 0; k < metric_count; k++)
+        plot_append(out, n, ", ", metric_table[k].name, NULL);
+}
+
+/* --metric: before aggregate.csv is read (which metrics to keep). */
+static int select_metrics(folder *fo, char *err, size_t errlen)
+{
+    const plot_opts *o = fo->o;
+    for (int i = 0; i < o->nmetric; i++) {
+        int k = plot_metric_index(o->metric[i]);
+        if (k < 0) {
+            char list[1400];
+            metric_names(list, sizeof list);
+            return sel_fail(err, errlen, "--metric", o->metric[i], "no such metric in aggregate.csv", list);
+        }
+        int dup = 0;
+        for (int j = 0; j < fo->sel.nmetric; j++)
+            dup |= fo->sel.metric[j] == k;
+        if (!dup)
+            fo->sel.metric[fo->sel.nmetric++] = k;
+    }
+    return 0;
+}
+
+/* --variant and --point, after aggregate.csv is read. */
+static int select_point(folder *fo, const char *dir, char *err, size_t errlen)
+{
+    const plot_opts *o = fo->o;
+    const keyset *ks = &fo->ks;
+    char list[1400], what[300];
+    char shown[SHOWN_MAX + 8];
+    plot_esc(shown, sizeof shown, dir, SHOWN_MAX);
+    if (fo->agg.n == 0) {
+        snprintf(err, errlen, "%s/aggregate.csv: no rows; expected a row per strategy", shown);
+        return PLOT_INVALID;
+    }
+    const prow *r0 = &fo->agg.row[0];
+    if (ks->variant)
+        snprintf(fo->sel.vname, sizeof fo->sel.vname, "%s", r0->key[0]);
+    if (o->variant) {
+        if (!ks->variant)
+            return sel_fail(err, errlen, "--variant", o->variant, "this run has no [variant] sections",
+                            "no --variant");
+        if (!key_has(fo, 0, o->variant)) {
+            key_values(fo, 0, list, sizeof list);
+            return sel_fail(err, errlen, "--variant", o->variant, "no such variant", list);
+        }
+        snprintf(fo->sel.vname, sizeof fo->sel.vname, "%s", o->variant);
+        fo->sel.vgiven = 1;
+    }
+    for (int i = ks->variant; i < ks->k; i++)
+        snprintf(fo->sel.pval[i], sizeof fo->sel.pval[i], "%s", r0->key[i]);
+    int given[MAX_KEYS] = {0};
+    int nsw = ks->k - ks->variant;
+    for (int j = 0; j < o->npoint; j++) {
+        const char *p = o->point[j], *eq = strchr(p, '=');
+        int i = -1;
+        const char *v = p;
+        if (nsw == 0)
+            return sel_fail(err, errlen, "--point", p, "this run has no sweep", "no --point");
+        list[0] = '\0';
+        for (int q = ks->variant; q < ks->k; q++)
+            plot_append(list, sizeof list, ", ", ks->name[q], NULL);
+        if (eq) {
+            char key[KEYNAME_MAX + 1];
+            norm_blanks(key, sizeof key, p, (size_t)(eq - p));
+            for (int q = ks->variant; q < ks->k && i < 0; q++)
+                if (!strcmp(ks->name[q], key))
+                    i = q;
+            if (i < 0) {
+                char exp[1500];
+                snprintf(exp, sizeof exp, "KEY=VALUE with KEY one of %s, or a VALUE", list);
+                return sel_fail(err, errlen, "--point", p, "no such swept key", exp);
+            }
+            v = eq + 1;
+        } else {
+            for (int q = ks->variant; q < ks->k && i < 0; q++)
+                if (!given[q])
+                    i = q;
+            if (i < 0) {
+                snprintf(what, sizeof what, "more values than swept keys (%d)", nsw);
+                return sel_fail(err, errlen, "--point", p, what, "KEY=VALUE, or one VALUE per swept key");
+            }
+        }
+        if (given[i]) {
+            snprintf(what, sizeof what, "%s is chosen twice", ks->name[i]);
+            return sel_fail(err, errlen, "--point", p, what, "one value per swept key");
+        }
+        if (!key_has(fo, i, v)) {
+            char exp[1500];
+            key_values(fo, i, list, sizeof list);
+            snprintf(what, sizeof what, "no such value of %s", ks->name[i]);
+            snprintf(exp, sizeof exp, "one of %s", list);
+            return sel_fail(err, errlen, "--point", v, what, exp);
+        }
+        snprintf(fo->sel.pval[i], sizeof fo->sel.pval[i], "%s", v);
+        given[i] = 1;
+    }
+    if (o->npoint > 0) {
+        /* the combination must exist (a grid always has it) */
+        int found = 0;
+        for (size_t r = 0; r < fo->agg.n && !found; r++) {
+            found = 1;
+            for (int i = ks->variant; i < ks->k && found; i++)
+                found = !strcmp(fo->agg.row[r].key[i], fo->sel.pval[i]);
+        }
+        if (!found) {
+            char pt[600] = "";
+            for (int i = ks->variant; i < ks->k; i++)
+                plot_append(pt, sizeof pt, ", ", ks->name[i], fo->sel.pval[i]);
+            snprintf(err, errlen, "--point: no sweep point with %s in aggregate.csv; expected a point of the run",
+                     pt);
+            return PLOT_INVALID;
+        }
+    }
+    return 0;
+}
+
+/* --replication, against the series the figures over time draw. */
+static int select_replication_text(folder *fo, char *err, size_t errlen)
+{
+    const char *r = fo->o->replication;
+    if (!r)
+        return 0;
+    if (!valid_u64(r) || strtoull(r, NULL, 10) >= REP_MAX)
+        return sel_fail(err, errlen, "--replication", r, "not a replication number", "0, 1, 2, ...");
+    fo->sel.rep = strtoull(r, NULL, 10);
+    return 0;
+}
+
+static int check_replication(folder *fo, char *err, size_t errlen)
+{
+    const char *r = fo->o->replication;
+    char list[600];
+    if (!r)
+        return 0;
+    const repset *s = fo->ts.rows > 0 ? &fo->ts.reps : &fo->sumreps;
+    if (s->any && (fo->sel.rep >= s->n || !s->seen[fo->sel.rep])) {
+        repset_text(s, list, sizeof list);
+        return sel_fail(err, errlen, "--replication", r,
+                        fo->ts.rows > 0 ? "not in timeseries.csv" : "not in summary.csv", list);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The stage, in the order plot_render_opts runs it
+ * ------------------------------------------------------------------------ */
+
+int plot_load_manifest(folder *fo, const char *d, char *err, size_t errlen)
+{
+    int rc;
+    if ((rc = select_metrics(fo, err, errlen)) != 0 || (rc = select_replication_text(fo, err, errlen)) != 0)
+        return rc;
+    /* what the scenario says (optional) */
+    load_manifest(d, &fo->man);
+    snprintf(fo->name, sizeof fo->name, "%s", fo->man.name);
+    if (!fo->name[0])
+        dir_name(d, fo->name, sizeof fo->name);
+    return 0;
+}
+
+int plot_load_csvs(folder *fo, const char *d, const char *dir, char *err, size_t errlen)
+{
+    int rc;
+    /* aggregate.csv first: its key columns are every file's, its rows what
+     * --variant and --point choose from */
+    if ((rc = load_csv(d, K_AGGREGATE, fo, err, errlen)) != 0 || (rc = select_point(fo, dir, err, errlen)) != 0)
+        return rc;
+    static const int order[] = {K_SUMMARY, K_TIMESERIES, K_COMPARE, K_TOOLS};
+    for (size_t i = 0; i < COUNT(order); i++)
+        if ((rc = load_csv(d, order[i], fo, err, errlen)) != 0)
+            return rc;
+    if ((rc = load_input(d, fo, err, errlen)) != 0 || (rc = check_replication(fo, err, errlen)) != 0)
+        return rc;
+    if (fo->o->gif && fo->ts.rows == 0) {
+        char shown[SHOWN_MAX + 8];
+        plot_esc(shown, sizeof shown, dir, SHOWN_MAX);
+        snprintf(err, errlen, "--gif: %s/timeseries.csv has no rows; expected a run with a timeseries ([run] "
+                 "timeseries = all or first)", shown);
+        return PLOT_INVALID;
+    }
+    return 0;
+}
