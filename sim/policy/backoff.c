@@ -36,6 +36,7 @@
  *     backoff, the decorrelated memory keeps the policy's own draw.
  */
 #include "herdpolicy.h"
+#include "classes.h"
 
 #include <float.h>
 #include <math.h>
@@ -634,7 +635,7 @@ hp_decision hp_decide_result(const hp_policy *p, hp_state *st, hp_result r,
     hp_decision d;
     double prev, s;
 
-    d.cls = hp_classify(r.outcome);
+    d.cls = classify_inline(r.outcome);
     d.action = HP_GIVE_UP;
     d.reason = HP_REASON_NONE;
     d.delay_s = 0.0;
@@ -649,7 +650,7 @@ hp_decision hp_decide_result(const hp_policy *p, hp_state *st, hp_result r,
         d.action = HP_DONE_OK; /* an earlier attempt did it */
     } else if (d.cls == HP_CLASS_TIMEOUT && !timeout_retryable(p)) {
         d.reason = HP_REASON_UNKNOWN_OUTCOME;
-    } else if ((!hp_retryable(p, d.cls) && !retried_for_ra(p, d.cls, r)) ||
+    } else if ((!retryable_inline(p, d.cls) && !retried_for_ra(p, d.cls, r)) ||
                status_refused(p, r.outcome)) {
         d.reason = HP_REASON_NON_RETRYABLE;
     } else if (p->max_attempts != 0 && st->attempts >= p->max_attempts) {
@@ -679,13 +680,13 @@ hp_decision hp_decide_result(const hp_policy *p, hp_state *st, hp_result r,
 hp_decision hp_decide_chosen(const hp_policy *p, hp_state *st, hp_result r,
                              double now_s, double delay_s)
 {
-    hp_decision d = {.action = HP_GIVE_UP, .reason = HP_REASON_NONE, .cls = hp_classify(r.outcome)};
+    hp_decision d = {.action = HP_GIVE_UP, .reason = HP_REASON_NONE, .cls = classify_inline(r.outcome)};
 
     if (!(delay_s >= 0.0))
         delay_s = 0.0; /* NaN or negative: at once */
     if (d.cls == HP_CLASS_OK) {
         d.action = HP_DONE_OK;
-    } else if ((r.overloaded && p->obey_overload) || !hp_retryable(p, d.cls)) {
+    } else if ((r.overloaded && p->obey_overload) || !retryable_inline(p, d.cls)) {
         d.reason = HP_REASON_NON_RETRYABLE;
     } else if (p->max_attempts != 0 && st->attempts >= p->max_attempts) {
         d.reason = HP_REASON_ATTEMPTS;

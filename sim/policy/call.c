@@ -6,6 +6,7 @@
  * sequence of calls into the pieces.
  */
 #include "herdpolicy.h"
+#include "classes.h"
 
 #include <math.h>
 #include <string.h>
@@ -100,7 +101,7 @@ hp_admit hp_call_admit(hp_client *c, hp_call *call, const hp_policy *p, double n
 /* What the shared mechanisms learn from an attempt's outcome (steps 1-4). */
 static void observe(hp_client *c, hp_call *call, const hp_policy *p, int outcome, double now_s)
 {
-    hp_class cls = hp_classify(outcome);
+    hp_class cls = classify_inline(outcome);
     if (p->adaptive_rate)
         hp_adaptive_on_response(&c->adaptive, now_s, outcome == 429);
     if (c->opts.hedging && cls == HP_CLASS_OK && call->st.attempts == 1)
@@ -116,7 +117,7 @@ static void observe(hp_client *c, hp_call *call, const hp_policy *p, int outcome
             hp_limiter_on_retry_end(&c->limiter, now_s);
         if (cls == HP_CLASS_OK)
             hp_limiter_on_success(&c->limiter, now_s, call->retry_cost);
-        else if (hp_retryable(p, cls))
+        else if (retryable_inline(p, cls))
             hp_limiter_on_failure(&c->limiter, now_s);
     }
     call->retry_cost = 0;
