@@ -608,6 +608,11 @@ static double next_sleep(const hp_policy *p, hp_state *st, hp_result r,
 /* Whether the policy refuses this exact status (no_retry_status). */
 static bool status_refused(const hp_policy *p, int outcome)
 {
+    uint64_t any; /* the common policy lists none: one test for the four entries */
+    _Static_assert(sizeof p->no_retry_status == sizeof any, "no_retry_status is 4 x 16 bits");
+    memcpy(&any, p->no_retry_status, sizeof any);
+    if (any == 0)
+        return false;
     for (int i = 0; i < HP_MAX_NO_RETRY_STATUS; i++)
         if (p->no_retry_status[i] != 0 && p->no_retry_status[i] == outcome)
             return true;
