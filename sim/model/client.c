@@ -209,7 +209,7 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
     if (innermost && spec->breaker)
         mech_breaker(md); /* the time in the breaker's state so far, before it may change */
     hp_admit a = hp_call_admit(innermost ? &md->guard : NULL, &call, p, now, u);
-    if (innermost)
+    if (innermost && md->mech)
         mech_after_admit(md, &a);
     if (a.deny == HP_DENY_WAIT) { /* AWS adaptive mode: the token comes after a.wait_s */
         call_store(md, id, &call);
@@ -353,7 +353,8 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
         d = hp_call_outcome(&md->guard, &call, p, res, now, u);
         call_store(md, id, &call);
         md->m.retries_denied += d.reason == HP_REASON_RETRY_LIMITED;
-        mech_after_outcome(md, out, &d);
+        if (md->mech)
+            mech_after_outcome(md, out, &d);
     }
     if (d.action == HP_RETRY) {
         md->m.retries++;
