@@ -74,6 +74,10 @@ static inline void st_store(model *md, uint32_t id, uint32_t k, const hp_state *
 static inline hp_call call_load(const model *md, uint32_t id)
 {
     const client *c = &md->clients[id];
+    if (md->bare_call) /* the common case: no optional array to read */
+        return (hp_call){.st = {.deadline_s = INFINITY, .attempts = c->attempts, .retries = c->retries},
+                         .flags = (c->flags & CL_RETRY_HELD ? HP_CALL_RETRY_HELD : 0) |
+                                  (c->flags & CL_TOKEN_HELD ? HP_CALL_TOKEN_HELD : 0)};
     return (hp_call){.st = st_load(md, id, md->nlayers - 1),
                      .sent_s = md->sent_at ? md->sent_at[id] : 0,
                      .retry_cost = md->retry_cost ? md->retry_cost[id] : 0,
@@ -84,11 +88,17 @@ static inline hp_call call_load(const model *md, uint32_t id)
 static inline void call_store(model *md, uint32_t id, const hp_call *call)
 {
     client *c = &md->clients[id];
-    st_store(md, id, md->nlayers - 1, &call->st);
-    if (md->sent_at)
-        md->sent_at[id] = call->sent_s;
-    if (md->retry_cost)
-        md->retry_cost[id] = call->retry_cost;
+    if (md->bare_call) {
+        c->attempts = call->st.attempts;
+        c->retries = call->st.retries;
+        assert(!(call->st.deadline_s < INFINITY)); /* model_init allocates md->deadline when one can occur */
+    } else {
+        st_store(md, id, md->nlayers - 1, &call->st);
+        if (md->sent_at)
+            md->sent_at[id] = call->sent_s;
+        if (md->retry_cost)
+            md->retry_cost[id] = call->retry_cost;
+    }
     c->flags = (c->flags & ~(CL_RETRY_HELD | CL_TOKEN_HELD) & 0xfu) |
                (call->flags & HP_CALL_RETRY_HELD ? CL_RETRY_HELD : 0) |
                (call->flags & HP_CALL_TOKEN_HELD ? CL_TOKEN_HELD : 0);
