@@ -124,7 +124,7 @@ static inline double pow2(uint32_t n)
     return x.d;
 }
 
-static double ceiling_of(double base, double cap, uint32_t n)
+static inline double ceiling_of(double base, double cap, uint32_t n)
 {
     if (base >= cap || n >= HP_EXPONENT_SATURATED)
         return cap;
@@ -156,7 +156,7 @@ static double policy_multiplier(const hp_policy *p)
 /* min(cap, base * m^n) for m >= 1, saturating like ceiling_of: m = 2 is
  * ceiling_of exactly; otherwise the comparison is made in logarithms, so
  * no power overflows, and the result is non-decreasing in n. */
-static double ceiling_mult(double base, double cap, double m, uint32_t n)
+static inline double ceiling_mult(double base, double cap, double m, uint32_t n)
 {
     double lg;
 
