@@ -261,16 +261,10 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
         sim_schedule(sim, a.timeout_s, EV_TIMEOUT, id, c->tag, 0);
 }
 
-/* The Retry-After policy p reads from what the server sent (raw, in the
- * [server] retry_after_format; negative: none), and the X-RateLimit-Reset
- * of a 429 into *reset (0: none).  Clients without retry_after_ms see no
- * ms-only header, and the whole seconds of the standard one with both. */
-static double retry_after_seen(const model *md, const hp_policy *p, double raw, double *reset, int out)
+/* retry_after_seen when the server sent a value (raw >= 0). */
+static double retry_after_read(const model *md, const hp_policy *p, double raw, double *reset, int out)
 {
     const model_spec *spec = md->spec;
-    *reset = 0;
-    if (!(raw >= 0))
-        return -1;
     if (spec->ratelimit_reset && out == 429 && p->ra_reset)
         *reset = ceil(raw);
     if (out == 429 && spec->retry_after == SPEC_RA_NONE)
@@ -284,6 +278,19 @@ static double retry_after_seen(const model *md, const hp_policy *p, double raw, 
     default:
         return raw;
     }
+}
+
+/* The Retry-After policy p reads from what the server sent (raw, in the
+ * [server] retry_after_format; negative: none), and the X-RateLimit-Reset
+ * of a 429 into *reset (0: none).  Clients without retry_after_ms see no
+ * ms-only header, and the whole seconds of the standard one with both.
+ * Inline: most replies carry none, and that answer needs no call. */
+static inline double retry_after_seen(const model *md, const hp_policy *p, double raw, double *reset, int out)
+{
+    *reset = 0;
+    if (!(raw >= 0))
+        return -1;
+    return retry_after_read(md, p, raw, reset, out);
 }
 
 /* Layer k decides what follows its attempt's result r (for the innermost
