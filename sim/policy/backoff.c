@@ -36,6 +36,7 @@
  *     backoff, the decorrelated memory keeps the policy's own draw.
  */
 #include "herdpolicy.h"
+#include "attempt.h"
 #include "classes.h"
 
 #include <float.h>
@@ -85,11 +86,6 @@ static double resolve_time(double v, double dflt)
     return v > 0.0 && v <= DBL_MAX ? v : dflt; /* 0, negative, NaN, inf: the default */
 }
 
-/* A duration whose zero means "none": negative and non-finite values too. */
-static double resolve_none(double v)
-{
-    return v > 0.0 && v <= DBL_MAX ? v : 0.0;
-}
 
 static void policy_times(const hp_policy *p, double *base, double *cap)
 {
@@ -456,20 +452,7 @@ void hp_state_start(hp_state *st, const hp_policy *p, double now_s)
 
 double hp_attempt_timeout(const hp_policy *p, const hp_state *st, double now_s)
 {
-    double t = resolve_none(p->attempt_timeout_s), left;
-
-    if (t == 0.0)
-        t = INFINITY;
-    if (p->budget_mode == HP_BUDGET_AT_FAILURE)
-        return t; /* tenacity stop_after_delay never cuts an attempt short */
-    if (st->deadline_s < INFINITY) { /* a deadline (NaN: none) */
-        left = st->deadline_s - now_s;
-        if (!(left > 0.0)) /* spent, or NaN now_s */
-            return 0.0;
-        if (left < t)
-            t = left;
-    }
-    return t;
+    return attempt_timeout_inline(p, st, now_s);
 }
 
 double hp_ceiling(const hp_policy *p, uint32_t n)
@@ -545,8 +528,7 @@ const char *hp_reason_name(hp_reason r)
 
 void hp_on_attempt(hp_state *st)
 {
-    if (st->attempts < UINT32_MAX)
-        st->attempts++;
+    on_attempt_inline(st);
 }
 
 /* Whether a timed-out attempt may be retried (a timeout's outcome is unknown). */

@@ -6,6 +6,7 @@
  * sequence of calls into the pieces.
  */
 #include "herdpolicy.h"
+#include "attempt.h"
 #include "classes.h"
 
 #include <math.h>
@@ -69,12 +70,12 @@ hp_admit hp_call_admit(hp_client *c, hp_call *call, const hp_policy *p, double n
         }
     }
     call->flags &= ~(uint32_t)HP_CALL_TOKEN_HELD;
-    double timeout = hp_attempt_timeout(p, &call->st, now_s);
+    double timeout = attempt_timeout_inline(p, &call->st, now_s);
     if (!(timeout > 0)) {
         a.deny = HP_DENY_DEADLINE;
         return a;
     }
-    hp_on_attempt(&call->st);
+    on_attempt_inline(&call->st);
     if (c && c->opts.throttling && !hp_throttle_allow(&c->throttle, now_s, u)) {
         a.deny = HP_DENY_THROTTLED;
         return a;
