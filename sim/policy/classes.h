@@ -14,17 +14,18 @@
 
 /* Outcomes HP_OUTCOME_UNKNOWN (-4) .. 599, offset by CLASS_TABLE_LO: each
  * entry is its class XOR HP_CLASS_UNKNOWN, so that the unlisted ones (zero)
- * are HP_CLASS_UNKNOWN.  Defined in classify.c. */
+ * are HP_CLASS_UNKNOWN.  Defined in classify.c; in the library's namespace
+ * for the static library, hidden from the shared one's exports. */
 #define CLASS_TABLE_LO (-4)
 #define CLASS_TABLE_N 604
-extern const uint8_t policy_class_table[CLASS_TABLE_N];
+extern const uint8_t hp__class_table[CLASS_TABLE_N] __attribute__((visibility("hidden")));
 
 static inline hp_class classify_inline(int outcome)
 {
     if (outcome >= 200 && outcome <= 299)
         return HP_CLASS_OK;
     unsigned i = (unsigned)outcome - (unsigned)CLASS_TABLE_LO;
-    return i < CLASS_TABLE_N ? (hp_class)(policy_class_table[i] ^ HP_CLASS_UNKNOWN) : HP_CLASS_UNKNOWN;
+    return i < CLASS_TABLE_N ? (hp_class)(hp__class_table[i] ^ HP_CLASS_UNKNOWN) : HP_CLASS_UNKNOWN;
 }
 
 /* The class list that a policy retries without retry_also/retry_only. */

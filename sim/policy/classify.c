@@ -30,7 +30,7 @@ const char *hp_class_name(hp_class c)
 /* See classes.h: class XOR HP_CLASS_UNKNOWN, by outcome - CLASS_TABLE_LO
  * (2xx is tested before the table is read). */
 #define AT(code, cls) [(code) - CLASS_TABLE_LO] = (uint8_t)((cls) ^ HP_CLASS_UNKNOWN)
-const uint8_t policy_class_table[CLASS_TABLE_N] = {
+const uint8_t hp__class_table[CLASS_TABLE_N] = {
     AT(429, HP_CLASS_RATE_LIMITED),
     AT(500, HP_CLASS_SERVER),
     AT(502, HP_CLASS_SERVER),
