@@ -301,9 +301,9 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
     client *c = &md->clients[id];
     const hp_policy *p = policy_of(md, id, k);
     const spec_layer *L = layer_cfg(md, k);
-    hp_state st = st_load(md, id, k);
-    double now = sim_now(sim), u = sim_uniform(sim, RNG_BACKOFF);
     bool inner = k + 1 < md->nlayers;
+    hp_state st = inner ? st_load(md, id, k) : (hp_state){0}; /* the innermost's is in its call */
+    double now = sim_now(sim), u = sim_uniform(sim, RNG_BACKOFF);
     int out = r.outcome;
     if (inner && r.d.action != HP_DONE_OK &&
         (r.d.reason == HP_REASON_BUDGET || r.d.reason == HP_REASON_UNKNOWN_OUTCOME))
