@@ -109,7 +109,7 @@ static inline uint64_t op_of(const model *md, uint32_t id)
     return (uint64_t)id * md->spec->requests_per_client + md->clients[id].done;
 }
 
-static void layer_done(model *md, uint32_t id, uint32_t k, layer_result r);
+static void layer_done(model *md, uint32_t id, uint32_t k, const layer_result *r);
 static void layer_attempt(model *md, uint32_t id, uint32_t k);
 
 /* The policy of layer k for the client's current request. */
@@ -229,7 +229,7 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
     if (a.deny == HP_DENY_DEADLINE) { /* the budget is spent: nothing is sent */
         layer_result r = {.d = {.action = HP_GIVE_UP, .reason = HP_REASON_BUDGET}, .outcome = HP_OUTCOME_TIMEOUT,
                           .retry_after_s = -1};
-        layer_done(md, id, k, r);
+        layer_done(md, id, k, &r);
         return;
     }
     if (!innermost) {
@@ -245,7 +245,7 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
         md->m.breaker_rejected += a.deny == HP_DENY_BREAKER;
         layer_result r = {.d = {.action = HP_GIVE_UP, .reason = HP_REASON_NON_RETRYABLE}, .outcome = 503,
                           .retry_after_s = -1};
-        layer_done(md, id, k, r); /* fails fast, locally: not a call */
+        layer_done(md, id, k, &r); /* fails fast, locally: not a call */
         return;
     }
     c->tag++; /* odd: waiting for this attempt */
@@ -295,7 +295,7 @@ static inline double retry_after_seen(const model *md, const hp_policy *p, doubl
 
 /* Layer k decides what follows its attempt's result r (for the innermost
  * layer: the server's answer; for the others: the inner loop's result). */
-static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
+static void layer_decide(model *md, uint32_t id, uint32_t k, const layer_result *r)
 {
     sim_t *sim = md->sim;
     client *c = &md->clients[id];
@@ -304,12 +304,12 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
     bool inner = k + 1 < md->nlayers;
     hp_state st = inner ? st_load(md, id, k) : (hp_state){0}; /* the innermost's is in its call */
     double now = sim_now(sim), u = sim_uniform(sim, RNG_BACKOFF);
-    int out = r.outcome;
-    if (inner && r.d.action != HP_DONE_OK &&
-        (r.d.reason == HP_REASON_BUDGET || r.d.reason == HP_REASON_UNKNOWN_OUTCOME))
+    int out = r->outcome;
+    if (inner && r->d.action != HP_DONE_OK &&
+        (r->d.reason == HP_REASON_BUDGET || r->d.reason == HP_REASON_UNKNOWN_OUTCOME))
         out = HP_OUTCOME_TIMEOUT; /* the inner loop ran out of time: no answer */
 
-    if (inner && r.d.action == HP_DONE_OK) {
+    if (inner && r->d.action == HP_DONE_OK) {
         if (L && L->kind == SPEC_LAYER_LLM && !(c->flags & CL_REPEATING) && L->repeat_p > 0 && u < L->repeat_p) {
             /* the model calls the tool again although it succeeded */
             md->m.repeats++;
@@ -331,12 +331,12 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
     if (inner && (c->flags & CL_REPEATING)) {
         /* the repeat failed; the first call had succeeded */
         c->flags &= ~CL_REPEATING & 0xfu;
-        layer_done(md, id, k, (layer_result){.d = {.action = HP_DONE_OK}, .outcome = 200, .retry_after_s = -1});
+        layer_done(md, id, k, &(layer_result){.d = {.action = HP_DONE_OK}, .outcome = 200, .retry_after_s = -1});
         return;
     }
 
     hp_decision d;
-    hp_result res = {.outcome = out, .retry_after_s = r.retry_after_s, .overloaded = r.overloaded};
+    hp_result res = {.outcome = out, .retry_after_s = r->retry_after_s, .overloaded = r->overloaded};
     if (L && L->kind == SPEC_LAYER_LLM && inner) {
         /* the model re-issues a failed call with probability reissue_p,
          * after thinking; the policy's class, attempt and deadline rules */
@@ -355,7 +355,7 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
             return;
         }
     } else if (inner) {
-        res.retry_after_s = retry_after_seen(md, p, r.retry_after_s, &res.reset_s, out);
+        res.retry_after_s = retry_after_seen(md, p, r->retry_after_s, &res.reset_s, out);
         hp_call call = {.st = st}; /* an outer loop: the policy alone */
         d = hp_call_outcome(NULL, &call, p, res, now, u);
         st_store(md, id, k, &call.st);
@@ -363,7 +363,7 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
         /* the innermost: the library's client learns the outcome (adaptive
          * send rate, hedge tracker, breaker, throttling, limiter), decides,
          * and a retry must pass the limiter */
-        res.retry_after_s = retry_after_seen(md, p, r.retry_after_s, &res.reset_s, out);
+        res.retry_after_s = retry_after_seen(md, p, r->retry_after_s, &res.reset_s, out);
         hp_call call = call_load(md, id);
         if (md->spec->breaker)
             mech_breaker(md);
@@ -382,13 +382,12 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
         sim_schedule(sim, d.delay_s, EV_SEND, id, 0, (int32_t)k);
         return;
     }
-    r.d = d;
-    r.outcome = out;
-    layer_done(md, id, k, r);
+    layer_done(md, id, k, &(layer_result){.d = d, .outcome = out, .retry_after_s = r->retry_after_s,
+                                          .overloaded = r->overloaded});
 }
 
 /* Layer k's loop ended with r: report it to the layer above, or finish. */
-static void layer_done(model *md, uint32_t id, uint32_t k, layer_result r)
+static void layer_done(model *md, uint32_t id, uint32_t k, const layer_result *r)
 {
     if (k + 1 == md->nlayers && md->retry_cost) { /* a granted retry never sent is released */
         hp_call call = call_load(md, id);
@@ -396,7 +395,7 @@ static void layer_done(model *md, uint32_t id, uint32_t k, layer_result r)
         call_store(md, id, &call);
     }
     if (k == 0)
-        finish(md, id, r.d);
+        finish(md, id, r->d);
     else
         layer_decide(md, id, k - 1, r);
 }
@@ -423,7 +422,7 @@ static void outcome(model *md, uint32_t id, int out, float aux)
         ra = spec->retry_after_format == SPEC_RA_SECONDS ? spec->retry_after_s
                                                           : ceil(spec->retry_after_s * 1000) / 1000;
     layer_result r = {.outcome = out, .retry_after_s = ra, .overloaded = out == 503 && aux == AUX_OVERLOADED};
-    layer_decide(md, id, md->nlayers - 1, r);
+    layer_decide(md, id, md->nlayers - 1, &r);
 }
 
 void client_start(sim_t *sim, const eq_event *ev, void *ctx)
