@@ -74,6 +74,10 @@ static inline void st_store(model *md, uint32_t id, uint32_t k, const hp_state *
 static inline hp_call call_load(const model *md, uint32_t id)
 {
     const client *c = &md->clients[id];
+    if (md->bare_call) /* the common case: no optional array to read */
+        return (hp_call){.st = {.deadline_s = INFINITY, .attempts = c->attempts, .retries = c->retries},
+                         .flags = (c->flags & CL_RETRY_HELD ? HP_CALL_RETRY_HELD : 0) |
+                                  (c->flags & CL_TOKEN_HELD ? HP_CALL_TOKEN_HELD : 0)};
     return (hp_call){.st = st_load(md, id, md->nlayers - 1),
                      .sent_s = md->sent_at ? md->sent_at[id] : 0,
                      .retry_cost = md->retry_cost ? md->retry_cost[id] : 0,
@@ -84,11 +88,17 @@ static inline hp_call call_load(const model *md, uint32_t id)
 static inline void call_store(model *md, uint32_t id, const hp_call *call)
 {
     client *c = &md->clients[id];
-    st_store(md, id, md->nlayers - 1, &call->st);
-    if (md->sent_at)
-        md->sent_at[id] = call->sent_s;
-    if (md->retry_cost)
-        md->retry_cost[id] = call->retry_cost;
+    if (md->bare_call) {
+        c->attempts = call->st.attempts;
+        c->retries = call->st.retries;
+        assert(!(call->st.deadline_s < INFINITY)); /* model_init allocates md->deadline when one can occur */
+    } else {
+        st_store(md, id, md->nlayers - 1, &call->st);
+        if (md->sent_at)
+            md->sent_at[id] = call->sent_s;
+        if (md->retry_cost)
+            md->retry_cost[id] = call->retry_cost;
+    }
     c->flags = (c->flags & ~(CL_RETRY_HELD | CL_TOKEN_HELD) & 0xfu) |
                (call->flags & HP_CALL_RETRY_HELD ? CL_RETRY_HELD : 0) |
                (call->flags & HP_CALL_TOKEN_HELD ? CL_TOKEN_HELD : 0);
@@ -99,7 +109,7 @@ static inline uint64_t op_of(const model *md, uint32_t id)
     return (uint64_t)id * md->spec->requests_per_client + md->clients[id].done;
 }
 
-static void layer_done(model *md, uint32_t id, uint32_t k, layer_result r);
+static void layer_done(model *md, uint32_t id, uint32_t k, const layer_result *r);
 static void layer_attempt(model *md, uint32_t id, uint32_t k);
 
 /* The policy of layer k for the client's current request. */
@@ -209,7 +219,7 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
     if (innermost && spec->breaker)
         mech_breaker(md); /* the time in the breaker's state so far, before it may change */
     hp_admit a = hp_call_admit(innermost ? &md->guard : NULL, &call, p, now, u);
-    if (innermost)
+    if (innermost && md->mech)
         mech_after_admit(md, &a);
     if (a.deny == HP_DENY_WAIT) { /* AWS adaptive mode: the token comes after a.wait_s */
         call_store(md, id, &call);
@@ -219,7 +229,7 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
     if (a.deny == HP_DENY_DEADLINE) { /* the budget is spent: nothing is sent */
         layer_result r = {.d = {.action = HP_GIVE_UP, .reason = HP_REASON_BUDGET}, .outcome = HP_OUTCOME_TIMEOUT,
                           .retry_after_s = -1};
-        layer_done(md, id, k, r);
+        layer_done(md, id, k, &r);
         return;
     }
     if (!innermost) {
@@ -235,7 +245,7 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
         md->m.breaker_rejected += a.deny == HP_DENY_BREAKER;
         layer_result r = {.d = {.action = HP_GIVE_UP, .reason = HP_REASON_NON_RETRYABLE}, .outcome = 503,
                           .retry_after_s = -1};
-        layer_done(md, id, k, r); /* fails fast, locally: not a call */
+        layer_done(md, id, k, &r); /* fails fast, locally: not a call */
         return;
     }
     c->tag++; /* odd: waiting for this attempt */
@@ -251,16 +261,10 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
         sim_schedule(sim, a.timeout_s, EV_TIMEOUT, id, c->tag, 0);
 }
 
-/* The Retry-After policy p reads from what the server sent (raw, in the
- * [server] retry_after_format; negative: none), and the X-RateLimit-Reset
- * of a 429 into *reset (0: none).  Clients without retry_after_ms see no
- * ms-only header, and the whole seconds of the standard one with both. */
-static double retry_after_seen(const model *md, const hp_policy *p, double raw, double *reset, int out)
+/* retry_after_seen when the server sent a value (raw >= 0). */
+static double retry_after_read(const model *md, const hp_policy *p, double raw, double *reset, int out)
 {
     const model_spec *spec = md->spec;
-    *reset = 0;
-    if (!(raw >= 0))
-        return -1;
     if (spec->ratelimit_reset && out == 429 && p->ra_reset)
         *reset = ceil(raw);
     if (out == 429 && spec->retry_after == SPEC_RA_NONE)
@@ -276,23 +280,36 @@ static double retry_after_seen(const model *md, const hp_policy *p, double raw, 
     }
 }
 
+/* The Retry-After policy p reads from what the server sent (raw, in the
+ * [server] retry_after_format; negative: none), and the X-RateLimit-Reset
+ * of a 429 into *reset (0: none).  Clients without retry_after_ms see no
+ * ms-only header, and the whole seconds of the standard one with both.
+ * Inline: most replies carry none, and that answer needs no call. */
+static inline double retry_after_seen(const model *md, const hp_policy *p, double raw, double *reset, int out)
+{
+    *reset = 0;
+    if (!(raw >= 0))
+        return -1;
+    return retry_after_read(md, p, raw, reset, out);
+}
+
 /* Layer k decides what follows its attempt's result r (for the innermost
  * layer: the server's answer; for the others: the inner loop's result). */
-static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
+static void layer_decide(model *md, uint32_t id, uint32_t k, const layer_result *r)
 {
     sim_t *sim = md->sim;
     client *c = &md->clients[id];
     const hp_policy *p = policy_of(md, id, k);
     const spec_layer *L = layer_cfg(md, k);
-    hp_state st = st_load(md, id, k);
-    double now = sim_now(sim), u = sim_uniform(sim, RNG_BACKOFF);
     bool inner = k + 1 < md->nlayers;
-    int out = r.outcome;
-    if (inner && r.d.action != HP_DONE_OK &&
-        (r.d.reason == HP_REASON_BUDGET || r.d.reason == HP_REASON_UNKNOWN_OUTCOME))
+    hp_state st = inner ? st_load(md, id, k) : (hp_state){0}; /* the innermost's is in its call */
+    double now = sim_now(sim), u = sim_uniform(sim, RNG_BACKOFF);
+    int out = r->outcome;
+    if (inner && r->d.action != HP_DONE_OK &&
+        (r->d.reason == HP_REASON_BUDGET || r->d.reason == HP_REASON_UNKNOWN_OUTCOME))
         out = HP_OUTCOME_TIMEOUT; /* the inner loop ran out of time: no answer */
 
-    if (inner && r.d.action == HP_DONE_OK) {
+    if (inner && r->d.action == HP_DONE_OK) {
         if (L && L->kind == SPEC_LAYER_LLM && !(c->flags & CL_REPEATING) && L->repeat_p > 0 && u < L->repeat_p) {
             /* the model calls the tool again although it succeeded */
             md->m.repeats++;
@@ -314,12 +331,12 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
     if (inner && (c->flags & CL_REPEATING)) {
         /* the repeat failed; the first call had succeeded */
         c->flags &= ~CL_REPEATING & 0xfu;
-        layer_done(md, id, k, (layer_result){.d = {.action = HP_DONE_OK}, .outcome = 200, .retry_after_s = -1});
+        layer_done(md, id, k, &(layer_result){.d = {.action = HP_DONE_OK}, .outcome = 200, .retry_after_s = -1});
         return;
     }
 
     hp_decision d;
-    hp_result res = {.outcome = out, .retry_after_s = r.retry_after_s, .overloaded = r.overloaded};
+    hp_result res = {.outcome = out, .retry_after_s = r->retry_after_s, .overloaded = r->overloaded};
     if (L && L->kind == SPEC_LAYER_LLM && inner) {
         /* the model re-issues a failed call with probability reissue_p,
          * after thinking; the policy's class, attempt and deadline rules */
@@ -338,7 +355,7 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
             return;
         }
     } else if (inner) {
-        res.retry_after_s = retry_after_seen(md, p, r.retry_after_s, &res.reset_s, out);
+        res.retry_after_s = retry_after_seen(md, p, r->retry_after_s, &res.reset_s, out);
         hp_call call = {.st = st}; /* an outer loop: the policy alone */
         d = hp_call_outcome(NULL, &call, p, res, now, u);
         st_store(md, id, k, &call.st);
@@ -346,14 +363,15 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
         /* the innermost: the library's client learns the outcome (adaptive
          * send rate, hedge tracker, breaker, throttling, limiter), decides,
          * and a retry must pass the limiter */
-        res.retry_after_s = retry_after_seen(md, p, r.retry_after_s, &res.reset_s, out);
+        res.retry_after_s = retry_after_seen(md, p, r->retry_after_s, &res.reset_s, out);
         hp_call call = call_load(md, id);
         if (md->spec->breaker)
             mech_breaker(md);
         d = hp_call_outcome(&md->guard, &call, p, res, now, u);
         call_store(md, id, &call);
         md->m.retries_denied += d.reason == HP_REASON_RETRY_LIMITED;
-        mech_after_outcome(md, out, &d);
+        if (md->mech)
+            mech_after_outcome(md, out, &d);
     }
     if (d.action == HP_RETRY) {
         md->m.retries++;
@@ -364,13 +382,12 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, layer_result r)
         sim_schedule(sim, d.delay_s, EV_SEND, id, 0, (int32_t)k);
         return;
     }
-    r.d = d;
-    r.outcome = out;
-    layer_done(md, id, k, r);
+    layer_done(md, id, k, &(layer_result){.d = d, .outcome = out, .retry_after_s = r->retry_after_s,
+                                          .overloaded = r->overloaded});
 }
 
 /* Layer k's loop ended with r: report it to the layer above, or finish. */
-static void layer_done(model *md, uint32_t id, uint32_t k, layer_result r)
+static void layer_done(model *md, uint32_t id, uint32_t k, const layer_result *r)
 {
     if (k + 1 == md->nlayers && md->retry_cost) { /* a granted retry never sent is released */
         hp_call call = call_load(md, id);
@@ -378,7 +395,7 @@ static void layer_done(model *md, uint32_t id, uint32_t k, layer_result r)
         call_store(md, id, &call);
     }
     if (k == 0)
-        finish(md, id, r.d);
+        finish(md, id, r->d);
     else
         layer_decide(md, id, k - 1, r);
 }
@@ -405,7 +422,7 @@ static void outcome(model *md, uint32_t id, int out, float aux)
         ra = spec->retry_after_format == SPEC_RA_SECONDS ? spec->retry_after_s
                                                           : ceil(spec->retry_after_s * 1000) / 1000;
     layer_result r = {.outcome = out, .retry_after_s = ra, .overloaded = out == 503 && aux == AUX_OVERLOADED};
-    layer_decide(md, id, md->nlayers - 1, r);
+    layer_decide(md, id, md->nlayers - 1, &r);
 }
 
 void client_start(sim_t *sim, const eq_event *ev, void *ctx)

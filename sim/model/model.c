@@ -302,6 +302,7 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
         return -1;
     if (spec->hedging && !(md->sent_at = herd_calloc(n, sizeof *md->sent_at)))
         return -1;
+    md->bare_call = md->nlayers == 1 && !md->prev_sleep && !md->deadline && !md->retry_cost && !md->sent_at;
     if (total <= MODEL_EXACT_LATENCIES)
         md->latency = herd_malloc_array(total, sizeof *md->latency);
     else

@@ -131,6 +131,8 @@ typedef struct model {
     hp_client guard;    /* [limits]: the library's client, shared by all clients (an SDK
                          * instance): limiter, breaker, throttling, hedging */
     double *sent_at;    /* with hedging: when each client's innermost attempt was sent */
+    bool bare_call;     /* one layer, and none of prev_sleep, deadline, retry_cost, sent_at:
+                         * client.c rebuilds the call from the client record alone */
     double tool_cum[SPEC_MAX_TOOLS]; /* cumulative tool probabilities */
     uint32_t ntools;
     sim_t *sim;

@@ -34,7 +34,7 @@ static double mixture_sample(const spec_table *data, const spec_entry *e, gsl_rn
     return dist_sample(&data->d[e->doff + i], data, r);
 }
 
-double dist_sample(const dist *d, const spec_table *data, gsl_rng *r)
+double dist_sample_other(const dist *d, const spec_table *data, gsl_rng *r)
 {
     double x;
     switch (d->kind) {
@@ -52,24 +52,17 @@ double dist_sample(const dist *d, const spec_table *data, gsl_rng *r)
         const spec_entry *e = spec_table_entry(data, d->ref);
         return e ? mixture_sample(data, e, r) : 0;
     }
-    case DIST_CONSTANT:
-        return d->a;
     case DIST_UNIFORM:
         x = d->a + (d->b - d->a) * gsl_rng_uniform(r);
         return x < d->b || d->b == d->a ? x : d->a; /* rounding can reach HI: stay in [LO, HI) */
     case DIST_EXPONENTIAL:
         return gsl_ran_exponential(r, d->a);
-    case DIST_NORMAL:
-        if (d->b == 0)
-            return d->a;
-        do
-            x = d->a + gsl_ran_gaussian_ziggurat(r, d->b);
-        while (x < 0);
-        return x;
-    case DIST_ABS_NORMAL:
-        return fabs(d->a + (d->b > 0 ? gsl_ran_gaussian_ziggurat(r, d->b) : 0));
     case DIST_LOGNORMAL:
         return d->b == 0 ? d->a : gsl_ran_lognormal(r, d->mu, d->sigma);
+    case DIST_CONSTANT:
+    case DIST_NORMAL:
+    case DIST_ABS_NORMAL:
+        return dist_sample(d, data, r); /* drawn inline there */
     }
     return 0;
 }

@@ -36,6 +36,8 @@
  *     backoff, the decorrelated memory keeps the policy's own draw.
  */
 #include "herdpolicy.h"
+#include "attempt.h"
+#include "classes.h"
 
 #include <float.h>
 #include <math.h>
@@ -84,11 +86,6 @@ static double resolve_time(double v, double dflt)
     return v > 0.0 && v <= DBL_MAX ? v : dflt; /* 0, negative, NaN, inf: the default */
 }
 
-/* A duration whose zero means "none": negative and non-finite values too. */
-static double resolve_none(double v)
-{
-    return v > 0.0 && v <= DBL_MAX ? v : 0.0;
-}
 
 static void policy_times(const hp_policy *p, double *base, double *cap)
 {
@@ -123,7 +120,7 @@ static inline double pow2(uint32_t n)
     return x.d;
 }
 
-static double ceiling_of(double base, double cap, uint32_t n)
+static inline double ceiling_of(double base, double cap, uint32_t n)
 {
     if (base >= cap || n >= HP_EXPONENT_SATURATED)
         return cap;
@@ -155,7 +152,7 @@ static double policy_multiplier(const hp_policy *p)
 /* min(cap, base * m^n) for m >= 1, saturating like ceiling_of: m = 2 is
  * ceiling_of exactly; otherwise the comparison is made in logarithms, so
  * no power overflows, and the result is non-decreasing in n. */
-static double ceiling_mult(double base, double cap, double m, uint32_t n)
+static inline double ceiling_mult(double base, double cap, double m, uint32_t n)
 {
     double lg;
 
@@ -455,20 +452,7 @@ void hp_state_start(hp_state *st, const hp_policy *p, double now_s)
 
 double hp_attempt_timeout(const hp_policy *p, const hp_state *st, double now_s)
 {
-    double t = resolve_none(p->attempt_timeout_s), left;
-
-    if (t == 0.0)
-        t = INFINITY;
-    if (p->budget_mode == HP_BUDGET_AT_FAILURE)
-        return t; /* tenacity stop_after_delay never cuts an attempt short */
-    if (st->deadline_s < INFINITY) { /* a deadline (NaN: none) */
-        left = st->deadline_s - now_s;
-        if (!(left > 0.0)) /* spent, or NaN now_s */
-            return 0.0;
-        if (left < t)
-            t = left;
-    }
-    return t;
+    return attempt_timeout_inline(p, st, now_s);
 }
 
 double hp_ceiling(const hp_policy *p, uint32_t n)
@@ -544,8 +528,7 @@ const char *hp_reason_name(hp_reason r)
 
 void hp_on_attempt(hp_state *st)
 {
-    if (st->attempts < UINT32_MAX)
-        st->attempts++;
+    on_attempt_inline(st);
 }
 
 /* Whether a timed-out attempt may be retried (a timeout's outcome is unknown). */
@@ -607,6 +590,11 @@ static double next_sleep(const hp_policy *p, hp_state *st, hp_result r,
 /* Whether the policy refuses this exact status (no_retry_status). */
 static bool status_refused(const hp_policy *p, int outcome)
 {
+    uint64_t any; /* the common policy lists none: one test for the four entries */
+    _Static_assert(sizeof p->no_retry_status == sizeof any, "no_retry_status is 4 x 16 bits");
+    memcpy(&any, p->no_retry_status, sizeof any);
+    if (any == 0)
+        return false;
     for (int i = 0; i < HP_MAX_NO_RETRY_STATUS; i++)
         if (p->no_retry_status[i] != 0 && p->no_retry_status[i] == outcome)
             return true;
@@ -634,7 +622,7 @@ hp_decision hp_decide_result(const hp_policy *p, hp_state *st, hp_result r,
     hp_decision d;
     double prev, s;
 
-    d.cls = hp_classify(r.outcome);
+    d.cls = classify_inline(r.outcome);
     d.action = HP_GIVE_UP;
     d.reason = HP_REASON_NONE;
     d.delay_s = 0.0;
@@ -649,7 +637,7 @@ hp_decision hp_decide_result(const hp_policy *p, hp_state *st, hp_result r,
         d.action = HP_DONE_OK; /* an earlier attempt did it */
     } else if (d.cls == HP_CLASS_TIMEOUT && !timeout_retryable(p)) {
         d.reason = HP_REASON_UNKNOWN_OUTCOME;
-    } else if ((!hp_retryable(p, d.cls) && !retried_for_ra(p, d.cls, r)) ||
+    } else if ((!retryable_inline(p, d.cls) && !retried_for_ra(p, d.cls, r)) ||
                status_refused(p, r.outcome)) {
         d.reason = HP_REASON_NON_RETRYABLE;
     } else if (p->max_attempts != 0 && st->attempts >= p->max_attempts) {
@@ -679,13 +667,13 @@ hp_decision hp_decide_result(const hp_policy *p, hp_state *st, hp_result r,
 hp_decision hp_decide_chosen(const hp_policy *p, hp_state *st, hp_result r,
                              double now_s, double delay_s)
 {
-    hp_decision d = {.action = HP_GIVE_UP, .reason = HP_REASON_NONE, .cls = hp_classify(r.outcome)};
+    hp_decision d = {.action = HP_GIVE_UP, .reason = HP_REASON_NONE, .cls = classify_inline(r.outcome)};
 
     if (!(delay_s >= 0.0))
         delay_s = 0.0; /* NaN or negative: at once */
     if (d.cls == HP_CLASS_OK) {
         d.action = HP_DONE_OK;
-    } else if ((r.overloaded && p->obey_overload) || !hp_retryable(p, d.cls)) {
+    } else if ((r.overloaded && p->obey_overload) || !retryable_inline(p, d.cls)) {
         d.reason = HP_REASON_NON_RETRYABLE;
     } else if (p->max_attempts != 0 && st->attempts >= p->max_attempts) {
         d.reason = HP_REASON_ATTEMPTS;

@@ -6,6 +6,8 @@
  * sequence of calls into the pieces.
  */
 #include "herdpolicy.h"
+#include "attempt.h"
+#include "classes.h"
 
 #include <math.h>
 #include <string.h>
@@ -68,12 +70,12 @@ hp_admit hp_call_admit(hp_client *c, hp_call *call, const hp_policy *p, double n
         }
     }
     call->flags &= ~(uint32_t)HP_CALL_TOKEN_HELD;
-    double timeout = hp_attempt_timeout(p, &call->st, now_s);
+    double timeout = attempt_timeout_inline(p, &call->st, now_s);
     if (!(timeout > 0)) {
         a.deny = HP_DENY_DEADLINE;
         return a;
     }
-    hp_on_attempt(&call->st);
+    on_attempt_inline(&call->st);
     if (c && c->opts.throttling && !hp_throttle_allow(&c->throttle, now_s, u)) {
         a.deny = HP_DENY_THROTTLED;
         return a;
@@ -100,7 +102,7 @@ hp_admit hp_call_admit(hp_client *c, hp_call *call, const hp_policy *p, double n
 /* What the shared mechanisms learn from an attempt's outcome (steps 1-4). */
 static void observe(hp_client *c, hp_call *call, const hp_policy *p, int outcome, double now_s)
 {
-    hp_class cls = hp_classify(outcome);
+    hp_class cls = classify_inline(outcome);
     if (p->adaptive_rate)
         hp_adaptive_on_response(&c->adaptive, now_s, outcome == 429);
     if (c->opts.hedging && cls == HP_CLASS_OK && call->st.attempts == 1)
@@ -116,7 +118,7 @@ static void observe(hp_client *c, hp_call *call, const hp_policy *p, int outcome
             hp_limiter_on_retry_end(&c->limiter, now_s);
         if (cls == HP_CLASS_OK)
             hp_limiter_on_success(&c->limiter, now_s, call->retry_cost);
-        else if (hp_retryable(p, cls))
+        else if (retryable_inline(p, cls))
             hp_limiter_on_failure(&c->limiter, now_s);
     }
     call->retry_cost = 0;

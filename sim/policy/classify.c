@@ -9,6 +9,7 @@
  * non-idempotent operations without a key) is hp_decide_result()'s job.
  */
 #include "herdpolicy.h"
+#include "classes.h"
 
 #include <stddef.h>
 
@@ -26,74 +27,37 @@ const char *hp_class_name(hp_class c)
     return class_names[c];
 }
 
+/* See classes.h: class XOR HP_CLASS_UNKNOWN, by outcome - CLASS_TABLE_LO
+ * (2xx is tested before the table is read). */
+#define AT(code, cls) [(code) - CLASS_TABLE_LO] = (uint8_t)((cls) ^ HP_CLASS_UNKNOWN)
+const uint8_t hp__class_table[CLASS_TABLE_N] = {
+    AT(429, HP_CLASS_RATE_LIMITED),
+    AT(500, HP_CLASS_SERVER),
+    AT(502, HP_CLASS_SERVER),
+    AT(503, HP_CLASS_SERVER),
+    AT(504, HP_CLASS_SERVER),
+    AT(501, HP_CLASS_NOT_IMPLEMENTED),
+    AT(400, HP_CLASS_BAD_REQUEST),
+    AT(422, HP_CLASS_BAD_REQUEST),
+    AT(401, HP_CLASS_AUTH),
+    AT(402, HP_CLASS_AUTH),
+    AT(403, HP_CLASS_AUTH),
+    AT(404, HP_CLASS_NOT_FOUND),
+    AT(409, HP_CLASS_CONFLICT),
+    AT(408, HP_CLASS_REQUEST_TIMEOUT),
+    AT(529, HP_CLASS_OVERLOADED),
+    AT(HP_OUTCOME_TIMEOUT, HP_CLASS_TIMEOUT),
+    AT(HP_OUTCOME_CONN_REFUSED, HP_CLASS_CONNECTION),
+    AT(HP_OUTCOME_CONN_RESET, HP_CLASS_CONNECTION),
+};
+#undef AT
+
 hp_class hp_classify(int outcome)
 {
-    if (outcome >= 200 && outcome <= 299)
-        return HP_CLASS_OK;
-    switch (outcome) {
-    case 429:
-        return HP_CLASS_RATE_LIMITED;
-    case 500:
-    case 502:
-    case 503:
-    case 504:
-        return HP_CLASS_SERVER;
-    case 501:
-        return HP_CLASS_NOT_IMPLEMENTED;
-    case 400:
-    case 422:
-        return HP_CLASS_BAD_REQUEST;
-    case 401:
-    case 402:
-    case 403:
-        return HP_CLASS_AUTH;
-    case 404:
-        return HP_CLASS_NOT_FOUND;
-    case 409:
-        return HP_CLASS_CONFLICT;
-    case 408:
-        return HP_CLASS_REQUEST_TIMEOUT;
-    case 529:
-        return HP_CLASS_OVERLOADED;
-    case HP_OUTCOME_TIMEOUT:
-        return HP_CLASS_TIMEOUT;
-    case HP_OUTCOME_CONN_REFUSED:
-    case HP_OUTCOME_CONN_RESET:
-        return HP_CLASS_CONNECTION;
-    default:
-        return HP_CLASS_UNKNOWN;
-    }
-}
-
-static bool table_retryable(const hp_policy *p, hp_class c)
-{
-    switch (c) {
-    case HP_CLASS_RATE_LIMITED:
-    case HP_CLASS_SERVER:
-    case HP_CLASS_TIMEOUT:
-    case HP_CLASS_CONNECTION:
-    case HP_CLASS_CONFLICT:
-    case HP_CLASS_REQUEST_TIMEOUT:
-    case HP_CLASS_OVERLOADED:
-        return true;
-    case HP_CLASS_UNKNOWN:
-        return p->unknown == HP_UNKNOWN_RETRY;
-    case HP_CLASS_OK:
-    case HP_CLASS_NOT_IMPLEMENTED:
-    case HP_CLASS_BAD_REQUEST:
-    case HP_CLASS_AUTH:
-    case HP_CLASS_NOT_FOUND:
-    case HP_CLASS_COUNT:
-    default:
-        return false;
-    }
+    return classify_inline(outcome);
 }
 
 bool hp_retryable(const hp_policy *p, hp_class c)
 {
-    if ((unsigned)c >= HP_CLASS_COUNT || c == HP_CLASS_OK)
-        return false;
-    if (!table_retryable(p, c) && !(p->retry_also & (1u << c)))
-        return false;
-    return p->retry_only == 0 || (p->retry_only & (1u << c)) != 0;
+    return retryable_inline(p, c);
 }
