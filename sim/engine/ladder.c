@@ -19,6 +19,7 @@
 #include "ladder.h"
 
 #include <float.h>
+#include <stdbool.h>
 #include <math.h>
 #include <string.h>
 
@@ -330,15 +331,17 @@ static void bottom_sort(lq_queue *q, uint32_t n)
         memcpy(a, src, (size_t)n * sizeof *a);
 }
 
-/* Moves list L (n events) into the empty Bottom, sorted. */
+/* Moves list L (n events) into the empty Bottom, sorted: a short list is
+ * insertion-sorted as it is copied, a long one copied then sorted. */
 static void to_bottom(lq_queue *q, lq_bucket *L)
 {
     uint32_t n = 0;
-    ck_chunk *c = L->head;
-    if (L->n <= LQ_THRES) { /* short: insertion-sorted as it is copied */
-        eq_event *a = q->bot;
-        while (c) {
-            for (uint32_t i = 0, k = chunk_n(L, c); i < k; i++) {
+    bool short_list = L->n <= LQ_THRES;
+    eq_event *a = q->bot;
+    for (ck_chunk *c = L->head, *nx; c; c = nx) {
+        uint32_t k = chunk_n(L, c);
+        if (short_list) {
+            for (uint32_t i = 0; i < k; i++) {
                 const eq_event *e = &c->u.ev[i];
                 /* the list is in increasing seq: e goes after every
                  * event of its time (invariant 4) */
@@ -349,29 +352,19 @@ static void to_bottom(lq_queue *q, lq_bucket *L)
                 }
                 a[j] = *e;
             }
-            ck_chunk *nx = c->next;
-            ck_put(q->pool, c);
-            c = nx;
+        } else {
+            memcpy(a + n, c->u.ev, (size_t)k * sizeof *a);
+            n += k;
         }
-        L->head = L->tail = NULL;
-        L->n = L->tn = 0;
-        q->bhead = 0;
-        q->blen = n;
-        return;
-    }
-    while (c) {
-        uint32_t k = chunk_n(L, c);
-        memcpy(q->bot + n, c->u.ev, (size_t)k * sizeof *q->bot);
-        n += k;
-        ck_chunk *nx = c->next;
+        nx = c->next;
         ck_put(q->pool, c);
-        c = nx;
     }
     L->head = L->tail = NULL;
     L->n = L->tn = 0;
     q->bhead = 0;
     q->blen = n;
-    bottom_sort(q, n);
+    if (!short_list)
+        bottom_sort(q, n);
 }
 
 /* Spreads list L over rung R (its buckets empty), freeing L's chunks. */
