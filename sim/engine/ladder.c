@@ -343,8 +343,8 @@ static void to_bottom(lq_queue *q, lq_bucket *L)
         if (short_list) {
             for (uint32_t i = 0; i < k; i++) {
                 const eq_event *e = &c->u.ev[i];
-                /* the list is in increasing seq: e goes after every
-                 * event of its time (invariant 4) */
+                /* a list's ties are in increasing seq (invariant 4):
+                 * e goes after every event of its time */
                 uint32_t j = n++;
                 while (j > 0 && e->time < a[j - 1].time) {
                     a[j] = a[j - 1];
