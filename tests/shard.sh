@@ -50,6 +50,9 @@ identity tools-4 4 scenarios/agent-tools.ini --replications 2 --set clients.coun
 identity one-shard 1 scenarios/idempotency.ini --replications 2 --set clients.count=50
 # the mechanism series (mechanisms.csv) travels through partial.herd too
 identity mech-2 2 scenarios/metastable.ini --replications 2 --set clients.count=60000 --set run.timeseries=all
+# and so does input.csv, the data a scenario's results are laid over
+identity data-2 2 scenarios/incident-replay.ini --replications 2
+[ -f "$T/data-2-merged/input.csv" ] && ok || bad "data-2: the merge wrote no input.csv"
 
 expect_refused() { # expect_refused NAME FRAGMENT DIRS...
     name=$1 frag=$2

@@ -7,7 +7,8 @@
  *   sizeof(tool_metrics), u32 sizeof(ts_bucket), u32 sizeof(mech_bucket),
  *   u32 SPEC_MAX_TOOLS,
  *   u64 fingerprint, u32 K, u32 N, u64 jobs, str manifest,
- *   table (see put_table), u64 records, records (rep_put_result),
+ *   table (see put_table; it ends with input.csv: u32 present, str),
+ *   u64 records, records (rep_put_result),
  *   u64 FNV-1a of every byte before it.
  * A str is a u32 length and its bytes.
  */
@@ -22,7 +23,7 @@
 #include "csv.h"
 
 #define MAGIC "HERD-PARTIAL\n"
-#define FORMAT 2u
+#define FORMAT 3u
 #define MAX_FILE ((size_t)1 << 34) /* 16 GiB */
 
 uint64_t rep_fnv(uint64_t h, const void *p, size_t n)
@@ -198,6 +199,8 @@ static void put_table(rep_buf *b, const rep_table *t)
         for (uint32_t k = 0; k < r->ntools; k++)
             put_str(b, r->tools[k]);
     }
+    put_u32(b, t->input != NULL); /* input.csv, written by the merge as by a single run */
+    put_str(b, t->input);
 }
 
 /* A parsed partial file; strings live in one arena. */
@@ -337,6 +340,11 @@ static int partial_read(const char *path, partial *p, char *err, size_t errlen)
             r->tools[k] = get_str(&c, p);
         jobs += r->nreps;
     }
+    uint32_t has_input = get_u32(&c);
+    const char *input = get_str(&c, p);
+    if (has_input > 1 || (!has_input && *input))
+        c.bad = 1;
+    t->input = has_input ? input : NULL;
     if (c.bad || jobs != p->njobs || p->n == 0 || p->k == 0 || p->k > p->n) {
         snprintf(err, errlen, "%s: malformed table or shard numbers", path);
         goto bad_noclean;
