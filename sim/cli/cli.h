@@ -35,8 +35,9 @@ int cli_option_error(const char *cmd, int c, char **args);
 char **copy_args(int argc, char **argv);
 
 /* The one operand after the options (args[optind + 1 ..]) into *out:
- * 0, or -1 with "WHAT; got 'A' and 'B'" printed when there are two. */
-int cli_one_operand(int argc, char **args, const char *what, const char **out);
+ * 0, or -1 with "MANY; got 'A' and 'B'" printed when there are two, or
+ * with MISSING printed when there is none. */
+int cli_one_operand(int argc, char **args, const char *many, const char *missing, const char **out);
 
 /* A scenario configuration to load (malloc'ed: it is large) and the
  * scenario's path as messages show it; NULL (said on stderr) when out of

@@ -69,14 +69,18 @@ char **copy_args(int argc, char **argv)
     return args;
 }
 
-int cli_one_operand(int argc, char **args, const char *what, const char **out)
+int cli_one_operand(int argc, char **args, const char *many, const char *missing, const char **out)
 {
     for (int i = optind + 1; i < argc; i++) {
         if (*out) {
-            errorf("%s; got '%s' and '%s'", what, *out, args[i]);
+            errorf("%s; got '%s' and '%s'", many, *out, args[i]);
             return -1;
         }
         *out = args[i];
+    }
+    if (!*out) {
+        errorf("%s", missing);
+        return -1;
     }
     return 0;
 }

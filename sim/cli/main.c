@@ -350,12 +350,11 @@ static int cmd_run(int argc, char **argv, int check)
             return cli_option_error(argv[1], c, args);
         }
     }
-    if (cli_one_operand(argc, args, "one scenario per run", &scenario) != 0)
+    char missing[128];
+    snprintf(missing, sizeof missing, "%s needs a scenario file, e.g. herd %s scenarios/thundering-herd.ini", argv[1],
+             argv[1]);
+    if (cli_one_operand(argc, args, "one scenario per run", missing, &scenario) != 0)
         return 2;
-    if (!scenario) {
-        errorf("%s needs a scenario file, e.g. herd %s scenarios/thundering-herd.ini", argv[1], argv[1]);
-        return 2;
-    }
     char shown[128];
     scn_config *cfg = new_config(scenario, shown, sizeof shown);
     if (!cfg)
@@ -518,12 +517,9 @@ static int cmd_plot(int argc, char **argv)
             return cli_option_error("plot", c, argv);
         }
     }
-    if (cli_one_operand(argc, argv, "plot takes one directory", &dir) != 0)
+    if (cli_one_operand(argc, argv, "plot takes one directory",
+                        "plot needs a results directory, e.g. herd plot out/thundering-herd", &dir) != 0)
         return 2;
-    if (!dir) {
-        errorf("plot needs a results directory, e.g. herd plot out/thundering-herd");
-        return 2;
-    }
     char err[PLOT_ERR_MAX];
     int rc = plot_render_opts(dir, &o, err, sizeof err);
     if (rc != 0) {

@@ -146,12 +146,10 @@ int cmd_rare(int argc, char **argv)
             return cli_option_error("rare", c, args);
         }
     }
-    if (cli_one_operand(argc, args, "one scenario per run", &scenario) != 0)
+    if (cli_one_operand(argc, args, "one scenario per run",
+                        "rare needs a scenario file, e.g. herd rare scenarios/rare-collapse.ini --levels 50,100,150",
+                        &scenario) != 0)
         return 2;
-    if (!scenario) {
-        errorf("rare needs a scenario file, e.g. herd rare scenarios/rare-collapse.ini --levels 50,100,150");
-        return 2;
-    }
     if (!o.nlevels) {
         errorf("rare needs --levels L1,...,K (the last is the collapse level; see herd rare --help)");
         return 2;

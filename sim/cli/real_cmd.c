@@ -108,13 +108,11 @@ int cmd_real(int argc, char **argv, int serve)
             return cli_option_error(cmd, c, args);
         }
     }
-    if (cli_one_operand(argc, args, "one scenario per run", &scenario) != 0)
+    char missing[160];
+    snprintf(missing, sizeof missing, "%s needs a scenario file, e.g. herd %s scenarios/realcheck.ini %s", cmd, cmd,
+             serve ? "--port 8080" : "--target http://127.0.0.1:8080/");
+    if (cli_one_operand(argc, args, "one scenario per run", missing, &scenario) != 0)
         return 2;
-    if (!scenario) {
-        errorf("%s needs a scenario file, e.g. herd %s scenarios/realcheck.ini %s", cmd, cmd,
-               serve ? "--port 8080" : "--target http://127.0.0.1:8080/");
-        return 2;
-    }
     if (serve && !have_port) {
         errorf("serve needs --port P (0: any free port on 127.0.0.1)");
         return 2;
