@@ -36,6 +36,7 @@
  *     backoff, the decorrelated memory keeps the policy's own draw.
  */
 #include "herdpolicy.h"
+#include "names.h"
 #include "attempt.h"
 #include "classes.h"
 
@@ -233,23 +234,12 @@ static double decorrelated(double base, double cap, double prev, double u)
 
 const char *hp_jitter_name(hp_jitter j)
 {
-    if ((unsigned)j >= HP_JITTER_COUNT)
-        return NULL;
-    return jitter_names[j];
-}
-
-/* The index of name in names[0..n), or -1 (NULL name included). */
-static int index_of(const char *const *names, int n, const char *name)
-{
-    for (int i = 0; name != NULL && i < n; i++)
-        if (strcmp(name, names[i]) == 0)
-            return i;
-    return -1;
+    return name_at(jitter_names, HP_JITTER_COUNT, (unsigned)j);
 }
 
 int hp_jitter_parse(const char *name, hp_jitter *out)
 {
-    int i = index_of(jitter_names, HP_JITTER_COUNT, name);
+    int i = name_index(jitter_names, HP_JITTER_COUNT, name);
 
     if (i >= 0)
         *out = (hp_jitter)i;
@@ -258,14 +248,12 @@ int hp_jitter_parse(const char *name, hp_jitter *out)
 
 const char *hp_strategy_name(hp_strategy s)
 {
-    if ((unsigned)s >= HP_STRATEGY_COUNT)
-        return NULL;
-    return strategy_names[s];
+    return name_at(strategy_names, HP_STRATEGY_COUNT, (unsigned)s);
 }
 
 int hp_strategy_parse(const char *name, hp_strategy *out)
 {
-    int i = index_of(strategy_names, HP_STRATEGY_COUNT, name);
+    int i = name_index(strategy_names, HP_STRATEGY_COUNT, name);
 
     if (i >= 0)
         *out = (hp_strategy)i;
@@ -296,14 +284,12 @@ hp_policy hp_policy_defaults(void)
 
 const char *hp_effect_name(hp_side_effect e)
 {
-    if ((unsigned)e >= HP_EFFECT_COUNT)
-        return NULL;
-    return effect_names[e];
+    return name_at(effect_names, HP_EFFECT_COUNT, (unsigned)e);
 }
 
 int hp_effect_parse(const char *name, hp_side_effect *out)
 {
-    int i = index_of(effect_names, HP_EFFECT_COUNT, name);
+    int i = name_index(effect_names, HP_EFFECT_COUNT, name);
 
     if (i >= 0)
         *out = (hp_side_effect)i;
@@ -521,9 +507,7 @@ double hp_backoff(const hp_policy *p, hp_state *st, uint32_t n, double u)
 
 const char *hp_reason_name(hp_reason r)
 {
-    if ((unsigned)r >= HP_REASON_COUNT)
-        return NULL;
-    return reason_names[r];
+    return name_at(reason_names, HP_REASON_COUNT, (unsigned)r);
 }
 
 void hp_on_attempt(hp_state *st)

@@ -19,6 +19,7 @@
  *     0.5, 3/10 with 0.3) compares equal, so it opens.
  */
 #include "herdpolicy.h"
+#include "names.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -31,9 +32,7 @@ static const char *const circuit_names[HP_CIRCUIT_COUNT] = {
 
 const char *hp_circuit_name(hp_circuit c)
 {
-    if ((unsigned)c >= HP_CIRCUIT_COUNT)
-        return NULL;
-    return circuit_names[c];
+    return name_at(circuit_names, HP_CIRCUIT_COUNT, (unsigned)c);
 }
 
 static double resolve_pos(double v, double dflt)

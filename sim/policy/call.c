@@ -6,6 +6,7 @@
  * sequence of calls into the pieces.
  */
 #include "herdpolicy.h"
+#include "names.h"
 #include "attempt.h"
 #include "classes.h"
 
@@ -16,7 +17,7 @@ static const char *const deny_names[HP_DENY_COUNT] = {"none", "deadline", "throt
 
 const char *hp_deny_name(hp_deny d)
 {
-    return (unsigned)d < HP_DENY_COUNT ? deny_names[d] : NULL;
+    return name_at(deny_names, HP_DENY_COUNT, (unsigned)d);
 }
 
 const char *hp_client_check(const hp_client_opts *o)

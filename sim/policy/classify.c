@@ -9,6 +9,7 @@
  * non-idempotent operations without a key) is hp_decide_result()'s job.
  */
 #include "herdpolicy.h"
+#include "names.h"
 #include "classes.h"
 
 #include <stddef.h>
@@ -22,9 +23,7 @@ static const char *const class_names[HP_CLASS_COUNT] = {
 
 const char *hp_class_name(hp_class c)
 {
-    if ((unsigned)c >= HP_CLASS_COUNT)
-        return NULL;
-    return class_names[c];
+    return name_at(class_names, HP_CLASS_COUNT, (unsigned)c);
 }
 
 /* See classes.h: class XOR HP_CLASS_UNKNOWN, by outcome - CLASS_TABLE_LO

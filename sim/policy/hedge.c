@@ -18,6 +18,7 @@
  *   - hp_hedge_delay() is finite and >= 0 whatever the state.
  */
 #include "herdpolicy.h"
+#include "names.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -32,24 +33,15 @@ static const char *const mode_names[HP_HEDGE_MODE_COUNT] = {
 
 const char *hp_hedge_mode_name(hp_hedge_mode m)
 {
-    if ((unsigned)m >= HP_HEDGE_MODE_COUNT)
-        return NULL;
-    return mode_names[m];
+    return name_at(mode_names, HP_HEDGE_MODE_COUNT, (unsigned)m);
 }
 
 int hp_hedge_mode_parse(const char *name, hp_hedge_mode *out)
 {
-    int i;
-
-    if (name == NULL)
-        return -1;
-    for (i = 0; i < HP_HEDGE_MODE_COUNT; i++) {
-        if (strcmp(name, mode_names[i]) == 0) {
-            *out = (hp_hedge_mode)i;
-            return 0;
-        }
-    }
-    return -1;
+    int i = name_index(mode_names, HP_HEDGE_MODE_COUNT, name);
+    if (i >= 0)
+        *out = (hp_hedge_mode)i;
+    return i >= 0 ? 0 : -1;
 }
 
 static hp_hedge_opts resolve(const hp_hedge_opts *in)

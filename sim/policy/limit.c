@@ -19,6 +19,7 @@
  *     at the result.
  */
 #include "herdpolicy.h"
+#include "names.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -36,24 +37,15 @@ static const char *const kind_names[HP_LIMITER_KIND_COUNT] = {
 
 const char *hp_limiter_kind_name(hp_limiter_kind k)
 {
-    if ((unsigned)k >= HP_LIMITER_KIND_COUNT)
-        return NULL;
-    return kind_names[k];
+    return name_at(kind_names, HP_LIMITER_KIND_COUNT, (unsigned)k);
 }
 
 int hp_limiter_kind_parse(const char *name, hp_limiter_kind *out)
 {
-    int i;
-
-    if (name == NULL)
-        return -1;
-    for (i = 0; i < HP_LIMITER_KIND_COUNT; i++) {
-        if (strcmp(name, kind_names[i]) == 0) {
-            *out = (hp_limiter_kind)i;
-            return 0;
-        }
-    }
-    return -1;
+    int i = name_index(kind_names, HP_LIMITER_KIND_COUNT, name);
+    if (i >= 0)
+        *out = (hp_limiter_kind)i;
+    return i >= 0 ? 0 : -1;
 }
 
 static uint32_t resolve_u32(uint32_t v, uint32_t dflt)
