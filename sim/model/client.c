@@ -215,8 +215,8 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
     hp_call call = innermost ? call_load(md, id) : (hp_call){.st = st_load(md, id, k)};
     /* throttling reads a uniform; drawn only then, to keep the streams of
      * scenarios without it as they were */
-    double u = innermost && spec->throttling ? sim_uniform(sim, RNG_BACKOFF) : 0;
-    if (innermost && spec->breaker)
+    double u = innermost && spec->guard.throttling ? sim_uniform(sim, RNG_BACKOFF) : 0;
+    if (innermost && spec->guard.breaker)
         mech_breaker(md); /* the time in the breaker's state so far, before it may change */
     hp_admit a = hp_call_admit(innermost ? &md->guard : NULL, &call, p, now, u);
     if (innermost && md->mech)
@@ -365,7 +365,7 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, const layer_result 
          * and a retry must pass the limiter */
         res.retry_after_s = retry_after_seen(md, p, r->retry_after_s, &res.reset_s, out);
         hp_call call = call_load(md, id);
-        if (md->spec->breaker)
+        if (md->spec->guard.breaker)
             mech_breaker(md);
         d = hp_call_outcome(&md->guard, &call, p, res, now, u);
         call_store(md, id, &call);

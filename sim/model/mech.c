@@ -99,7 +99,7 @@ void mech_retry(model *md, bool allowed)
  * anything near the end (a closed breaker writes nothing). */
 void mech_finish(model *md)
 {
-    if (md->spec->breaker)
+    if (md->spec->guard.breaker)
         mech_breaker(md);
     bucket_at(md, sim_now(md->sim));
 }
@@ -109,9 +109,9 @@ void mech_finish(model *md)
 void mech_after_admit(model *md, const hp_admit *a)
 {
     const model_spec *spec = md->spec;
-    if (spec->throttling && a->deny != HP_DENY_DEADLINE && a->deny != HP_DENY_WAIT)
+    if (spec->guard.throttling && a->deny != HP_DENY_DEADLINE && a->deny != HP_DENY_WAIT)
         mech_throttle(md);
-    if (spec->limiter.kind != HP_LIMITER_NONE && a->allowed)
+    if (spec->guard.limiter.kind != HP_LIMITER_NONE && a->allowed)
         mech_limiter(md);
 }
 
@@ -121,9 +121,9 @@ void mech_after_admit(model *md, const hp_admit *a)
 void mech_after_outcome(model *md, int outcome, const hp_decision *d)
 {
     const model_spec *spec = md->spec;
-    if (spec->throttling && outcome != 503 && outcome != 429 && outcome != HP_OUTCOME_TIMEOUT)
+    if (spec->guard.throttling && outcome != 503 && outcome != 429 && outcome != HP_OUTCOME_TIMEOUT)
         mech_throttle(md);
-    if (spec->limiter.kind == HP_LIMITER_NONE)
+    if (spec->guard.limiter.kind == HP_LIMITER_NONE)
         return;
     mech_limiter(md);
     if (d->action == HP_RETRY || d->reason == HP_REASON_RETRY_LIMITED)

@@ -25,8 +25,8 @@ size_t model_client_bytes(const model_spec *spec)
     b += (!in || !in->own_strategy || in->policy.strategy == HP_DECORRELATED_JITTER) ? sizeof(double) : 0;
     b += (layers > 1 || budget || (in && in->policy.budget_s > 0)) ? sizeof(double) : 0;
     b += spec->task_steps > 1 ? sizeof(double) : 0;
-    b += spec->limiter.kind != HP_LIMITER_NONE ? sizeof(uint32_t) : 0;
-    b += spec->hedging ? sizeof(double) : 0;
+    b += spec->guard.limiter.kind != HP_LIMITER_NONE ? sizeof(uint32_t) : 0;
+    b += spec->guard.hedging ? sizeof(double) : 0;
     size_t per_op = sizeof(uint8_t) + (spec->keys == SPEC_KEYS_CONTENT_HASH ? sizeof(uint32_t) : 0) +
                     (spec->ntools > 1 ? sizeof(uint8_t) : 0) + (total <= MODEL_EXACT_LATENCIES ? sizeof(double) : 0);
     for (uint32_t l = 0; l < spec->nlayers; l++)
@@ -251,14 +251,7 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
         acc += spec->ntools ? spec->tools[t].weight / wsum : 1;
         md->tool_cum[t] = acc;
     }
-    hp_client_opts guard = {.limiter = spec->limiter, /* zero fields: the defaults */
-                            .breaker = spec->breaker,
-                            .breaker_opts = spec->breaker_opts,
-                            .throttling = spec->throttling,
-                            .throttle_opts = spec->throttle_opts,
-                            .hedging = spec->hedging,
-                            .hedge_opts = spec->hedge_opts};
-    hp_client_init(&md->guard, &guard, 0);
+    hp_client_init(&md->guard, &spec->guard, 0); /* zero fields: the defaults */
     md->nlayers = spec->nlayers ? spec->nlayers : 1;
     for (uint32_t l = 0; l < spec->nlayers; l++) {
         md->layer_policy[l] = spec->layers[l].policy;
@@ -271,7 +264,7 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
     double last_bucket = floor(spec->horizon_s / spec->bucket_s) + 1; /* events at the horizon run */
     md->ts.max_len = last_bucket < 1e15 ? (size_t)last_bucket + 1 : 0;
     md->m.clients = spec->clients;
-    md->mech = spec->breaker || spec->throttling || spec->limiter.kind != HP_LIMITER_NONE;
+    md->mech = spec->guard.breaker || spec->guard.throttling || spec->guard.limiter.kind != HP_LIMITER_NONE;
     md->m.mechanisms = md->mech;
     uint64_t total = (uint64_t)spec->clients * spec->requests_per_client;
     md->open = total;
@@ -298,9 +291,9 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
         return -1;
     if (spec->task_steps > 1 && !(md->task_start = herd_calloc(n, sizeof *md->task_start)))
         return -1;
-    if (spec->limiter.kind != HP_LIMITER_NONE && !(md->retry_cost = herd_calloc(n, sizeof *md->retry_cost)))
+    if (spec->guard.limiter.kind != HP_LIMITER_NONE && !(md->retry_cost = herd_calloc(n, sizeof *md->retry_cost)))
         return -1;
-    if (spec->hedging && !(md->sent_at = herd_calloc(n, sizeof *md->sent_at)))
+    if (spec->guard.hedging && !(md->sent_at = herd_calloc(n, sizeof *md->sent_at)))
         return -1;
     md->bare_call = md->nlayers == 1 && !md->prev_sleep && !md->deadline && !md->retry_cost && !md->sent_at;
     if (total <= MODEL_EXACT_LATENCIES)

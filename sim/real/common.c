@@ -51,7 +51,7 @@ const char *real_unsupported(const model_spec *spec, int serve)
         return "[tool] sections: herd drive sends one kind of request; remove the tools";
     if (spec->side_effect != HP_EFFECT_READ)
         return "[clients] side_effect: herd drive sends reads (GET) only; expected side_effect = read";
-    if (spec->hedging)
+    if (spec->guard.hedging)
         return "[limits] hedging: herd drive sends no hedged copies; expected hedging = false";
     if (spec->task_steps > 1)
         return "[clients] task_steps: herd drive runs single requests; expected task_steps = 1";

@@ -564,9 +564,7 @@ int drive_replication(const model_spec *spec, hp_strategy strategy, uint64_t see
     d->conn = conn;
     d->policy = spec->policy;
     d->policy.strategy = strategy;
-    hp_client_opts co = {.limiter = spec->limiter, .breaker = spec->breaker, .breaker_opts = spec->breaker_opts,
-                         .throttling = spec->throttling, .throttle_opts = spec->throttle_opts};
-    hp_client_init(&d->client, &co, 0);
+    hp_client_init(&d->client, &spec->guard, 0); /* no hedging: real_unsupported refused it */
     uint64_t total = (uint64_t)spec->clients * spec->requests_per_client;
     d->open = total;
     d->m.clients = spec->clients;

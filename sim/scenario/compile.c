@@ -187,14 +187,14 @@ void scn_compile(const scn_config *c, model_spec *s)
     }
     s->nlayers = n;
 
-    s->limiter = c->limiter_opts;
-    s->limiter.kind = (hp_limiter_kind)c->limiter;
-    s->breaker = c->breaker;
-    s->breaker_opts = c->breaker_opts;
-    s->throttling = c->throttling;
-    s->throttle_opts = c->throttle_opts;
-    s->hedging = c->hedging;
-    s->hedge_opts = c->hedge_opts;
+    s->guard = (hp_client_opts){.limiter = c->limiter_opts,
+                                .breaker = c->breaker,
+                                .breaker_opts = c->breaker_opts,
+                                .throttling = c->throttling,
+                                .throttle_opts = c->throttle_opts,
+                                .hedging = c->hedging,
+                                .hedge_opts = c->hedge_opts};
+    s->guard.limiter.kind = (hp_limiter_kind)c->limiter;
 }
 
 uint32_t scn_trace_clients(const scn_config *c)

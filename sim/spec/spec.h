@@ -145,14 +145,9 @@ typedef struct model_spec {
     spec_layer layers[SPEC_MAX_LAYERS];
     uint32_t nlayers;
 
-    /* retry limiting, shared by all clients */
-    hp_limiter_opts limiter;    /* kind HP_LIMITER_NONE: none */
-    bool breaker;
-    hp_breaker_opts breaker_opts;
-    bool throttling;
-    hp_throttle_opts throttle_opts;
-    bool hedging;
-    hp_hedge_opts hedge_opts;
+    /* retry limiting, breaker, throttling, hedging, shared by all clients:
+     * the policy library's client options as they are (zero: none) */
+    hp_client_opts guard;
 } model_spec;
 
 #endif
