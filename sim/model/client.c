@@ -38,16 +38,18 @@
  * counters are in the client record, its decorrelated-jitter memory and
  * its deadline in md->prev_sleep and md->deadline, which exist only when
  * some innermost policy can use them (without them: 0, never read, and
- * no deadline). */
+ * no deadline; md->bare_call says that no optional array exists). */
 static inline hp_state st_load(const model *md, uint32_t id, uint32_t k)
 {
     if (k + 1 < md->nlayers)
         return md->outer[(size_t)id * (md->nlayers - 1) + k];
     const client *c = &md->clients[id];
-    return (hp_state){.prev_sleep_s = md->prev_sleep ? md->prev_sleep[id] : 0,
-                      .deadline_s = md->deadline ? md->deadline[id] : INFINITY,
-                      .attempts = c->attempts,
-                      .retries = c->retries};
+    hp_state st = {.deadline_s = INFINITY, .attempts = c->attempts, .retries = c->retries};
+    if (!md->bare_call) {
+        st.prev_sleep_s = md->prev_sleep ? md->prev_sleep[id] : 0;
+        st.deadline_s = md->deadline ? md->deadline[id] : INFINITY;
+    }
+    return st;
 }
 
 /* Stores st back as layer k's state of client id (see st_load). */
@@ -60,12 +62,16 @@ static inline void st_store(model *md, uint32_t id, uint32_t k, const hp_state *
     client *c = &md->clients[id];
     c->attempts = st->attempts;
     c->retries = st->retries;
+    if (md->bare_call) {
+        assert(!(st->deadline_s < INFINITY)); /* model_init allocates md->deadline when one can occur */
+        return;
+    }
     if (md->prev_sleep)
         md->prev_sleep[id] = st->prev_sleep_s;
     if (md->deadline)
         md->deadline[id] = st->deadline_s;
     else
-        assert(!(st->deadline_s < INFINITY)); /* model_init allocates it when one can occur */
+        assert(!(st->deadline_s < INFINITY));
 }
 
 /* The innermost layer's call of client id, as the library's client API
@@ -74,26 +80,21 @@ static inline void st_store(model *md, uint32_t id, uint32_t k, const hp_state *
 static inline hp_call call_load(const model *md, uint32_t id)
 {
     const client *c = &md->clients[id];
-    if (md->bare_call) /* the common case: no optional array to read */
-        return (hp_call){.st = {.deadline_s = INFINITY, .attempts = c->attempts, .retries = c->retries},
-                         .flags = (c->flags & CL_RETRY_HELD ? HP_CALL_RETRY_HELD : 0) |
-                                  (c->flags & CL_TOKEN_HELD ? HP_CALL_TOKEN_HELD : 0)};
-    return (hp_call){.st = st_load(md, id, md->nlayers - 1),
-                     .sent_s = md->sent_at ? md->sent_at[id] : 0,
-                     .retry_cost = md->retry_cost ? md->retry_cost[id] : 0,
-                     .flags = (c->flags & CL_RETRY_HELD ? HP_CALL_RETRY_HELD : 0) |
-                              (c->flags & CL_TOKEN_HELD ? HP_CALL_TOKEN_HELD : 0)};
+    hp_call call = {.st = st_load(md, id, md->nlayers - 1),
+                    .flags = (c->flags & CL_RETRY_HELD ? HP_CALL_RETRY_HELD : 0) |
+                             (c->flags & CL_TOKEN_HELD ? HP_CALL_TOKEN_HELD : 0)};
+    if (!md->bare_call) {
+        call.sent_s = md->sent_at ? md->sent_at[id] : 0;
+        call.retry_cost = md->retry_cost ? md->retry_cost[id] : 0;
+    }
+    return call;
 }
 
 static inline void call_store(model *md, uint32_t id, const hp_call *call)
 {
     client *c = &md->clients[id];
-    if (md->bare_call) {
-        c->attempts = call->st.attempts;
-        c->retries = call->st.retries;
-        assert(!(call->st.deadline_s < INFINITY)); /* model_init allocates md->deadline when one can occur */
-    } else {
-        st_store(md, id, md->nlayers - 1, &call->st);
+    st_store(md, id, md->nlayers - 1, &call->st);
+    if (!md->bare_call) {
         if (md->sent_at)
             md->sent_at[id] = call->sent_s;
         if (md->retry_cost)
