@@ -27,7 +27,7 @@ static void join_args(int argc, char **argv, char *out, size_t n)
 int cmd_real(int argc, char **argv, int serve)
 {
     const char *cmd = argv[1], *scenario = NULL, *target = NULL, *outdir = NULL;
-    static char setbuf[2][64];
+    char setbuf[2][64] = {"", ""}; /* --seed, --replications as --set entries */
     const char *sets[MAX_SETS];
     int nsets = 0, quiet = 0, have_port = 0;
     double port = 0, max_s = -1, max_req = -1, x;
@@ -84,13 +84,18 @@ int cmd_real(int argc, char **argv, int serve)
             sets[nsets++] = v;
             break;
         case R_SEED:
-        case R_REPS:
+        case R_REPS: {
             if (number_flag(c == R_SEED ? "seed" : "replications", v, 1,
                             c == R_SEED ? 9007199254740992.0 : 1000, 1, &x) != 0)
                 return 2;
-            snprintf(setbuf[c == R_REPS], sizeof setbuf[0], "run.%s=%s", c == R_SEED ? "seed" : "replications", v);
-            sets[nsets++] = setbuf[c == R_REPS];
+            /* one slot each (the two kept free above): given again, the last wins */
+            char *slot = setbuf[c == R_REPS];
+            int given = slot[0] != '\0';
+            snprintf(slot, sizeof setbuf[0], "run.%s=%s", c == R_SEED ? "seed" : "replications", v);
+            if (!given)
+                sets[nsets++] = slot;
             break;
+        }
         case R_MAXS:
             if (number_flag("max-seconds", v, 0.001, serve ? 86400 : 3600, 0, &max_s) != 0)
                 return 2;

@@ -18,7 +18,9 @@
 #include "../engine/rng.h"
 #include "../report/report.h"
 
-/* How long a control request waits for a target that refuses connections. */
+/* How long a control request waits, at most, for a target that refuses
+ * connections (herd serve in a connection_refused outage); never longer
+ * than --max-seconds. */
 #define CONTROL_WAIT_S 30.0
 
 typedef struct body {
@@ -74,7 +76,7 @@ static int control(drive_conn *conn, const char *path, bool post, body *out, cha
     CURLcode rc;
     for (double start = real_now();;) {
         rc = curl_easy_perform(e);
-        if (rc != CURLE_COULDNT_CONNECT || real_now() - start > CONTROL_WAIT_S)
+        if (rc != CURLE_COULDNT_CONNECT || real_now() - start > conn->control_wait_s)
             break;
         struct timespec pause = {.tv_sec = 0, .tv_nsec = 50 * 1000 * 1000};
         nanosleep(&pause, NULL);
@@ -271,6 +273,7 @@ int real_drive(const scn_config *cfg, const char *shown, const drive_options *o,
         goto done;
     }
     curl_multi_setopt(conn.multi, CURLMOPT_MAXCONNECTS, (long)spec->clients + 16);
+    conn.control_wait_s = fmin(CONTROL_WAIT_S, o->max_seconds);
     body info;
     if (control(&conn, "/_herd/info", false, &info, err, errlen) != 0)
         goto done;
