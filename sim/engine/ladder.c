@@ -38,7 +38,7 @@
 /* Flat mode: while the queue is small (at most LQ_FLAT events; entered
  * again when Top is sorted down with at most LQ_FLAT / 2), it is just
  * Bottom, a sorted array: a push is a binary search and a short move. */
-#define LQ_FLAT 128
+#define LQ_FLAT 32 /* measured: 128 and 64 cost the OCC sweep 2.5% more instructions */
 
 static inline int before(const eq_event *a, const eq_event *b)
 {

@@ -19,7 +19,7 @@
  * An event moves Top -> rung 0 -> (rung 1 ...) -> Bottom, about three
  * times, each a sequential copy, so push and pop are O(1) amortised for
  * the time distributions a simulation produces.  While the queue is small
- * (up to 128 events) it is Bottom alone ("flat": a binary search and a
+ * (up to 32 events) it is Bottom alone ("flat": a binary search and a
  * short move per push); when Bottom grows past that, or past 64 events
  * with rungs in place, it becomes a rung of its own.
  *
