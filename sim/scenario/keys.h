@@ -1,8 +1,8 @@
 /*
- * keys.h - the scenario key table and the value parsers behind it, shared by
- * the parser (scenario.c), the checks after reading (validate.c), the
- * expansion of sweeps and variants (expand.c) and the reference (`herd
- * keys`).  Internal to sim/scenario.
+ * keys.h - the scenario key table (keys.c) and the value parsers behind it
+ * (keyparse.c), shared by the parser (scenario.c), the checks after reading
+ * (validate.c), the expansion of sweeps and variants (expand.c) and the
+ * reference (`herd keys`).  Internal to sim/scenario.
  */
 #ifndef HERD_KEYS_H
 #define HERD_KEYS_H
