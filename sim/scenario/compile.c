@@ -207,3 +207,13 @@ uint32_t scn_trace_clients(const scn_config *c)
     double n = ceil(mean + 10 * sqrt(mean) + 10);
     return n < 1e8 ? (uint32_t)n : 100000000u;
 }
+
+uint32_t scn_strategies(const scn_config *c, hp_strategy out[HP_STRATEGY_COUNT])
+{
+    if (c->nstrategies == 0) {
+        out[0] = c->policy.strategy;
+        return 1;
+    }
+    memcpy(out, c->strategies, sizeof out[0] * c->nstrategies);
+    return c->nstrategies;
+}

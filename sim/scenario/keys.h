@@ -1,7 +1,8 @@
 /*
- * keys.h - the scenario key table and the value parsers behind it, shared by
- * the parser (scenario.c), the expansion of sweeps and variants (expand.c)
- * and the reference (`herd keys`).  Internal to sim/scenario.
+ * keys.h - the scenario key table (keys.c) and the value parsers behind it
+ * (keyparse.c), shared by the parser (scenario.c), the checks after reading
+ * (validate.c), the expansion of sweeps and variants (expand.c) and the
+ * reference (`herd keys`).  Internal to sim/scenario.
  */
 #ifndef HERD_KEYS_H
 #define HERD_KEYS_H
@@ -38,6 +39,30 @@ typedef struct key {
 /* Room for per-key bookkeeping in the parser (keys.c checks the table
  * fits). */
 #define SCN_MAX_KEYS 256
+
+/* [clients] count when the scenario does not set it (validate.c checks a
+ * trace scenario leaves it so). */
+#define SCN_DEFAULT_CLIENTS 1000
+
+/* Where a key or section came from: a file line (> 0), the k-th --set
+ * (SET_ORIGIN(k) <= -2), or unknown (0 or -1). */
+#define SET_ORIGIN(k) (-(k) - 2)
+
+/* What the parser (scenario.c) recorded of where each key came from, for
+ * the messages of the checks after reading (validate.c). */
+typedef struct scn_origins {
+    const char *path;        /* the file as shown in messages */
+    const int *key_line;     /* per scn_key_table entry: its origin; NULL: none known */
+    const char *const *sets; /* the --set assignments SET_ORIGIN refers to */
+    int nsets;
+} scn_origins;
+
+/* "PATH:LINE", "--set ASSIGNMENT" or "PATH" for an origin. */
+void scn_origin_text(const scn_origins *o, int where, char *out, size_t n);
+
+/* The checks across keys of a parsed scenario (validate.c).  0, or -1 with
+ * err naming the origin of the key at fault. */
+int scn_check(const scn_config *c, const scn_origins *o, char err[static SCN_ERR_MAX]);
 
 /* Every key of every section, in reference order; a [tool] or [layer]
  * section's keys are contiguous (its set-bit i is the i-th of them). */
