@@ -1,0 +1,96 @@
+/*
+ * backend.h - herd serve's parts: the HTTP layer (serve.c: libmicrohttpd,
+ * the listening socket, the answers and their headers, the control
+ * endpoints, the server's life) and the simulated server behind it
+ * (backend.c: workers, queue, outages, errors, the rate limiter, service
+ * times, the counters and series).
+ *
+ * The backend knows a request only by its connection, an opaque handle it
+ * gives back to the HTTP layer through the serve_* functions below.
+ */
+#ifndef HERD_BACKEND_H
+#define HERD_BACKEND_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../engine/rng.h"
+#include "real.h"
+
+struct MHD_Connection;
+
+/* One request of the model. */
+typedef struct job {
+    struct job *next;       /* the FIFO queue, the held list or a resume batch */
+    struct MHD_Connection *conn;
+    double arrived;         /* server clock */
+    double due;             /* in service: when it completes (server clock) */
+    double service;         /* its service time */
+    int answer;             /* the status to send when resumed; 0: close unanswered */
+    bool served;            /* the answer is a served reply */
+} job;
+
+/* The simulated server; every field under mu. */
+typedef struct backend {
+    const model_spec *spec;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;      /* the timer thread's */
+    double t0;              /* monotonic time of the last reset: the server clock's zero */
+    rng_set rng;
+    bool stop;
+    /* the model */
+    uint32_t busy, qlen, nheap;
+    job *qhead, *qtail;     /* waiting, FIFO */
+    job **heap;             /* in service, by due time; workers places */
+    job *held;              /* black-holed and lost replies */
+    double tokens, tokens_at;
+    /* counters since the reset */
+    uint64_t requests_total; /* since the start, for --max-requests */
+    uint64_t calls, rejected, outage_errors, background_errors, status_429, replies_lost, served, waited, late;
+    uint32_t peak_inflight;
+    double wait_sum, busy_area, busy_since, wasted;
+    uint32_t *arrivals, *inflight; /* per bucket */
+    size_t nb, hi;          /* buckets; one past the highest touched */
+    double bucket_s;        /* their width */
+} backend;
+
+/* s zeroed: its mutex, condition variable, heap, series and streams for
+ * spec; 0, or -1 when out of memory (then backend_free). */
+int backend_init(backend *s, const model_spec *spec);
+void backend_free(backend *s);
+
+/* The server clock (under s->mu). */
+double backend_clock(const backend *s);
+
+/* True if spec's outage at server time t is a connection_refused one. */
+bool backend_refusing_at(const model_spec *spec, double t);
+/* The next outage boundary after server time t (INFINITY: none). */
+double backend_next_edge(const model_spec *spec, double t);
+
+/* A request of the model arrives on conn: the status to answer at once
+ * (*retry_after >= 0: the delay to announce; *overloaded: the overload
+ * signal), 0 when the backend holds it (*held its job, conn suspended), or
+ * -1 when conn is to be closed unanswered. */
+int backend_arrive(backend *s, struct MHD_Connection *conn, job **held, double *retry_after, bool *overloaded);
+
+/* The timer thread (arg: the backend): completes services when they are due. */
+void *backend_timer_main(void *arg);
+
+/* A new replication (see real.h): 0 with *drop the requests held until now,
+ * to be closed unanswered, or -1 (out of memory; nothing changed). */
+int backend_reset(backend *s, uint64_t seed, double bucket_s, double horizon_s, job **drop);
+
+/* Stops the timer thread; returns every request held, to be closed unanswered. */
+job *backend_stop(backend *s);
+
+/* The stats text (see real.h); NULL when out of memory. */
+char *backend_stats_text(backend *s);
+
+/* The HTTP layer's side (serve.c). */
+void serve_suspend(struct MHD_Connection *conn);  /* under s->mu */
+bool serve_peer_gone(struct MHD_Connection *conn); /* the client already closed it (gave up) */
+void serve_resume_list(job *list);                /* outside s->mu: answers (or closes) each job */
+
+#endif
