@@ -8,16 +8,22 @@
  *   plot_load.c  1. load: every CSV of a results directory read once and
  *                   validated, manifest.txt read, the selection (--variant,
  *                   --point, --replication, --metric) checked against the
- *                   rows; what the figures use is kept in a folder.
+ *                   rows; what the figures use is kept in a folder.  The
+ *   plot_csv.c      CSVs are read by plot_csv.c's strict reader, which
+ *                   also escapes what messages echo.
  *   plot_data.c  2. prepare: each figure's data computed from the folder
- *                   and written into the private work directory.
+ *                   and written into the private work directory, from the
+ *   plot_figure.c   parts the figures share (labels, colours, layout,
+ *                   work files, the metrics drawn).
  *   plot.c       3. draw: the gnuplot scripts run on that directory and
  *                   their figures moved into place; plot.h's entry points.
  */
 #ifndef HERD_PLOT_INTERNAL_H
 #define HERD_PLOT_INTERNAL_H
 
+#include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "../scenario/scenario.h"
 #include "plot.h"
@@ -153,20 +159,83 @@ typedef struct job {
     int gif; /* writes fig[0].gif, whatever the terminal */
 } job;
 
-/* The metrics of compare.csv, in its order (plot_load.c). */
+/* The metrics of compare.csv, in its order (plot_csv.c). */
 #define PLOT_NCOMPARED 9
 extern const char *const plot_compared[PLOT_NCOMPARED];
 
-/* plot_load.c */
+/* plot_csv.c */
+
+#define CSV_MAX_BYTES (1LL << 30) /* 1 GiB per file */
+#define MAX_COLS 1024             /* fields of a line */
+#define VALUE_SHOWN 40            /* characters of a bad value echoed */
 
 /* s, at most max bytes of it, escaped for a message into out[outlen]. */
 void plot_esc(char *out, size_t outlen, const char *s, size_t max);
 /* snprintf into out[PATH_MAX]; -1 with err when the path does not fit. */
 int plot_path_fmt(char *out, char *err, size_t errlen, const char *fmt, ...);
+
+/* A CSV being read, a line at a time; the fields of the line. */
+typedef struct csv_rd {
+    FILE *f;
+    char shown[SHOWN_MAX + 8]; /* the path, escaped */
+    long line;
+    long long bytes;
+    char *lbuf;                /* the line, NUL-terminated */
+    char *fbuf;                /* its fields, each NUL-terminated */
+    const char *field[MAX_COLS];
+    int nf;
+    char *err;
+    size_t errlen;
+} csv_rd;
+
+/* Opens dir/name for reading into r (its line buffers allocated).  1 when
+ * open (close with plot_csv_close), 0 when the file does not exist,
+ * PLOT_INVALID or -1 (nothing left open). */
+int plot_csv_open(csv_rd *r, const char *dir, const char *name, char *err, size_t errlen);
+/* Reads and splits the next line.  1, 0 at the end of the file,
+ * PLOT_INVALID, or -1 on a read error. */
+int plot_csv_line(csv_rd *r);
+/* "FILE:LINE: message" into r's err; returns PLOT_INVALID. */
+int plot_csv_fail(csv_rd *r, const char *fmt, ...);
+void plot_csv_close(csv_rd *r);
+
+/* The files of a results directory that plot_csv_header and plot_csv_row
+ * check, and the types of their columns. */
+enum { K_SUMMARY, K_AGGREGATE, K_TIMESERIES, K_COMPARE, K_TOOLS, NKINDS };
+extern const char *const plot_csv_file[NKINDS];
+
+typedef enum ftype { T_VARIANT, T_KEYVAL, T_STRATEGY, T_U64, T_DBL, T_TOOL } ftype;
+
+typedef struct colspec {
+    char name[96];
+    ftype t;
+} colspec;
+
+/* The columns after `strategy` of a file of this kind into c[max]; their
+ * number. */
+int plot_csv_columns(int kind, colspec *c, int max);
+/* Reads the header of a file of this kind and checks it: the key columns
+ * (the same as *ks when have_ks, else they set *ks), then exactly the
+ * columns of tail.  0, PLOT_INVALID, or -1. */
+int plot_csv_header(csv_rd *r, int kind, keyset *ks, int have_ks, const colspec *tail, int ntail);
+/* Checks a data row against the header; *strategy is its strategy. */
+int plot_csv_row(csv_rd *r, const keyset *ks, const colspec *tail, int ntail, int *strategy);
+
+/* A field's format: a variant name; a number as herd writes it, or nan,
+ * inf, -inf; an unsigned 64-bit integer. */
+int plot_valid_variant(const char *s);
+int plot_valid_dbl(const char *s);
+int plot_valid_u64(const char *s);
+/* A decimal number as herd writes it: [-+]digits[.digits][e[-+]digits]. */
+int plot_num_text(const char *s);
+/* The value of a field that plot_valid_dbl accepts. */
+double plot_dbl_of(const char *s);
+
+/* plot_load.c */
+
 /* Appends "a = b" (sep first unless out is empty) to out[n]. */
 void plot_append(char *out, size_t n, const char *sep, const char *a, const char *b);
-/* A decimal number as herd writes it; a finite one into *v. */
-int plot_num_text(const char *s);
+/* A finite number, the whole of s, into *v. */
 int plot_num_of(const char *s, double *v);
 /* Whether an overridden "section.key" is an outage's or the spike's. */
 int plot_interesting_key(const char *k);
@@ -189,12 +258,90 @@ int plot_load_manifest(folder *fo, const char *d, char *err, size_t errlen);
  * PLOT_INVALID with "FILE:LINE: ..." or the selection's error, or -1. */
 int plot_load_csvs(folder *fo, const char *d, const char *dir, char *err, size_t errlen);
 
-/* plot_data.c */
+/* plot_figure.c */
 
 /* Which metrics the figures draw: the folder keeps them as it loads. */
 void plot_want_metrics(folder *fo);
 /* The metrics of the sweep figures (metric_table indices); their number. */
 int plot_sweep_metric_list(const folder *fo, int *out);
+/* The metrics of the variants figure (metric_table indices); their number. */
+int plot_variant_metric_list(const folder *fo, int *out);
+
+/* An ordered set of labels (at most LABEL_MAX bytes each). */
+typedef struct slist {
+    char (*v)[LABEL_MAX + 1];
+    size_t n, cap;
+} slist;
+
+/* A file of the work directory being written. */
+typedef struct wfile {
+    FILE *f;
+    char path[PATH_MAX];
+} wfile;
+
+/* The canvas and the panel grid of a figure. */
+typedef struct layout {
+    int W, H, rows, cols;
+} layout;
+
+/* A window shaded in a figure over time. */
+typedef struct window {
+    double a, b;
+    const char *label;
+} window;
+
+/* Labels: the index of s in l (-1: none); s added if new (-1 when out of
+ * memory); l emptied; the order of l's values, numeric if every one is a
+ * number (then 1), else file order. */
+long plot_slist_find(const slist *l, const char *s);
+long plot_slist_add(slist *l, const char *s);
+void plot_slist_free(slist *l);
+int plot_slist_order(const slist *l, size_t *ord);
+
+/* wd/NAME.EXT opened for writing; closed (a write error reported).  0, or
+ * -1 with err. */
+int plot_w_open(wfile *w, const char *wd, const char *name, const char *ext, char *err, size_t errlen);
+int plot_w_close(wfile *w, char *err, size_t errlen);
+/* A number as gnuplot reads it; a key<TAB>value line (none for an empty
+ * value). */
+void plot_put_num(FILE *f, double v);
+void plot_info_s(FILE *f, const char *k, const char *v);
+void plot_info_n(FILE *f, const char *k, double v);
+/* "DIR/FILE: what" into err; -1. */
+int plot_data_fail(char *err, size_t errlen, const char *dir, const char *file, const char *what);
+
+/* A strategy's name; its colour; colour i of the palette. */
+const char *plot_sname(int s);
+const char *plot_scolor(int s);
+const char *plot_palette(size_t i);
+/* A metric in words, with its unit and without; a swept key in words; a
+ * value as written on a bar. */
+void plot_human_metric(char *out, size_t n, const char *m);
+void plot_human_metric_bare(char *out, size_t n, const char *m);
+void plot_human_key(char *out, size_t n, const char *k);
+void plot_value_text(char *out, size_t n, double v);
+/* The scenario's name for titles. */
+const char *plot_title_name(const folder *fo);
+
+/* The canvas and panel grid of a figure of n panels (wide: over time);
+ * written as W, H, rows and cols. */
+layout plot_lay(const folder *fo, int n, int wide, int paper_w, int paper_h, int paper_extra);
+void plot_lay_write(FILE *f, layout L);
+/* wd/style.tsv: the terminal and the sizes of text and lines. */
+int plot_write_style(const folder *fo, const char *wd, char *err, size_t errlen);
+
+/* Whether row p is at the selected point (key columns from `from` on);
+ * of the selected variant; the selected point as text. */
+int plot_at_point(const folder *fo, const prow *p, int from);
+int plot_of_variant(const folder *fo, const prow *p);
+void plot_point_text(const folder *fo, char *out, size_t n, int from);
+/* The windows to shade over [0, tmax] for a variant, in time order, into
+ * w[max]; their number.  Written as "win" lines of a panel. */
+int plot_windows(const folder *fo, const char *variant, double tmax, window *w, int max);
+void plot_write_windows(FILE *f, const window *w, int n, int panel);
+
+/* plot_data.c */
+
 /* Stage 2: writes the data of every job into wd.  0, or -1 with err. */
 int plot_prepare(const folder *fo, const job *jobs, int njobs, const char *dir, const char *wd, char *err,
                  size_t errlen);
