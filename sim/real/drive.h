@@ -30,7 +30,6 @@ typedef struct drive_conn {
     uint32_t *heap;
     uint32_t n;
     bool herd;                  /* the target is herd serve */
-    double control_wait_s;      /* how long a refusing target is waited for (CONTROL_WAIT_S, at most --max-seconds) */
     char base[512];             /* scheme://host:port of the target */
 } drive_conn;
 

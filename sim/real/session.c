@@ -19,8 +19,9 @@
 #include "../report/report.h"
 
 /* How long a control request waits, at most, for a target that refuses
- * connections (herd serve in a connection_refused outage); never longer
- * than --max-seconds. */
+ * connections: herd serve refuses them during a connection_refused outage
+ * that starts the run, and --max-seconds bounds the replications, not
+ * this wait (a target that never answers fails after it, nothing written). */
 #define CONTROL_WAIT_S 30.0
 
 typedef struct body {
@@ -76,7 +77,7 @@ static int control(drive_conn *conn, const char *path, bool post, body *out, cha
     CURLcode rc;
     for (double start = real_now();;) {
         rc = curl_easy_perform(e);
-        if (rc != CURLE_COULDNT_CONNECT || real_now() - start > conn->control_wait_s)
+        if (rc != CURLE_COULDNT_CONNECT || real_now() - start > CONTROL_WAIT_S)
             break;
         struct timespec pause = {.tv_sec = 0, .tv_nsec = 50 * 1000 * 1000};
         nanosleep(&pause, NULL);
@@ -273,7 +274,6 @@ int real_drive(const scn_config *cfg, const char *shown, const drive_options *o,
         goto done;
     }
     curl_multi_setopt(conn.multi, CURLMOPT_MAXCONNECTS, (long)spec->clients + 16);
-    conn.control_wait_s = fmin(CONTROL_WAIT_S, o->max_seconds);
     body info;
     if (control(&conn, "/_herd/info", false, &info, err, errlen) != 0)
         goto done;
