@@ -47,7 +47,8 @@ double model_memory_estimate(const model_spec *spec)
      * counted. */
     uint64_t total = (uint64_t)spec->clients * spec->requests_per_client;
     return 2.0 * (double)spec->clients * ((double)model_client_bytes(spec) + 64.0 + 24.0) +
-           (double)spec->workers * 8.0 + (total > MODEL_EXACT_LATENCIES ? (double)sizeof(lh_hist) : 0.0);
+           (double)spec->workers * 8.0 + (total > MODEL_EXACT_LATENCIES ? (double)sizeof(lh_hist) : 0.0) +
+           (double)model_instances(spec) * (double)model_instance_bytes(spec);
 }
 
 void model_take_results(model *md, model_results *out, bool keep_series)
@@ -268,6 +269,9 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
     md->m.mechanisms = md->mech;
     uint64_t total = (uint64_t)spec->clients * spec->requests_per_client;
     md->open = total;
+
+    if (instance_init(md) != 0)
+        return -1;
 
     /* Per client: the record, and only the arrays this scenario uses. */
     size_t n = spec->clients;
@@ -491,6 +495,7 @@ void model_free(model *md)
     md->op = NULL;
     md->content = NULL;
     herd_free(md->queue);
+    instance_free(md);
     ts_free(&md->ts);
     mech_free(&md->ms);
     md->clients = NULL;

@@ -195,6 +195,7 @@ void scn_compile(const scn_config *c, model_spec *s)
                                 .hedging = c->hedging,
                                 .hedge_opts = c->hedge_opts};
     s->guard.limiter.kind = (hp_limiter_kind)c->limiter;
+    s->clients_per_instance = c->clients_per_instance;
 }
 
 uint32_t scn_trace_clients(const scn_config *c)

@@ -275,6 +275,12 @@ const key scn_key_table[] = {
     {"limits", "hedge_percentile", K_DOUBLE, C(hedge_opts.percentile), 0, 1, NULL, "", "0.95",
      "The latency percentile that triggers a hedge."},
     {"limits", "hedge_max", K_U32, C(hedge_opts.max_hedges), 0, 100, NULL, "", "1", "Copies per attempt at most."},
+    {"limits", "clients_per_instance", K_U32, C(clients_per_instance), 1, 100000000, NULL, "",
+     "all clients (one instance)",
+     "Keeps the state of [limits] (limiter, breaker, throttling, hedge tracker, and the adaptive "
+     "send-rate limiter of adaptive_rate_limiter) per instance of N clients, as a fleet of hosts "
+     "each with its own SDK client: client i belongs to instance i / N (the last instance may have "
+     "fewer). Refused when it changes nothing: N >= the number of clients, or no such mechanism."},
 
     {"retry", "strategy", K_STRATEGY, C(policy.strategy), 0, 0, NULL, "", "exponential",
      "Strategy when [run] strategies is not given."},
