@@ -211,7 +211,8 @@ FIGURES := plots/thundering-herd.png plots/thundering-herd.gif plots/aws-2015-co
            plots/jitter-62-65-sensitivity.png plots/idempotency-variants.png plots/layers-variants.png \
            plots/metastable-goodput.png plots/agent-stack-variants.png plots/incident-replay.png \
            plots/incident-replay-goodput.png plots/metastable-breaker.png plots/metastable-throttle.png \
-           plots/metastable-budget.png plots/realcheck.png plots/metastable-map.png plots/metastable-boundaries.png
+           plots/metastable-budget.png plots/realcheck.png plots/metastable-map.png plots/metastable-boundaries.png \
+           plots/quota-per-instance-variants.png
 FIGURE   = sh tests/figure.sh ./herd $@
 FIG_DEPS = herd tests/figure.sh $(wildcard plots/*.gp)
 
@@ -245,6 +246,8 @@ plots/metastable-goodput.png: build/figures/metastable/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/metastable goodput
 plots/agent-stack-variants.png: build/figures/agent-stack/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/agent-stack variants --metric amplification --metric status_429 --metric failures
+plots/quota-per-instance-variants.png: build/figures/quota-per-instance/aggregate.csv $(FIG_DEPS)
+	$(FIGURE) build/figures/quota-per-instance variants --metric amplification --metric retries_denied --metric failures
 build/figures/incident-replay/aggregate.csv: $(wildcard scenarios/data/*.csv)
 plots/incident-replay.png: build/figures/incident-replay/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/incident-replay replay
