@@ -220,24 +220,31 @@ static void instances_keep_their_own_quota(void **state)
     mech_free(&ms);
 }
 
-/* A breaker per instance: 2 clients, 10 requests each 0.5 s apart, all
- * failing; the breaker opens at 2 results and stays open.  Shared, the
- * first result of each client (at 0.02) opens it for both: 2 calls, 18
- * requests refused.  One instance per client, each breaker needs two
- * results of its own client (0.02, 0.54): 4 calls, 16 refused; in bucket
- * 0 each instance's breaker is open 0.46 s, and so is their mean. */
+/* 2 clients, 10 requests each 0.5 s apart, against a server that fails
+ * every one (503) for 100 s; no retries. */
+static void two_failing_clients(scn_config *c)
+{
+    base(c);
+    set(c, "clients.count=2");
+    set(c, "server.workers=2");
+    set(c, "clients.requests_per_client=10");
+    set(c, "clients.think_time_s=constant(0.5)");
+    set(c, "retry.max_attempts=1");
+    set(c, "outage 1.start_s=0");
+    set(c, "outage 1.end_s=100");
+}
+
+/* A breaker per instance (two_failing_clients): it opens at 2 results and
+ * stays open.  Shared, the first result of each client (at 0.02) opens it
+ * for both: 2 calls, 18 requests refused.  One instance per client, each
+ * breaker needs two results of its own client (0.02, 0.54): 4 calls, 16
+ * refused; in bucket 0 each instance's breaker is open 0.46 s, and so is
+ * their mean. */
 static void instances_keep_their_own_breaker(void **state)
 {
     (void)state;
     scn_config c;
-    base(&c);
-    set(&c, "clients.count=2");
-    set(&c, "server.workers=2");
-    set(&c, "clients.requests_per_client=10");
-    set(&c, "clients.think_time_s=constant(0.5)");
-    set(&c, "retry.max_attempts=1");
-    set(&c, "outage 1.start_s=0");
-    set(&c, "outage 1.end_s=100");
+    two_failing_clients(&c);
     set(&c, "limits.breaker=true");
     set(&c, "limits.breaker_min_requests=2");
     set(&c, "limits.breaker_open_s=100");
@@ -245,18 +252,39 @@ static void instances_keep_their_own_breaker(void **state)
     mechseries ms = run_mech(&c, &m);
     assert_int_equal(m.calls, 2);
     assert_int_equal(m.breaker_rejected, 18);
-    /* open from 0.02 (both replies) to the end: the last bucket fully open */
-    assert_true(fabs(ms.b[1].breaker_open_s - 1.0) < 1e-5);
+    assert_true(fabs(ms.b[1].breaker_open_s - 1.0) < 1e-5); /* open from 0.02 on */
     mech_free(&ms);
 
     set(&c, "limits.clients_per_instance=1");
     ms = run_mech(&c, &m);
     assert_int_equal(m.calls, 4);
     assert_int_equal(m.breaker_rejected, 16);
-    /* each opens at 0.54 (its second reply): bucket 0 is open 0.46 s in
-     * each instance, so 0.46 on average; bucket 1 fully */
     assert_true(fabs(ms.b[0].breaker_open_s - 0.46) < 1e-5);
     assert_true(fabs(ms.b[1].breaker_open_s - 1.0) < 1e-5);
+    mech_free(&ms);
+}
+
+/* Adaptive throttling per instance (two_failing_clients): no accept ever.
+ * Shared, the window holds all 20 requests at the end: p = 20 / 21; one
+ * instance per client, each holds its 10, p = 10 / 11 in both: the series
+ * shows their mean, and the requests of both windows. */
+static void instances_keep_their_own_throttle(void **state)
+{
+    (void)state;
+    scn_config c;
+    two_failing_clients(&c);
+    set(&c, "limits.adaptive_throttling=true");
+    metrics m;
+    mechseries ms = run_mech(&c, &m);
+    assert_int_equal(ms.b[ms.len - 1].throttle_requests, 20);
+    assert_true(fabs(ms.b[ms.len - 1].throttle_reject_p - 20.0 / 21.0) < 1e-6);
+    mech_free(&ms);
+
+    set(&c, "limits.clients_per_instance=1");
+    ms = run_mech(&c, &m);
+    assert_int_equal(ms.b[ms.len - 1].throttle_requests, 20);
+    assert_int_equal(ms.b[ms.len - 1].throttle_accepts, 0);
+    assert_true(fabs(ms.b[ms.len - 1].throttle_reject_p - 10.0 / 11.0) < 1e-6);
     mech_free(&ms);
 }
 
@@ -572,16 +600,10 @@ static void common_random_numbers(void **state)
 
 /* Every allocation of a run fails in turn: the run reports failure, and
  * (under ASan/valgrind) leaks nothing. */
-static void allocation_failures(void **state)
+static void allocation_failures_of(const scn_config *c)
 {
-    (void)state;
-    scn_config c;
-    base(&c);
-    set(&c, "clients.count=50");
-    set(&c, "outage 1.start_s=0");
-    set(&c, "outage 1.end_s=1");
     model_spec spec;
-    scn_compile(&c, &spec);
+    scn_compile(c, &spec);
     int failures = 0;
     for (long n = 0; n < 64; n++) {
         herd_alloc_fail_after(n);
@@ -602,6 +624,25 @@ static void allocation_failures(void **state)
             break; /* the run needed at most n allocations: all sites seen */
     }
     assert_true(failures >= 3);
+}
+
+static void allocation_failures(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "clients.count=50");
+    set(&c, "outage 1.start_s=0");
+    set(&c, "outage 1.end_s=1");
+    allocation_failures_of(&c);
+    /* and with every per-instance array (clients_per_instance) */
+    set(&c, "limits.limiter=finagle");
+    set(&c, "limits.breaker=true");
+    set(&c, "limits.adaptive_throttling=true");
+    set(&c, "limits.hedging=true");
+    set(&c, "retry.adaptive_rate_limiter=true");
+    set(&c, "limits.clients_per_instance=7");
+    allocation_failures_of(&c);
 }
 
 /* Two tools, half the requests each, against a server that always answers
@@ -1043,6 +1084,7 @@ int main(void)
         cmocka_unit_test(breaker_timeline_by_hand),
         cmocka_unit_test(instances_keep_their_own_quota),
         cmocka_unit_test(instances_keep_their_own_breaker),
+        cmocka_unit_test(instances_keep_their_own_throttle),
     };
     return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
