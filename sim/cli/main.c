@@ -66,7 +66,9 @@
     "  --mpi                   (herd-mpi, under mpirun) hand jobs out to the MPI ranks;\n" \
     "                          rank 0 writes the outputs\n" \
     "  --live[=SPEED]          first watch replication 0 of every strategy as text, simulated\n" \
-    "                          time paced at SPEED x wall time (default 1), then run the plan\n"
+    "                          time paced at SPEED x wall time (default 1), then run the plan;\n" \
+    "                          as wide as COLUMNS and at most LINES tall (else the terminal's\n" \
+    "                          size; at least 80x24)\n"
 
 static void usage(FILE *f)
 {
@@ -138,7 +140,11 @@ int help_for(const char *cmd)
                "checking every CSV in it\n\n"
                "  --style talk|paper      talk (default): 1600x900, 16 pt text, thick lines; paper: smaller\n"
                "  --term png|dumb         png (default): PNG and SVG files beside the CSVs;\n"
-               "                          dumb: the figures as text on stdout (for ssh sessions)\n"
+               "                          dumb: the figures as text on stdout (for ssh sessions), as wide\n"
+               "                          as COLUMNS and a screen of LINES per figure (else the terminal's\n"
+               "                          size; at least 80x24)\n"
+               "  --figure NAME           draw only this figure (timeseries, goodput, compare, variants,\n"
+               "                          sensitivity, replay, sweep_METRIC: those the directory has)\n"
                "  --gif                   also write DIR/load.gif: load over time per strategy, animated\n"
                "  --variant V             the variant drawn over time and in the sweep figures\n"
                "                          (default: the first; goodput draws every variant)\n"
@@ -378,7 +384,13 @@ static int cmd_run(int argc, char **argv, int check)
         herd_free(text);
         return 2;
     }
-    exp_options opt = {.outdir = outdir, .quiet = quiet, .jobs = jobs, .stats = stats, .queue = queue,
+    int live_cols = 0, live_lines = 0;
+    if (live > 0 && !check && cli_term_size(&live_cols, &live_lines) != 0) {
+        free(cfg);
+        herd_free(text);
+        return 2;
+    }
+    exp_options opt = {.live_cols = live_cols, .live_lines = live_lines, .outdir = outdir, .quiet = quiet, .jobs = jobs, .stats = stats, .queue = queue,
                        .shard_k = shard_k, .shard_n = shard_n, .mpi = mpi, .live = check ? 0 : live,
                        .version = HERD_VERSION, .argc = argc, .argv = argv,
                        .text = text, .textlen = textlen, .sets = flags, .nsets = nflags};
@@ -471,13 +483,14 @@ static int cmd_plot(int argc, char **argv)
     int c;
     plot_opts o;
     plot_opts_init(&o);
-    enum { P_STYLE = 256, P_TERM, P_GIF, P_VARIANT, P_POINT, P_REPLICATION, P_METRIC };
+    enum { P_STYLE = 256, P_TERM, P_GIF, P_VARIANT, P_POINT, P_REPLICATION, P_METRIC, P_FIGURE };
     static const struct option longopts[] = {
         {"quiet", no_argument, NULL, 'q'},          {"help", no_argument, NULL, 'h'},
         {"style", required_argument, NULL, P_STYLE}, {"term", required_argument, NULL, P_TERM},
         {"gif", no_argument, NULL, P_GIF},          {"variant", required_argument, NULL, P_VARIANT},
         {"point", required_argument, NULL, P_POINT}, {"replication", required_argument, NULL, P_REPLICATION},
-        {"metric", required_argument, NULL, P_METRIC}, {NULL, 0, NULL, 0}};
+        {"metric", required_argument, NULL, P_METRIC}, {"figure", required_argument, NULL, P_FIGURE},
+        {NULL, 0, NULL, 0}};
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc - 1, argv + 1, ":qh", longopts, NULL)) != -1) {
@@ -506,6 +519,8 @@ static int cmd_plot(int argc, char **argv)
             o.variant = optarg;
         } else if (c == P_REPLICATION) {
             o.replication = optarg;
+        } else if (c == P_FIGURE) {
+            o.figure = optarg;
         } else if (c == P_POINT || c == P_METRIC) {
             int *n = c == P_POINT ? &o.npoint : &o.nmetric;
             if (*n == PLOT_MAX_SELECT) {
@@ -519,6 +534,8 @@ static int cmd_plot(int argc, char **argv)
     }
     if (cli_one_operand(argc, argv, "plot takes one directory",
                         "plot needs a results directory, e.g. herd plot out/thundering-herd", &dir) != 0)
+        return 2;
+    if (o.term == PLOT_TERM_DUMB && cli_term_size(&o.cols, &o.lines) != 0)
         return 2;
     char err[PLOT_ERR_MAX];
     int rc = plot_render_opts(dir, &o, err, sizeof err);
