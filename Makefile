@@ -30,7 +30,7 @@ LDLIBS   := -linih -lgsl -lgslcblas -lm -lpthread $(REAL_LIBS)
 
 DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev valgrind \
             clang libclang-rt-14-dev libopenmpi-dev openmpi-bin pkgconf groff-base man-db \
-            libmicrohttpd-dev libcurl4-openssl-dev
+            libmicrohttpd-dev libcurl4-openssl-dev chromium tmux
 FUZZ_SECONDS ?= 600
 FUZZ_SRC = tests/fuzz_scenario.c $(SIM_SRC) $(POLICY_SRC) $(CLI_SRC)
 
@@ -44,10 +44,10 @@ SIM_SRC    := sim/base/alloc.c sim/base/text.c \
               sim/scenario/scenario.c sim/scenario/validate.c sim/scenario/keys.c sim/scenario/keyparse.c sim/scenario/expand.c sim/scenario/compile.c sim/scenario/data.c \
               sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/report/plot.c \
               sim/report/plot_csv.c sim/report/plot_load.c sim/report/plot_data.c sim/report/plot_figure.c \
-              sim/report/presets.c \
+              sim/report/presets.c sim/report/html.c \
               sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c sim/experiment/rare.c \
               sim/real/common.c sim/real/serve.c sim/real/backend.c sim/real/drive.c sim/real/session.c
-CLI_SRC    := sim/cli/main.c sim/cli/common.c sim/cli/rare_cmd.c sim/cli/real_cmd.c
+CLI_SRC    := sim/cli/main.c sim/cli/common.c sim/cli/rare_cmd.c sim/cli/real_cmd.c sim/cli/report_cmd.c
 TESTS      := test_policy test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model test_recovery
 
 POLICY_OBJ := $(POLICY_SRC:%.c=$(BUILD)/%.o)

@@ -61,8 +61,10 @@ int number_flag(const char *flag, const char *v, double lo, double hi, int integ
  * [1, 100000]). */
 int cli_term_size(int *cols, int *lines);
 
-/* herd rare (rare_cmd.c), herd serve / herd drive (real_cmd.c). */
-extern const char cli_rare_help[];
+/* herd rare (rare_cmd.c), herd serve / herd drive (real_cmd.c), herd
+ * report (report_cmd.c). */
+extern const char cli_rare_help[], cli_report_help[];
+int cmd_report(int argc, char **argv);
 int cmd_rare(int argc, char **argv);
 int cmd_real(int argc, char **argv, int serve);
 

@@ -4,6 +4,7 @@
  *   herd run SCENARIO [-o DIR] [--seed N] [--replications N]
  *                     [--set section.key=value ...] [--jobs N] [--quiet] [--stats] [--plot]
  *   herd plot DIR [options]   the figures of a results directory (gnuplot)
+ *   herd report DIR [-o FILE] one self-contained HTML page of a results directory
  *   herd rare SCENARIO --levels L1,...,K [--effort N] [--repeats R] [--brute N]
  *                     a rare collapse's probability (multilevel splitting, brute force)
  *   herd keys          the scenario key reference (Markdown)
@@ -78,6 +79,8 @@ static void usage(FILE *f)
             "                                     events) without running anything\n"
             "       herd plot DIR [options]       draw the figures of a results directory (gnuplot;\n"
             "                                     herd plot --help for styles and selection)\n"
+            "       herd report DIR [-o FILE]     one self-contained HTML page of a results directory, to\n"
+            "                                     share a run (default DIR/report.html; herd report --help)\n"
             "       herd merge OUT DIR... [--plot] combine the shards of one run (--shard) into OUT\n"
             "       herd rare SCENARIO --levels ...  the probability of a rare collapse: multilevel\n"
             "                                     splitting and brute force (herd rare --help)\n"
@@ -162,6 +165,8 @@ int help_for(const char *cmd)
                "one run (herd run --shard K/N -o DIR) into OUT, byte for byte the outputs of a single run\n");
     else if (!strcmp(cmd, "rare"))
         printf("%s", cli_rare_help);
+    else if (!strcmp(cmd, "report"))
+        printf("%s", cli_report_help);
     else if (!strcmp(cmd, "serve"))
         printf("usage: herd serve SCENARIO --port P [options]\n"
                "a real HTTP server on 127.0.0.1 that behaves like the scenario's server model: workers, queue,\n"
@@ -629,6 +634,8 @@ static int herd(int argc, char **argv)
         return cmd_plot(argc, argv);
     if (!strcmp(cmd, "merge"))
         return cmd_merge(argc, argv);
+    if (!strcmp(cmd, "report"))
+        return cmd_report(argc, argv);
     if (!strcmp(cmd, "rare"))
         return cmd_rare(argc, argv);
     if (!strcmp(cmd, "serve") || !strcmp(cmd, "drive"))
