@@ -132,6 +132,8 @@ cli-test: herd
 	@sh tests/cli.sh ./herd
 	@sh tests/plot.sh ./herd
 	@sh tests/hostile-plot.sh ./herd
+	@sh tests/report.sh ./herd
+	@sh tests/term.sh ./herd
 	@sh tests/workshop.sh ./herd --check
 	@sh tests/bad.sh ./herd
 	@sh tests/rare.sh ./herd

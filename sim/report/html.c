@@ -528,10 +528,11 @@ static int man_value(const hman *m, const char *key, char *out, size_t n)
     return found != 0;
 }
 
-/* The [run] columns of the scenario file copied into the manifest, into
- * out; 1 if found. */
-static int ini_columns(const hman *m, char *out, size_t n)
+/* The value of [run] KEY in the scenario file copied into the manifest
+ * (its inline comment dropped), into out; 1 if found. */
+static int ini_run_value(const hman *m, const char *key, char *out, size_t n)
 {
+    size_t kl = strlen(key);
     for (size_t s = 0; s < m->nsect; s++) {
         if (!starts(m->sect[s].title, "scenario file"))
             continue;
@@ -543,9 +544,9 @@ static int ini_columns(const hman *m, char *out, size_t n)
                 in_run = !strncmp(l, "[run]", 5) || !strncmp(l, "[ run ]", 7);
                 continue;
             }
-            if (!in_run || strncmp(l, "columns", 7))
+            if (!in_run || strncmp(l, key, kl))
                 continue;
-            const char *p = l + 7 + (l[7] == ' ');
+            const char *p = l + kl + (l[kl] == ' ');
             if (*p != '=')
                 continue;
             p += 1 + (p[1] == ' ');
@@ -559,11 +560,12 @@ static int ini_columns(const hman *m, char *out, size_t n)
     return 0;
 }
 
-/* The scenario's name: run.name of the resolved model, else the base name
- * of "scenario: PATH" without .ini, else "results". */
+/* The scenario's name: run.name of the resolved model or the scenario
+ * file, else the base name of "scenario: PATH" without .ini, else
+ * "results". */
 static void man_name(const hman *m, char *out, size_t n)
 {
-    if (man_value(m, "run.name", out, n) && *out)
+    if ((man_value(m, "run.name", out, n) || ini_run_value(m, "name", out, n)) && *out)
         return;
     snprintf(out, n, "results");
     for (size_t i = 0; i < m->n; i++) {
@@ -874,7 +876,7 @@ static const char page_style[] =
 static size_t headline(const hman *man, const hmetric *m, size_t nm, const hmetric **out, size_t max)
 {
     char list[1024];
-    if (!man_value(man, "run.columns", list, sizeof list) && !ini_columns(man, list, sizeof list)) {
+    if (!man_value(man, "run.columns", list, sizeof list) && !ini_run_value(man, "columns", list, sizeof list)) {
         scn_config *c = herd_malloc_array(1, sizeof *c);
         if (!c)
             return 0;
