@@ -144,11 +144,13 @@ cli-test: herd
 	@if command -v mpicc >/dev/null; then $(MAKE) --no-print-directory mpi >/dev/null && sh tests/shard.sh ./herd ./herd-mpi; \
 	 else sh tests/shard.sh ./herd; fi
 	@$(MAKE) --no-print-directory install-test
-	@echo "== valgrind: one end-to-end run and its plots"
+	@echo "== valgrind: one end-to-end run, its plots and its report"
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd run \
 	  scenarios/thundering-herd.ini --quiet --set clients.count=300 --replications 2 --jobs 2 \
 	  --set run.baseline=exponential -o $(BUILD)/valgrind-e2e
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd plot \
+	  $(BUILD)/valgrind-e2e --quiet
+	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd report \
 	  $(BUILD)/valgrind-e2e --quiet
 
 # libFuzzer over scenario parsing (clang).  The corpus grows in
