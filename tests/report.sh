@@ -192,7 +192,7 @@ fi
 # traffic off, and the network log kept.
 shot() {
     rm -rf "$T/profile"
-    timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$T/profile" --no-first-run \
+    timeout 300 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$T/profile" --no-first-run \
         --no-default-browser-check --disable-background-networking --disable-component-update --disable-sync \
         --disable-extensions --disable-default-apps --host-resolver-rules="MAP * ~NOTFOUND" \
         --proxy-server=127.0.0.1:9 --log-net-log="$3" --screenshot="$2" --window-size=1280,2000 \
@@ -230,7 +230,7 @@ set -- $stat
 awk "BEGIN { exit !(${4:-0} >= 5 && ${4:-0} <= 80) }" && ok || bad "the screenshot is ${4:-0}% non-white: blank or broken"
 [ "${5:-0}" -ge 5000 ] && ok || bad "the screenshot shows no figure (${5:-0} pixels of the outage shading)"
 # the browser's own parse: the figures are SVG elements, no script
-timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$T/profile" --no-first-run \
+timeout 300 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$T/profile" --no-first-run \
     --disable-background-networking --host-resolver-rules="MAP * ~NOTFOUND" --proxy-server=127.0.0.1:9 \
     --dump-dom "file://$P" >"$T/dom.html" 2>/dev/null
 [ "$(grep -o '<svg' "$T/dom.html" | wc -l)" -eq "$nfig" ] && ok || bad "the browser's DOM has not $nfig figures"
