@@ -169,6 +169,8 @@ expect_fail nodir 2 "not a directory" "$HERD" report "$T/nope"
 expect_fail file 2 "not a directory" "$HERD" report "$T/evil.ini"
 mkdir "$T/other" && echo "hello" >"$T/other/manifest.txt" && cp "$D/aggregate.csv" "$T/other/"
 expect_fail notherd 2 'manifest.txt does not start with "herd "' "$HERD" report "$T/other"
+"$HERD" run "$T/evil.ini" --shard 1/2 -o "$T/shard" --quiet && ok || bad "a shard run failed"
+expect_fail shard 2 "a shard's partial results (partial.herd)" "$HERD" report "$T/shard"
 mkdir "$T/noagg" && cp "$D/manifest.txt" "$T/noagg/"
 expect_fail noagg 2 "no aggregate.csv" "$HERD" report "$T/noagg"
 [ -z "$(ls -A "$T/empty")" ] && [ ! -e "$T/other/report.html" ] && [ ! -e "$T/noagg/report.html" ] && ok \

@@ -492,6 +492,13 @@ int html_report(const char *dir, const char *out, char *err, size_t errlen)
     int r = html_read_file(dir, "manifest.txt", &mb, err, errlen);
     if (r < 0)
         return HTML_INVALID;
+    char part[PATH_MAX];
+    if (r == 0 && snprintf(part, sizeof part, "%s/partial.herd", dir) < (int)sizeof part && stat(part, &st) == 0) {
+        snprintf(err, errlen, "%s: a shard's partial results (partial.herd), not a results directory; merge the "
+                              "shards first (herd merge OUT DIR...) and report OUT",
+                 shown);
+        return HTML_INVALID;
+    }
     if (r == 0 || strncmp(mb.p, "herd ", 5)) {
         snprintf(err, errlen, "%s: not a herd results directory (%s); expected the output directory of herd run or "
                               "herd merge",
