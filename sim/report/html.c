@@ -52,7 +52,7 @@ void html_shown_path(char *out, size_t n, const char *p)
 /* Writes s[0..n) escaped for HTML text and attribute values: & < > " '
  * as entities, NUL and control characters (tab and newline aside) left
  * out. */
-static void html_text(FILE *f, const char *s, size_t n)
+void html_text(FILE *f, const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
@@ -63,7 +63,7 @@ static void html_text(FILE *f, const char *s, size_t n)
         case '"': fputs("&quot;", f); break;
         case '\'': fputs("&#39;", f); break;
         default:
-            if (c >= 0x20 || c == '\n' || c == '\t')
+            if ((c >= 0x20 && c != 0x7f) || c == '\n' || c == '\t')
                 fputc(c, f);
         }
     }

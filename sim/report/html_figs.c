@@ -46,7 +46,7 @@ static int fig_cmp(const void *a, const void *b)
 /* Whether an SVG of gnuplot's holds something a page must not run or
  * fetch: a script, an event handler, an embedded document or image, a
  * reference to anything but itself. */
-static int svg_unsafe(const char *s)
+int html_svg_unsafe(const char *s)
 {
     static const char *const bad[] = {"<script", "<foreignObject", "<iframe", "<image", "javascript:", "@import",
                                       "href=\"h", "href='h", "href=\"/", "href='/", "url(h", "url(/", "url('", "url(\""};
@@ -170,7 +170,7 @@ int html_draw_figures(const char *dir, hfig *fig, int *n, char *err, size_t errl
             break;
         }
         (*n)++;
-        if (svg_unsafe(g->svg.p)) {
+        if (html_svg_unsafe(g->svg.p)) {
             snprintf(err, errlen, "figure %s: its SVG holds a script or an outside reference; nothing written",
                      g->name);
             rc = -1;

@@ -74,6 +74,10 @@ typedef struct hman {
  * SHOWN characters). */
 void html_shown_path(char *out, size_t n, const char *p);
 
+/* html.c: s[0..n) escaped for HTML text and attribute values (& < > " '
+ * as entities; NUL and control bytes but tab and newline left out). */
+void html_text(FILE *f, const char *s, size_t n);
+
 /* html_read.c */
 
 /* Reads dir/name whole into *b: 1, 0 when it does not exist, -1 with err
@@ -120,7 +124,12 @@ void html_man_name(const hman *m, char *out, size_t n);
  * err. */
 int html_draw_figures(const char *dir, hfig *fig, int *n, char *err, size_t errlen);
 void html_figs_free(hfig *fig, int n);
-/* Writes figure k's SVG inline (see html_figs.c). */
+/* Whether an SVG holds something a page must not run or fetch: a script,
+ * an event handler (on...=), an embedded document or image, a reference
+ * outside itself. */
+int html_svg_unsafe(const char *s);
+/* Writes figure k's SVG inline: from its <svg element on, without the
+ * namespace declarations, every id and #reference prefixed "fK-". */
 void html_write_svg(FILE *f, const char *svg, int k);
 
 #endif
