@@ -142,7 +142,8 @@ typedef struct hp_admit {
 } hp_admit;
 
 /* NULL if the options are usable, else a static message (the first
- * problem of the enabled mechanisms' *_check()). */
+ * problem of the enabled mechanisms' *_check()).  NULL options are usable:
+ * no shared mechanism, as hp_client_init() reads them. */
 const char *hp_client_check(const hp_client_opts *o);
 
 /* A client at now_s; opts NULL: no shared mechanism. */
