@@ -134,6 +134,7 @@ cli-test: herd
 	@sh tests/hostile-plot.sh ./herd
 	@sh tests/workshop.sh ./herd --check
 	@sh tests/bad.sh ./herd
+	@sh tests/zero.sh ./herd
 	@sh tests/rare.sh ./herd
 	@sh tests/real.sh ./herd
 	@sh tests/golden.sh ./herd

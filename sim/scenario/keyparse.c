@@ -316,6 +316,10 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
             mask |= 1u << cl;
             p += len;
         }
+        if (!mask) { /* an empty mask is the default (retry_on: every class), not "none" */
+            snprintf(buf, n, "expected a list of at least one class, got '%s'", value);
+            return buf;
+        }
         memcpy(field, &mask, sizeof mask);
         return NULL;
     }
