@@ -35,10 +35,10 @@ FUZZ_SECONDS ?= 600
 FUZZ_SRC = tests/fuzz_scenario.c $(SIM_SRC) $(POLICY_SRC) $(CLI_SRC)
 
 POLICY_SRC := sim/policy/backoff.c sim/policy/call.c sim/policy/classify.c sim/policy/presets.c sim/policy/adaptive.c sim/policy/retry_after.c sim/policy/limit.c sim/policy/breaker.c sim/policy/throttle.c sim/policy/hedge.c
-SIM_SRC    := sim/base/alloc.c sim/base/text.c \
+SIM_SRC    := sim/base/alloc.c sim/base/text.c sim/base/csvread.c \
               sim/engine/equeue.c sim/engine/chunk.c sim/engine/ladder.c \
               sim/engine/rng.c sim/engine/sim.c \
-              sim/spec/dist.c sim/spec/table.c \
+              sim/spec/dist.c sim/spec/table.c sim/spec/metrics.c sim/spec/memory.c \
               sim/model/sample.c sim/model/results.c sim/model/lathist.c sim/model/model.c sim/model/client.c \
               sim/model/server.c sim/model/occ.c sim/model/mech.c sim/model/recovery.c \
               sim/scenario/scenario.c sim/scenario/validate.c sim/scenario/keys.c sim/scenario/keyparse.c sim/scenario/expand.c sim/scenario/compile.c sim/scenario/data.c \
@@ -135,6 +135,7 @@ cli-test: herd
 	@sh tests/workshop.sh ./herd --check
 	@sh tests/bad.sh ./herd
 	@sh tests/zero.sh ./herd
+	@sh tests/layers.sh
 	@sh tests/rare.sh ./herd
 	@sh tests/real.sh ./herd
 	@sh tests/golden.sh ./herd

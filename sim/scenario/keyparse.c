@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/results.h"
+#include "../spec/metrics.h"
 #include "data.h"
 
 static const char *apply_preset(const key *k, void *field, const char *value, char *buf, size_t n);
@@ -262,14 +262,14 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
             if (!len)
                 break;
             size_t m;
-            for (m = 0; m < metric_count; m++)
-                if (strlen(metric_table[m].name) == len && !strncmp(metric_table[m].name, p, len))
+            for (m = 0; m < spec_metric_count; m++)
+                if (strlen(spec_metrics[m].name) == len && !strncmp(spec_metrics[m].name, p, len))
                     break;
-            if (m == metric_count) {
+            if (m == spec_metric_count) {
                 const char *names[128] = {0};
                 size_t nn = 0;
-                for (size_t q = 0; q < metric_count && nn < 128; q++)
-                    names[nn++] = metric_table[q].name;
+                for (size_t q = 0; q < spec_metric_count && nn < 128; q++)
+                    names[nn++] = spec_metrics[q].name;
                 char word[64];
                 snprintf(word, sizeof word, "%.*s", (int)(len < 63 ? len : 63), p);
                 const char *near = scn_nearest(word, names, nn);

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../model/model.h"
+#include "../spec/memory.h"
 #include "data.h"
 
 /* "PATH:LINE", "--set ASSIGNMENT" or "PATH" for an origin. */
@@ -356,7 +356,7 @@ int scn_check(const scn_config *c, const scn_origins *from, char err[static SCN_
             "clients x requests_per_client exceeds 4e9 logical requests");
     model_spec spec;
     scn_compile(c, &spec);
-    double need = model_memory_estimate(&spec);
+    double need = spec_memory_estimate(&spec);
     double have = scn_memory_limit();
     if (need > have)
         BAD(line_of(from, "clients", "count"),
