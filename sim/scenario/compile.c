@@ -15,7 +15,7 @@
  * presets resolve theirs), so a 0 in one of these fields is an explicit 0;
  * the library reads 0 there as its default and takes HP_OFF for zero.  The
  * other fields whose library default is read from 0 refuse an explicit 0
- * (validate.c, scn_zero_refusal). */
+ * as they are read (scn_zero_refusal, keyparse.c). */
 static double off_if_zero(double v)
 {
     return v == 0 ? HP_OFF : v;

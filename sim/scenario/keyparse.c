@@ -106,12 +106,26 @@ int scn_valid_name(const char *s)
 
 void scn_range_text(const key *k, char *buf, size_t n)
 {
+    int no_zero = k->lo == 0 && scn_zero_refusal(k) != NULL; /* (0, hi] */
     if (k->type == K_U64)
         snprintf(buf, n, "an integer in [%.0f, 2^64 - 1]", k->lo);
     else if (k->type == K_U32)
-        snprintf(buf, n, "an integer in [%.0f, %.0f]", k->lo, k->hi);
+        snprintf(buf, n, "an integer in [%.0f, %.0f]", no_zero ? 1 : k->lo, k->hi);
     else
-        snprintf(buf, n, "a number in [%g, %g]%s%s", k->lo, k->hi, *k->unit ? " " : "", k->unit);
+        snprintf(buf, n, "a number in %s%g, %g]%s%s", no_zero ? "(" : "[", k->lo, k->hi, *k->unit ? " " : "",
+                 k->unit);
+}
+
+/* A 0 written to a key whose library field reads 0 as its default (and has
+ * no HP_OFF: compile.c) is refused with the reason.  NULL, or the message
+ * in buf. */
+static const char *refuse_zero(const key *k, double v, const char *range, char *buf, size_t n)
+{
+    const char *why = v == 0 ? scn_zero_refusal(k) : NULL;
+    if (!why)
+        return NULL;
+    snprintf(buf, n, "0 is refused: %s; expected %s", why, range);
+    return buf;
 }
 
 /* Applies value to the field of key k at base.  Returns NULL or a message
@@ -128,6 +142,8 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
             snprintf(buf, n, "expected %s, got '%s'", range, value);
             return buf;
         }
+        if (refuse_zero(k, v, range, buf, n))
+            return buf;
         memcpy(field, &v, sizeof v);
         return NULL;
     }
@@ -139,6 +155,8 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
             snprintf(buf, n, "expected %s, got '%s'", range, value);
             return buf;
         }
+        if (refuse_zero(k, (double)v, range, buf, n))
+            return buf;
         if (k->type == K_U32) {
             uint32_t w = (uint32_t)v;
             memcpy(field, &w, sizeof w);

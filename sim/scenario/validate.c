@@ -198,23 +198,6 @@ int scn_check(const scn_config *c, const scn_origins *from, char err[static SCN_
             BAD(c->layers[l].line, "[layer %s]: cap_s (%g s) is below base_s (%g s); expected cap_s >= base_s",
                 c->layers[l].name, p.cap_s, p.base_s);
     }
-    /* an explicit 0 the library would read as its default (compile.c) */
-    for (size_t i = scn_first_key("limits"); i < scn_key_count && !strcmp(scn_key_table[i].section, "limits"); i++) {
-        const key *k = &scn_key_table[i];
-        const char *why = scn_zero_refusal(k);
-        const char *f = (const char *)c + k->off;
-        double v = 1;
-        if (why && k->type == K_DOUBLE)
-            memcpy(&v, f, sizeof v);
-        else if (why && k->type == K_U32) {
-            uint32_t u;
-            memcpy(&u, f, sizeof u);
-            v = u;
-        }
-        if (v == 0)
-            BAD(line_of(from, "limits", k->name), "[limits] %s: 0 is refused: %s; expected a value above 0", k->name,
-                why);
-    }
     {
         hp_limiter_opts lo = c->limiter_opts;
         lo.kind = (hp_limiter_kind)c->limiter;
