@@ -127,7 +127,9 @@ TEST(test_policy_documented_defaults)
     }
     hp_policy d0 = hp_policy_defaults();
     assert_true(d0.base_s == HP_DEFAULT_BASE_S && d0.cap_s == HP_DEFAULT_CAP_S &&
-                d0.retry_after_max_s == HP_DEFAULT_RETRY_AFTER_MAX_S && d0.max_attempts == 0);
+                d0.retry_after_max_s == HP_DEFAULT_RETRY_AFTER_MAX_S && d0.max_attempts == 0 &&
+                d0.multiplier == HP_DEFAULT_MULTIPLIER);
+    assert_null(hp_policy_check(&d0));
 }
 
 /* The issue's case: a zero policy's retry_after_max_s passed to the header

@@ -159,7 +159,7 @@ static inline double ceiling_of(double base, double cap, uint32_t n)
  * is set. */
 static double policy_multiplier(const hp_policy *p)
 {
-    return p->multiplier >= 1.0 && isfinite(p->multiplier) ? p->multiplier : 2.0;
+    return p->multiplier >= 1.0 && isfinite(p->multiplier) ? p->multiplier : HP_DEFAULT_MULTIPLIER;
 }
 
 /* min(cap, base * m^n) for m >= 1, saturating like ceiling_of: m = 2 is
@@ -291,6 +291,7 @@ hp_policy hp_policy_defaults(void)
     p.ignore_retry_after = false;
     p.retry_after_max_s = HP_DEFAULT_RETRY_AFTER_MAX_S;
     p.not_found_ok_on_retry = false;
+    p.multiplier = HP_DEFAULT_MULTIPLIER;
     return p;
 }
 

@@ -228,7 +228,8 @@ typedef struct hp_policy {
     bool obey_overload;        /* give up at once when the server says "overloaded, don't
                                 * retry" (hp_result.overloaded); default false */
     /* Client-library shapes (all zero: herd's behaviour above). */
-    double multiplier;         /* growth of the ceiling per retry, >= 1; 0 means 2 */
+    double multiplier;         /* growth of the ceiling per retry, >= 1; 0 means
+                                * HP_DEFAULT_MULTIPLIER (2) */
     hp_jitter jitter;          /* HP_JITTER_NONE: the strategy's sleep */
     double jitter_f;           /* the jitter's parameter (fraction, or seconds for ADDITIVE
                                 * and FLOOR), >= 0 */
@@ -256,8 +257,10 @@ typedef struct hp_policy {
 #define HP_DEFAULT_BASE_S 0.1
 #define HP_DEFAULT_CAP_S 20.0
 #define HP_DEFAULT_RETRY_AFTER_MAX_S 120.0
+#define HP_DEFAULT_MULTIPLIER 2.0
 
-/* Returns a policy with every default written out. */
+/* Returns a policy with every default written out (multiplier 2; the
+ * defaults that are 0 stay 0; delay_a, whose default is base_s, stays 0). */
 hp_policy hp_policy_defaults(void);
 
 /* Returns NULL if the policy is usable (after zero-means-default), else a
