@@ -368,7 +368,7 @@ TEST(test_breaker_throttle_hedge_zero_is_defaults)
  * with the defaults written out, and a zero policy against the defaults. */
 TEST(test_client_zero_is_defaults)
 {
-    assert_null(hp_client_check(NULL));
+    assert_string_equal(hp_client_check(NULL), "client options are NULL");
     for (int k = 0; k < HP_LIMITER_KIND_COUNT; k++) {
         hp_client_opts z = {.breaker = true, .throttling = true, .hedging = true};
         z.limiter.kind = (hp_limiter_kind)k;
