@@ -40,7 +40,7 @@ SIM_SRC    := sim/base/alloc.c sim/base/text.c sim/base/csvread.c \
               sim/engine/rng.c sim/engine/sim.c \
               sim/spec/dist.c sim/spec/table.c sim/spec/metrics.c sim/spec/memory.c \
               sim/model/sample.c sim/model/results.c sim/model/lathist.c sim/model/model.c sim/model/client.c \
-              sim/model/server.c sim/model/occ.c sim/model/mech.c sim/model/recovery.c \
+              sim/model/server.c sim/model/occ.c sim/model/mech.c sim/model/instance.c sim/model/recovery.c \
               sim/scenario/scenario.c sim/scenario/validate.c sim/scenario/keys.c sim/scenario/keyparse.c sim/scenario/expand.c sim/scenario/compile.c sim/scenario/data.c \
               sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/report/plot.c \
               sim/report/plot_csv.c sim/report/plot_load.c sim/report/plot_data.c sim/report/plot_figure.c \
@@ -213,7 +213,8 @@ FIGURES := plots/thundering-herd.png plots/thundering-herd.gif plots/aws-2015-co
            plots/jitter-62-65-sensitivity.png plots/idempotency-variants.png plots/layers-variants.png \
            plots/metastable-goodput.png plots/agent-stack-variants.png plots/incident-replay.png \
            plots/incident-replay-goodput.png plots/metastable-breaker.png plots/metastable-throttle.png \
-           plots/metastable-budget.png plots/realcheck.png plots/metastable-map.png plots/metastable-boundaries.png
+           plots/metastable-budget.png plots/realcheck.png plots/metastable-map.png plots/metastable-boundaries.png \
+           plots/quota-per-instance-variants.png
 FIGURE   = sh tests/figure.sh ./herd $@
 FIG_DEPS = herd tests/figure.sh $(wildcard plots/*.gp)
 
@@ -247,6 +248,8 @@ plots/metastable-goodput.png: build/figures/metastable/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/metastable goodput
 plots/agent-stack-variants.png: build/figures/agent-stack/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/agent-stack variants --metric amplification --metric status_429 --metric failures
+plots/quota-per-instance-variants.png: build/figures/quota-per-instance/aggregate.csv $(FIG_DEPS)
+	$(FIGURE) build/figures/quota-per-instance variants --metric amplification --metric retries_denied --metric failures
 build/figures/incident-replay/aggregate.csv: $(wildcard scenarios/data/*.csv)
 plots/incident-replay.png: build/figures/incident-replay/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/incident-replay replay

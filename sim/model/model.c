@@ -236,6 +236,9 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
     uint64_t total = (uint64_t)spec->clients * spec->requests_per_client;
     md->open = total;
 
+    if (instance_init(md) != 0)
+        return -1;
+
     /* Per client: the record, and only the arrays this scenario uses. */
     size_t n = spec->clients;
     bool decorrelated = false, deadline = spec->nlayers > 1; /* an outer layer may propagate one */
@@ -458,6 +461,7 @@ void model_free(model *md)
     md->op = NULL;
     md->content = NULL;
     herd_free(md->queue);
+    instance_free(md);
     ts_free(&md->ts);
     mech_free(&md->ms);
     md->clients = NULL;

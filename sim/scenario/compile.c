@@ -212,6 +212,7 @@ void scn_compile(const scn_config *c, model_spec *s)
                                 .hedging = c->hedging,
                                 .hedge_opts = c->hedge_opts};
     s->guard.limiter.kind = (hp_limiter_kind)c->limiter;
+    s->clients_per_instance = c->clients_per_instance;
     hp_limiter_opts *lo = &s->guard.limiter;
     lo->envoy_budget_percent = off_if_zero(lo->envoy_budget_percent);
     if (lo->envoy_min_retry_concurrency == 0)

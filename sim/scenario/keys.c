@@ -70,7 +70,8 @@ static const char *const ts_names[] = {"all", "first", "none", NULL};
     {sec, "budget_mode", K_ENUM, F(P budget_mode), 0, 0, budget_mode_names, "", D("includes_sleep"), d14},      \
     {sec, "adaptive_rate_limiter", K_BOOL, F(P adaptive_rate), 0, 0, bool_names, "", D("false"),                \
      "AWS SDK adaptive mode: before every attempt the client waits for a token of a client-side rate "       \
-     "limiter (botocore's token bucket whose rate follows CUBIC on 429s), shared by all clients."}
+     "limiter (botocore's token bucket whose rate follows CUBIC on 429s), shared by all clients (or per "   \
+     "instance: [limits] clients_per_instance)."}
 #define OWN_DEFAULT(x) x
 #define RETRY_DEFAULT(x) "[retry]"
 
@@ -220,7 +221,8 @@ const key scn_key_table[] = {
      "client's previous one; what content_hash keys confuse."},
 
     {"limits", "limiter", K_ENUM, C(limiter), 0, 0, limiter_names, "", "none",
-     "Retry limiting for the innermost layer, shared by all clients: aws_quota (AWS SDK standard "
+     "Retry limiting for the innermost layer, shared by all clients (or per instance: "
+     "clients_per_instance): aws_quota (AWS SDK standard "
      "retry quota: 500 tokens, a retry costs 5, 10 after a timeout, a success refunds), grpc "
      "(retry throttling: 10 tokens, a failure takes 1, a success adds 0.1, retries while "
      "tokens > 5), envoy (retry budget: active retries < max(3, 20% of active requests)), "
@@ -246,7 +248,8 @@ const key scn_key_table[] = {
     {"limits", "finagle_percent_can_retry", K_DOUBLE, C(limiter_opts.finagle_percent_can_retry), 0, 1000, NULL, "",
      "0.2", "finagle: retries allowed as a fraction of requests (0.2 = 20%; 0: only the reserve)."},
     {"limits", "breaker", K_BOOL, C(breaker), 0, 0, bool_names, "", "false",
-     "A circuit breaker in front of the server (closed, open, half-open), shared by all clients: "
+     "A circuit breaker in front of the server (closed, open, half-open), shared by all clients (or per "
+     "instance: clients_per_instance): "
      "an attempt it refuses fails at once without reaching the server."},
     {"limits", "breaker_failure_ratio", K_DOUBLE, C(breaker_opts.failure_ratio), 0, 1, NULL, "", "0.5",
      "Failure ratio over the window that opens the breaker."},
@@ -275,6 +278,12 @@ const key scn_key_table[] = {
     {"limits", "hedge_percentile", K_DOUBLE, C(hedge_opts.percentile), 0, 1, NULL, "", "0.95",
      "The latency percentile that triggers a hedge."},
     {"limits", "hedge_max", K_U32, C(hedge_opts.max_hedges), 0, 100, NULL, "", "1", "Copies per attempt at most."},
+    {"limits", "clients_per_instance", K_U32, C(clients_per_instance), 1, 100000000, NULL, "",
+     "all clients (one instance)",
+     "Keeps the state of [limits] (limiter, breaker, throttling, hedge tracker, and the adaptive "
+     "send-rate limiter of adaptive_rate_limiter) per instance of N clients, as a fleet of hosts "
+     "each with its own SDK client: client i belongs to instance i / N (the last instance may have "
+     "fewer). Refused when it changes nothing: N >= the number of clients, or no such mechanism."},
 
     {"retry", "strategy", K_STRATEGY, C(policy.strategy), 0, 0, NULL, "", "exponential",
      "Strategy when [run] strategies is not given."},

@@ -40,5 +40,25 @@ double spec_memory_estimate(const model_spec *spec)
      * counted. */
     uint64_t total = (uint64_t)spec->clients * spec->requests_per_client;
     return 2.0 * (double)spec->clients * ((double)spec_client_bytes(spec) + 64.0 + 24.0) +
-           (double)spec->workers * 8.0 + (total > SPEC_EXACT_LATENCIES ? (double)SPEC_MEM_LATHIST_BYTES : 0.0);
+           (double)spec->workers * 8.0 + (total > SPEC_EXACT_LATENCIES ? (double)SPEC_MEM_LATHIST_BYTES : 0.0) +
+           (double)spec_instances(spec) * (double)spec_instance_bytes(spec);
+}
+
+uint32_t spec_instances(const model_spec *spec)
+{
+    uint32_t per = spec->clients_per_instance;
+    if (!per || per >= spec->clients || !spec_guard_shares_state(spec))
+        return 1;
+    return spec->clients / per + (spec->clients % per != 0);
+}
+
+size_t spec_instance_bytes(const model_spec *spec)
+{
+    if (spec_instances(spec) <= 1)
+        return 0;
+    const hp_client_opts *g = &spec->guard;
+    return (spec_uses_adaptive(spec) ? sizeof(hp_adaptive) : 0) +
+           (g->limiter.kind != HP_LIMITER_NONE ? sizeof(hp_limiter) : 0) + (g->breaker ? sizeof(hp_breaker) : 0) +
+           (g->throttling ? sizeof(hp_throttle) : 0) + (g->hedging ? sizeof(hp_hedge) : 0) +
+           (spec_mech_series(spec) ? SPEC_MEM_INST_GAUGE_BYTES : 0);
 }
