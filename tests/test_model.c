@@ -199,7 +199,7 @@ static void instances_keep_their_own_quota(void **state)
     assert_int_equal(scn_validate(&c, "test", err), 0);
     model_spec spec;
     scn_compile(&c, &spec);
-    assert_int_equal(model_instances(&spec), 2);
+    assert_int_equal(spec_instances(&spec), 2);
     sim_t sim;
     model md;
     assert_int_equal(sim_init(&sim, rng_replication_seed(c.seed, 0), 16), 0);

@@ -11,7 +11,7 @@
  *
  * Per-client state is `struct client` (24 bytes) plus a byte of flags per
  * logical request, and what the scenario needs beyond (see
- * model_client_bytes()); latencies are kept exactly (8 bytes a request)
+ * spec_client_bytes(), spec/memory.h); latencies are kept exactly (8 bytes a request)
  * up to MODEL_EXACT_LATENCIES requests per run, in a histogram beyond.
  */
 #ifndef HERD_MODEL_H
@@ -21,6 +21,7 @@
 
 #include "../engine/sim.h"
 #include "../policy/herdpolicy.h"
+#include "../spec/memory.h"
 #include "../spec/spec.h"
 #include "lathist.h"
 #include "sample.h"
@@ -218,7 +219,7 @@ typedef struct model {
  * run is below it); beyond, they go into a log-linear histogram (lathist.h:
  * p50 and p99 within LH_REL_ERROR relative error, mean and max exact up
  * to rounding) so that memory does not grow with the requests. */
-#define MODEL_EXACT_LATENCIES (1u << 18)
+#define MODEL_EXACT_LATENCIES SPEC_EXACT_LATENCIES
 
 /* Sets up a model for spec with the given strategy on sim (whose handlers
  * it registers) and schedules every client's first request.  Returns 0 or
@@ -248,14 +249,8 @@ void model_reseed(model *md, uint64_t seed);
  * out->ts is empty).  Call after model_run; model_free stays safe. */
 void model_take_results(model *md, model_results *out, bool keep_series);
 
-/* Bytes one simulation of spec needs (per-client state, pending events,
- * latency samples and flags per logical request), an estimate used to
- * refuse plans that cannot fit and to bound concurrent simulations. */
-double model_memory_estimate(const model_spec *spec);
-
-/* Bytes of model state per client: its state, one retry state per layer,
- * and per logical request a latency sample and its flags. */
-size_t model_client_bytes(const model_spec *spec);
+/* The memory a simulation needs: spec_memory_estimate() and
+ * spec_client_bytes() (spec/memory.h). */
 
 /* The next Poisson start after t under the spec's piecewise-constant start
  * rate (step, spike), drawn from r (herd drive draws its starts alike). */
@@ -315,10 +310,8 @@ static inline hp_client *model_guard(model *md, uint32_t id)
     return &md->guard;
 }
 
-/* Bytes of model state per instance (0 with one instance), and the
- * number of instances of spec. */
-size_t model_instance_bytes(const model_spec *spec);
-uint32_t model_instances(const model_spec *spec);
+/* The number of instances and their bytes: spec_instances() and
+ * spec_instance_bytes() (spec/memory.h). */
 
 /* The mechanism series (mech.c), for models with md->mech; each marks the
  * simulation failed when the series cannot grow.

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../model/model.h"
+#include "../spec/memory.h"
 #include "data.h"
 
 /* "PATH:LINE", "--set ASSIGNMENT" or "PATH" for an origin. */
@@ -351,7 +351,7 @@ int scn_check(const scn_config *c, const scn_origins *from, char err[static SCN_
                    "clients_per_instance",
                 c->clients_per_instance, spec.clients, spec.clients);
     }
-    double need = model_memory_estimate(&spec);
+    double need = spec_memory_estimate(&spec);
     double have = scn_memory_limit();
     if (need > have)
         BAD(line_of(from, "clients", "count"),
