@@ -159,6 +159,9 @@ int exp_describe(FILE *f, const exp_plan *plan)
             fprintf(f, "%s%s", s ? "," : "", hp_strategy_name(pt->strategies[s]));
         fprintf(f, " replications=%u seed=%llu clients=%s%u\n", pt->replications, (unsigned long long)pt->seed,
                 pt->spec.start == SPEC_START_TRACE ? "one per arrival of the trace, room for " : "", pt->spec.clients);
+        if (spec_has_window(&pt->spec)) /* per-request metrics over the requests started in it */
+            fprintf(f, "point %zu: window_s=%.17g:%.17g (per-request metrics: the logical requests started in "
+                       "[FROM, TO))\n", p + 1, pt->spec.window_from_s, pt->spec.window_to_s);
     }
     fprintf(f, "plan: %u variant(s) x %zu sweep point(s) = %zu point(s); %zu group(s); %zu job(s)\n",
             b->nvariants ? b->nvariants : 1, plan->npoints / (b->nvariants ? b->nvariants : 1), plan->npoints,

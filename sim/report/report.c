@@ -61,26 +61,24 @@ static void cells_pair(csv_out *o, const double *x, uint32_t n)
     csv_dbl(o, half, 0);
 }
 
-/* A metric's cells of aggregate.csv (see metric_desc's agg): mean and CI,
- * then a proportion's Wilson interval, or a partly defined metric's
- * mean and CI over the runs where it is defined and their number. */
+/* A metric's cells of aggregate.csv (see metric_desc's agg): mean and CI
+ * over the runs where it is defined (x[r] NaN: n/a in run r; none
+ * defined: n/a), then a proportion's Wilson interval over those runs, or
+ * a partly defined metric's number of defined runs. */
 static void aggregate_cells(csv_out *o, const metric_desc *d, const double *x, uint32_t n)
 {
+    double mean, half;
+    size_t defined;
+    stats_mean_ci95_defined(x, n, &mean, &half, &defined);
+    csv_dbl(o, mean, 0);
+    csv_dbl(o, half, 0);
     if (d->agg == AGG_DEFINED) {
-        double mean, half;
-        size_t defined;
-        stats_mean_ci95_defined(x, n, &mean, &half, &defined);
-        csv_dbl(o, mean, 0);
-        csv_dbl(o, half, 0);
         csv_u64(o, defined, 0);
-        return;
-    }
-    cells_pair(o, x, n);
-    if (d->agg == AGG_PROPORTION) {
+    } else if (d->agg == AGG_PROPORTION) {
         double k = 0, lo, hi;
         for (uint32_t r = 0; r < n; r++)
-            k += x[r] != 0;
-        stats_wilson95(k, n, &lo, &hi);
+            k += !isnan(x[r]) && x[r] != 0;
+        stats_wilson95(k, (double)defined, &lo, &hi);
         csv_dbl(o, lo, 0);
         csv_dbl(o, hi, 0);
     }
@@ -102,7 +100,9 @@ static void write_summary(csv_out *o, const rep_table *t)
             csv_u64(o, grp->seeds[r], 0);
             for (size_t k = 0; k < metric_count; k++) {
                 double v = metric_value(&grp->runs[r].m, &metric_table[k]);
-                if (metric_table[k].type == METRIC_U64)
+                if (isnan(v)) /* n/a: the manifest says why */
+                    csv_str(o, CSV_NA, 0);
+                else if (metric_table[k].type == METRIC_U64)
                     csv_u64(o, (uint64_t)v, 0);
                 else
                     csv_dbl(o, v, 0);
@@ -224,10 +224,8 @@ static void write_mechanisms(csv_out *o, const rep_table *t)
 
 static double metric_by_name(const metrics *m, const char *name)
 {
-    for (size_t k = 0; k < metric_count; k++)
-        if (!strcmp(metric_table[k].name, name))
-            return metric_value(m, &metric_table[k]);
-    return NAN;
+    const metric_desc *d = metric_find(name);
+    return d ? metric_value(m, d) : NAN;
 }
 
 /* compare.csv: per group of a point with a baseline, the paired change of
@@ -312,6 +310,83 @@ static void write_tools(csv_out *o, const rep_table *t, double *scratch)
             csv_end(o);
         }
     }
+}
+
+/* A group as the manifest names it: "variant=V point=a,b strategy". */
+static void group_name(FILE *f, const rep_table *t, const rep_group *g)
+{
+    if (t->variants)
+        fprintf(f, "variant=%s ", g->variant);
+    for (uint32_t i = 0; i < t->nkeys; i++)
+        fprintf(f, "%s=%s ", t->keys[i], g->values[i]);
+    fputs(hp_strategy_name(g->strategy), f);
+}
+
+/* The manifest's list of undefined metrics: every metric that is n/a in
+ * some run, once per reason, with the runs it applies to (every run, or
+ * per group: "k of n runs"; at most 20 groups listed). */
+static void write_undefined(FILE *f, const rep_table *t)
+{
+    size_t total = 0;
+    for (size_t g = 0; g < t->ngroups; g++)
+        total += t->groups[g].nreps;
+    bool header = false;
+    for (size_t k = 0; k < metric_count; k++) {
+        const metric_desc *d = &metric_table[k];
+        const char *seen[16];
+        size_t nseen = 0;
+        for (size_t g = 0; g < t->ngroups; g++)
+            for (uint32_t r = 0; r < t->groups[g].nreps; r++) {
+                const char *w = metric_reason(&t->groups[g].runs[r].m, d);
+                size_t i = 0;
+                while (w && i < nseen && strcmp(seen[i], w))
+                    i++;
+                if (w && i == nseen && nseen < 16)
+                    seen[nseen++] = w;
+            }
+        for (size_t i = 0; i < nseen; i++) {
+            if (!header) {
+                fprintf(f, "undefined metrics (n/a in summary.csv, aggregate.csv and the table), %zu run(s) in all:\n",
+                        total);
+                header = true;
+            }
+            size_t count = 0, listed = 0, groups = 0;
+            for (size_t g = 0; g < t->ngroups; g++)
+                for (uint32_t r = 0; r < t->groups[g].nreps; r++) {
+                    const char *w = metric_reason(&t->groups[g].runs[r].m, d);
+                    count += w && !strcmp(w, seen[i]);
+                }
+            fprintf(f, "n/a: %s: ", d->name);
+            if (count == total) {
+                fprintf(f, "every run");
+            } else {
+                fprintf(f, "%zu of %zu runs (", count, total);
+                for (size_t g = 0; g < t->ngroups; g++) {
+                    const rep_group *grp = &t->groups[g];
+                    size_t c = 0;
+                    for (uint32_t r = 0; r < grp->nreps; r++) {
+                        const char *w = metric_reason(&grp->runs[r].m, d);
+                        c += w && !strcmp(w, seen[i]);
+                    }
+                    if (!c)
+                        continue;
+                    if (listed++ < 20) {
+                        fputs(listed > 1 ? "; " : "", f);
+                        group_name(f, t, grp);
+                        fprintf(f, ": %zu of %u", c, grp->nreps);
+                    } else {
+                        groups++;
+                    }
+                }
+                if (groups)
+                    fprintf(f, "; and %zu more group(s)", groups);
+                fputc(')', f);
+            }
+            fprintf(f, ": because %s\n", seen[i]);
+        }
+    }
+    if (!header)
+        fprintf(f, "undefined metrics: none (every metric is defined in every run)\n");
 }
 
 enum { F_SUMMARY, F_AGGREGATE, F_TIMESERIES, F_COMPARE, F_TOOLS, F_VCOMPARE, F_MECHANISMS, F_MANIFEST, F_INPUT, F_COUNT };
@@ -450,8 +525,10 @@ int rep_write(const rep_table *t, const char *outdir, const char *manifest, char
         write_tools(&out[F_TOOLS], t, scratch);
     if (want[F_MECHANISMS])
         write_mechanisms(&out[F_MECHANISMS], t);
-    if (want[F_MANIFEST])
+    if (want[F_MANIFEST]) {
         fputs(manifest, out[F_MANIFEST].f);
+        write_undefined(out[F_MANIFEST].f, t);
+    }
     if (want[F_INPUT])
         fputs(t->input, out[F_INPUT].f);
     for (int i = 0; i < F_COUNT; i++)
@@ -571,19 +648,11 @@ int rep_print_columns(FILE *f)
 static void fmt_num(char *buf, size_t n, double v, int digits)
 {
     if (isnan(v))
-        snprintf(buf, n, "nan");
+        snprintf(buf, n, CSV_NA);
     else if (fabs(v) >= 1000 && fabs(v) < 1e9)
         snprintf(buf, n, "%.0f", v);
     else
         snprintf(buf, n, "%.*g", digits, v);
-}
-
-static const metric_desc *metric_desc_by_name(const char *name)
-{
-    for (size_t k = 0; k < metric_count; k++)
-        if (!strcmp(metric_table[k].name, name))
-            return &metric_table[k];
-    return NULL;
 }
 
 /* One cell of the printed table: "mean +/- CI"; a proportion as "k/n"
@@ -592,18 +661,22 @@ static const metric_desc *metric_desc_by_name(const char *name)
 static void table_cell(char *cell, size_t size, const metric_desc *d, const double *x, uint32_t n)
 {
     double mean, half;
-    size_t defined = n;
+    size_t defined;
+    stats_mean_ci95_defined(x, n, &mean, &half, &defined);
+    if (!defined) {
+        snprintf(cell, size, CSV_NA);
+        return;
+    }
     if (d && d->agg == AGG_PROPORTION) {
         size_t k = 0;
         for (uint32_t r = 0; r < n; r++)
-            k += x[r] != 0;
-        snprintf(cell, size, "%zu/%u", k, n);
+            k += !isnan(x[r]) && x[r] != 0;
+        if (defined == n)
+            snprintf(cell, size, "%zu/%u", k, n);
+        else
+            snprintf(cell, size, "%zu/%zu (of %u)", k, defined, n);
         return;
     }
-    if (d && d->agg == AGG_DEFINED)
-        stats_mean_ci95_defined(x, n, &mean, &half, &defined);
-    else
-        stats_mean_ci95(x, n, &mean, &half);
     char a[24], b[24], c[24] = "";
     fmt_num(a, sizeof a, mean, 4);
     fmt_num(b, sizeof b, half, 2);
@@ -664,7 +737,7 @@ int rep_print_table(FILE *f, const rep_table *t, const char *outdir)
             for (uint32_t r = 0; r < grp->nreps; r++)
                 scratch[r] = metric_by_name(&grp->runs[r].m, cols[c]);
             char cell[64];
-            table_cell(cell, sizeof cell, metric_desc_by_name(cols[c]), scratch, grp->nreps);
+            table_cell(cell, sizeof cell, metric_find(cols[c]), scratch, grp->nreps);
             fprintf(f, " %19s", cell);
         }
         fputc('\n', f);
