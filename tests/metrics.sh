@@ -134,6 +134,23 @@ for v in chatopenai with_retry langgraph one_budgeted_layer; do
     echo "agent-stack $v: attempts per step $a over the whole run, $w for the steps started in the outage (30:90)"
     awk -v a="$a" -v w="$w" 'BEGIN { exit !(w > a) }' || bad "agent-stack $v: attempts per step in the outage ($w) not above the whole run's ($a)"
 done
+# three windows partition the run: their counts add up to the whole run's
+"$HERD" run "$T/w.ini" --set run.replications=1 --sweep run.window_s=0:20,20:35,35:60 -o "$T/wp" -q || bad "partition"
+for c in calls retries successes failures timeouts outage_errors; do
+    a=$(awk -F, -v col=$c 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } { s += $h[col] } END { print s }' "$T/wp/summary.csv")
+    b=$(col "$T/wn/summary.csv" $c replication=0)
+    [ "$a" = "$b" ] || bad "windows 0:20, 20:35, 35:60: $c adds up to $a, the whole run has $b"
+done
+# the README's commands (section Time windows), at 2 replications
+sed -n '/<!-- window:begin -->/,/<!-- window:end -->/p' README.md | grep '^herd ' >"$T/readme.sh"
+[ "$(wc -l <"$T/readme.sh")" -ge 3 ] || bad "README: the Time windows commands are missing"
+i=0
+while read -r cmd; do
+    i=$((i + 1))
+    set -- $(echo "$cmd" | sed "s|^herd ||; s|out/|$T/readme-$i-|")
+    case $1 in run) set -- "$@" --set run.replications=2 -q ;; esac
+    "$HERD" "$@" >"$T/readme.out" 2>&1 || bad "README command failed: $cmd: $(head -2 "$T/readme.out")"
+done <"$T/readme.sh"
 # window_s in a sweep: a list of windows
 "$HERD" run "$T/w.ini" --set run.replications=1 --sweep run.window_s=0:20,20:35 -o "$T/ws" -q || bad "--sweep run.window_s"
 [ "$(grep -c '^0:20,\|^20:35,' "$T/ws/aggregate.csv")" = 2 ] || bad "--sweep run.window_s: expected the points 0:20 and 20:35"

@@ -594,12 +594,16 @@ static const struct {
     {"mean_task_latency_s", "mean duration (s) of the successful tasks"},
     {"repeats", "llm layers' repeats of calls that had succeeded"},
     {"intercepted", "repeated writes answered by the intent de-duplication window"},
-    {"offered_per_s", "logical requests started per second, after warm-up until the last start"},
-    {"goodput_per_s", "logical requests that succeeded per second, same window"},
+    {"offered_per_s", "logical requests started per second: with window_s, those started in it over TO - FROM; "
+                      "open arrivals (poisson, trace), over [warmup_s, the last start] in whole buckets; a closed "
+                      "population (burst, spread), those started from warmup_s on over [warmup_s, "
+                      "completion_time_s] (the whole observation)"},
+    {"goodput_per_s", "logical requests that succeeded per second, over the same interval (the requests counted "
+                      "by offered_per_s that succeeded; open arrivals: the successes in those buckets)"},
     {"recovered", "1 if goodput recovered and held: from some time until the last start, the successes in every recovery_window_s window (default 10 s) are at least recovery_fraction (default 0.9) of the requests started in it, over at least one window; else 0. aggregate.csv adds the Wilson 95% interval recovered_lo, recovered_hi"},
-    {"recovery_time_s", "from trigger_start_s, the time (s) until the start of that final stretch (0 if it began before the trigger); nan if not recovered: aggregate.csv averages it over the recovered runs, their number in recovery_time_s_n"},
-    {"trigger_start_s", "start (s) of the trigger (the last outage, or the spike); nan if none"},
-    {"trigger_end_s", "end (s) of the trigger; nan if none"},
+    {"recovery_time_s", "from trigger_start_s, the time (s) until the start of that final stretch (0 if it began before the trigger); n/a if not recovered: aggregate.csv averages it over the recovered runs, their number in recovery_time_s_n"},
+    {"trigger_start_s", "start (s) of the trigger (the last outage, or the spike)"},
+    {"trigger_end_s", "end (s) of the trigger"},
     {"retries_denied", "retries the retry limiter refused (the request failed)"},
     {"breaker_rejected", "attempts the open circuit breaker failed locally"},
     {"throttled", "attempts adaptive throttling rejected locally"},
@@ -629,16 +633,19 @@ const char *rep_metric_doc(const char *name)
 
 int rep_print_columns(FILE *f)
 {
-    fprintf(f, "| column | meaning |\n|---|---|\n");
-    fprintf(f, "| `variant` | the variant (with `[variant]` sections) |\n");
-    fprintf(f, "| `section.key` | one column per swept key: the point's value (with sweeps) |\n");
+    fprintf(f, "| column | meaning | scope | defined for (else n/a, the reason in manifest.txt) |\n"
+               "|---|---|---|---|\n");
+    fprintf(f, "| `variant` | the variant (with `[variant]` sections) | - | - |\n");
+    fprintf(f, "| `section.key` | one column per swept key: the point's value (with sweeps) | - | - |\n");
     fprintf(f, "| `strategy` | immediate, constant, exponential, full_jitter, equal_jitter, decorrelated_jitter, "
-               "random |\n");
+               "random | - | - |\n");
     fprintf(f, "| `replication`, `seed` | replication index and the 64-bit seed derived from (master seed, "
-               "replication) |\n");
+               "replication) | - | - |\n");
     for (size_t k = 0; k < metric_count; k++) {
-        const char *d = rep_metric_doc(metric_table[k].name);
-        fprintf(f, "| `%s` | %s |\n", metric_table[k].name, d ? d : "(undocumented)");
+        const metric_desc *m = &metric_table[k];
+        const char *d = rep_metric_doc(m->name);
+        fprintf(f, "| `%s` | %s | %s | %s |\n", m->name, d ? d : "(undocumented)",
+                m->scope == SCOPE_REQUEST ? "per request" : "whole run", m->defined);
     }
     return fflush(f) != 0 || ferror(f) ? -1 : 0;
 }
