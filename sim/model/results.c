@@ -36,8 +36,11 @@ static const char *why_recovery_spec(uint32_t facts)
 static const char *why_recovery_run(const metrics *m)
 {
     if (m->facts & RESULT_SHORT_OBSERVATION)
-        return "the starts end less than one recovery_window_s after warm-up: too little observation to tell "
-               "recovery";
+        return "recovery is measured until the last client's first start, less than one recovery_window_s after "
+               "warm-up: too little observation to tell recovery";
+    if (m->facts & RESULT_ENDS_IN_TRIGGER)
+        return "recovery is measured until the last client's first start, which comes before the trigger ends: "
+               "no observation after the trigger";
     return NULL;
 }
 
@@ -136,7 +139,7 @@ const metric_desc metric_table[] = {
     M_(goodput_per_s, METRIC_DOUBLE, AGG_MEAN, SCOPE_REQUEST, NULL, why_rate, "as offered_per_s"),
     M_(recovered, METRIC_U64, AGG_PROPORTION, SCOPE_RUN, why_recovery_spec, why_recovery_run,
        "scenarios with a trigger whose population does not start in a burst, in runs whose starts span a "
-       "recovery_window_s after warm-up"),
+       "recovery_window_s after warm-up and go on after the trigger"),
     M_(recovery_time_s, METRIC_DOUBLE, AGG_DEFINED, SCOPE_RUN, why_recovery_spec, why_recovery_time,
        "as recovered, in the runs that recovered"),
     M_(trigger_start_s, METRIC_DOUBLE, AGG_MEAN, SCOPE_RUN, why_trigger, NULL, "scenarios with a trigger"),
@@ -380,6 +383,8 @@ void results_summarize_series(metrics *m, const timeseries *ts, const model_spec
     size_t w = (size_t)ceil(spec->recovery_window_s / bs - 1e-9);
     if (b1 < b0 || b1 - b0 < (w ? w : 1))
         m->facts |= RESULT_SHORT_OBSERVATION;
+    else if (!isnan(trigger) && (double)b1 * bs <= trigger)
+        m->facts |= RESULT_ENDS_IN_TRIGGER;
     /* without a trigger: from the start of the measured window */
     m->recovered = (uint64_t)recovery_measure(ts->b, ts->len, b0, b1, bs, isnan(tstart) ? (double)b0 * bs : tstart,
                                               spec->recovery_window_s, spec->recovery_fraction, &m->recovery_time_s);

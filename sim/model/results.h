@@ -90,8 +90,9 @@ enum {
     RESULT_BURST = 2,           /* start = burst: every client starts at 0 */
     RESULT_NO_TRIGGER = 4,      /* no outage, no spike, no trigger_start_s */
     RESULT_WINDOW = 8,          /* [run] window_s is set */
-    RESULT_SHORT_OBSERVATION = 16 /* run: the interval recovery is measured over is shorter than
-                                   * one recovery_window_s */
+    RESULT_SHORT_OBSERVATION = 16, /* run: the interval recovery is measured over is shorter
+                                    * than one recovery_window_s */
+    RESULT_ENDS_IN_TRIGGER = 32 /* run: that interval ends before the trigger does */
 };
 
 /* Per tool ([tool NAME] sections), for tools.csv. */
