@@ -25,6 +25,12 @@
  * timeout or a reply carrying an older tag (or arriving while the client is
  * not waiting) belongs to an attempt that is already over.  A stale reply is
  * a late reply: the server did the work and nobody used it.
+ *
+ * With [run] window_s, a logical operation is flagged OP_COUNTED when it
+ * starts inside the window, and every per-request count (client side here,
+ * server side in server.c) goes through model_op_m / model_client_m to the
+ * run's metrics only for a flagged operation: an attempt counts towards its
+ * logical request's start time, in O(1), without a scan.
  */
 #include "model.h"
 

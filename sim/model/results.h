@@ -6,6 +6,14 @@
  *
  * This is the only model header the reports read.  Models fill the results
  * during the run; nothing is written to files from inside the event loop.
+ *
+ * Definedness: every metric is defined for a run or not, and when not, the
+ * table says why (metric_desc.why_spec over the scenario's facts, why_run
+ * over the run's metrics).  The invariant the writers rely on: a double
+ * metric is NaN exactly when metric_reason is non-NULL (results_mark_undefined
+ * at the end of a run), and metric_value is NaN for an undefined count
+ * too; the reasons read only the metrics, so a merge of shards, which
+ * has no spec, lists the same reasons.
  */
 #ifndef HERD_RESULTS_H
 #define HERD_RESULTS_H
