@@ -25,12 +25,20 @@ static const char *why_trigger(uint32_t facts)
  * plugs in; until then, the facts the series-based measure cannot answer. */
 static const char *why_recovery_spec(uint32_t facts)
 {
-    if (facts & RESULT_NO_TRIGGER)
-        return "no trigger to recover from (no outage, no spike, no [run] trigger_start_s)";
+    /* without a trigger, recovered says whether goodput held from the
+     * start of the measured interval (the hysteresis' healthy start reads
+     * it so); whether that stays a question is the recovery measure's */
     if (facts & RESULT_BURST)
         return "the population is closed and starts in a burst at 0: no arrivals after the trigger to measure "
                "goodput against";
     return NULL;
+}
+
+static const char *why_recovery_time_spec(uint32_t facts)
+{
+    if (facts & RESULT_NO_TRIGGER)
+        return "no trigger to count a recovery time from (no outage, no spike, no [run] trigger_start_s)";
+    return why_recovery_spec(facts);
 }
 
 static const char *why_recovery_run(const metrics *m)
@@ -138,10 +146,10 @@ const metric_desc metric_table[] = {
        "a closed population whose work all finished; any scenario with window_s"),
     M_(goodput_per_s, METRIC_DOUBLE, AGG_MEAN, SCOPE_REQUEST, NULL, why_rate, "as offered_per_s"),
     M_(recovered, METRIC_U64, AGG_PROPORTION, SCOPE_RUN, why_recovery_spec, why_recovery_run,
-       "scenarios with a trigger whose population does not start in a burst, in runs whose starts span a "
-       "recovery_window_s after warm-up and go on after the trigger"),
-    M_(recovery_time_s, METRIC_DOUBLE, AGG_DEFINED, SCOPE_RUN, why_recovery_spec, why_recovery_time,
-       "as recovered, in the runs that recovered"),
+       "scenarios whose population does not start in a burst, in runs whose starts span a recovery_window_s "
+       "after warm-up and go on after the trigger (without a trigger: whether goodput held from warm-up on)"),
+    M_(recovery_time_s, METRIC_DOUBLE, AGG_DEFINED, SCOPE_RUN, why_recovery_time_spec, why_recovery_time,
+       "as recovered, with a trigger, in the runs that recovered"),
     M_(trigger_start_s, METRIC_DOUBLE, AGG_MEAN, SCOPE_RUN, why_trigger, NULL, "scenarios with a trigger"),
     M_(trigger_end_s, METRIC_DOUBLE, AGG_MEAN, SCOPE_RUN, why_trigger, NULL, "scenarios with a trigger"),
     U(retries_denied),
