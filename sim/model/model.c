@@ -231,6 +231,7 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
     double last_bucket = floor(spec->horizon_s / spec->bucket_s) + 1; /* events at the horizon run */
     md->ts.max_len = last_bucket < 1e15 ? (size_t)last_bucket + 1 : 0;
     md->m.clients = spec->clients;
+    md->window = spec_has_window(spec);
     md->mech = spec->guard.breaker || spec->guard.throttling || spec->guard.limiter.kind != HP_LIMITER_NONE;
     md->m.mechanisms = md->mech;
     uint64_t total = (uint64_t)spec->clients * spec->requests_per_client;
@@ -360,7 +361,7 @@ int model_run(model *md)
             return -1;
     }
     metrics *m = &md->m;
-    m->unfinished = md->open;
+    m->unfinished = md->window ? md->w_open : md->open;
     if (md->open)
         m->completion_time_s = md->spec->horizon_s;
     m->events = sim->events;
@@ -380,8 +381,10 @@ int model_run(model *md)
         uint64_t total = (uint64_t)md->spec->clients * md->spec->requests_per_client;
         for (uint64_t i = 0; i < total; i++)
             if ((md->op[i] & (OP_WRITE | OP_EFFECT | OP_CLIENT_OK)) == (OP_WRITE | OP_CLIENT_OK)) {
-                m->lost_operations++;
-                md->tm[md->op_tool ? md->op_tool[i] : 0].lost_operations++;
+                model_op_m(md, i)->lost_operations++;
+                tool_metrics *tm = model_op_tm(md, i, md->op_tool ? md->op_tool[i] : 0);
+                if (tm)
+                    tm->lost_operations++;
             }
     }
     results_summarize_series(m, &md->ts, md->spec, md->last_start);
@@ -405,6 +408,7 @@ int model_run(model *md)
     } else {
         results_latency(m, NULL, 0);
     }
+    results_mark_undefined(m);
     return 0;
 }
 

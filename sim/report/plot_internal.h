@@ -204,7 +204,8 @@ void plot_csv_close(csv_rd *r);
 enum { K_SUMMARY, K_AGGREGATE, K_TIMESERIES, K_COMPARE, K_TOOLS, NKINDS };
 extern const char *const plot_csv_file[NKINDS];
 
-typedef enum ftype { T_VARIANT, T_KEYVAL, T_STRATEGY, T_U64, T_DBL, T_TOOL } ftype;
+/* T_COUNT: a metric that is a count: an unsigned integer, or n/a (undefined in the run). */
+typedef enum ftype { T_VARIANT, T_KEYVAL, T_STRATEGY, T_U64, T_DBL, T_TOOL, T_COUNT } ftype;
 
 typedef struct colspec {
     char name[96];

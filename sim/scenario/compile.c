@@ -118,6 +118,8 @@ void scn_compile(const scn_config *c, model_spec *s)
     s->bucket_s = c->bucket_s;
     s->horizon_s = c->horizon_s;
     s->warmup_s = c->warmup_s;
+    s->window_from_s = c->window_s[0];
+    s->window_to_s = c->window_s[1];
     s->trigger_start_s = c->trigger_start_s;
     s->trigger_end_s = c->trigger_end_s;
     s->recovery_window_s = c->recovery_window_s;

@@ -147,6 +147,23 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
         memcpy(field, &v, sizeof v);
         return NULL;
     }
+    case K_WINDOW: {
+        double v[2];
+        const char *colon = strchr(value, ':');
+        char a[64];
+        if (colon && (size_t)(colon - value) < sizeof a) {
+            memcpy(a, value, (size_t)(colon - value));
+            a[colon - value] = '\0';
+        }
+        if (!colon || (size_t)(colon - value) >= sizeof a || scn_parse_double(a, &v[0]) != 0 ||
+            scn_parse_double(colon + 1, &v[1]) != 0 || !(v[0] >= k->lo) || !(v[1] <= k->hi) || !(v[0] < v[1])) {
+            snprintf(buf, n, "expected FROM:TO, two times in seconds with %g <= FROM < TO <= %g (the logical "
+                             "requests started in [FROM, TO) are measured), got '%s'", k->lo, k->hi, value);
+            return buf;
+        }
+        memcpy(field, v, sizeof v);
+        return NULL;
+    }
     case K_U32:
     case K_U64: {
         uint64_t v;
@@ -502,6 +519,8 @@ size_t scn_key_field_size(const key *k)
     switch (k->type) {
     case K_DOUBLE:
         return sizeof(double);
+    case K_WINDOW:
+        return 2 * sizeof(double);
     case K_BOOL:
     case K_NBOOL:
         return sizeof(bool);

@@ -101,6 +101,12 @@ const key scn_key_table[] = {
     {"run", "warmup_s", K_DOUBLE, C(warmup_s), 0, 1e9, NULL, "s", "0",
      "Logical requests started before warmup_s, and server time before it, are left out of the "
      "latency, wait and utilization metrics (steady-state measurements)."},
+    {"run", "window_s", K_WINDOW, C(window_s), 0, 1e9, NULL, "s", "none (every request)",
+     "FROM:TO: every per-request metric (latency quantiles, successes, failures and their reasons, calls, "
+     "retries and the other attempt counters, amplification, offered_per_s, goodput_per_s, tasks, tools.csv) "
+     "counts the logical requests started in [FROM, TO), with every attempt they make whenever it happens; "
+     "offered_per_s and goodput_per_s are over TO - FROM. Whole-run metrics (completion time, peaks, the "
+     "server's wait and utilization, recovery, events) stay as they are. TO at most horizon_s."},
     {"run", "trigger_start_s", K_DOUBLE, C(trigger_start_s), 0, 1e9, NULL, "s",
      "start of the last outage, else of the spike",
      "Start of the trigger: recovery_time_s counts from here."},
@@ -482,6 +488,9 @@ void scn_print_reference(FILE *f)
         case K_DATA:
             snprintf(type, sizeof type, "a CSV file, or none");
             break;
+        case K_WINDOW:
+            snprintf(type, sizeof type, "FROM:TO");
+            break;
         }
         fprintf(f, "| `%s` | %s | %s | %s | %s |\n", k->name, type, *k->unit ? k->unit : "-", k->def, k->doc);
         if (!strcmp(k->section, "server") && !strcmp(k->name, "service_time_s"))
@@ -511,7 +520,7 @@ void scn_print_key_list(FILE *f)
         [K_STRATEGY] = "strategy", [K_STRATEGIES] = "strategies", [K_ENUM] = "enum", [K_NAME] = "name",
         [K_OUTCOME] = "outcome", [K_BASELINE] = "baseline", [K_BOOL] = "bool", [K_NBOOL] = "bool",
         [K_PRESET] = "preset", [K_COLUMNS] = "columns", [K_CLASSES] = "classes", [K_DELAY] = "distribution",
-        [K_STATUSES] = "statuses", [K_DATA] = "file"};
+        [K_STATUSES] = "statuses", [K_DATA] = "file", [K_WINDOW] = "window"};
     for (size_t i = 0; i < scn_key_count; i++) {
         const key *k = &scn_key_table[i];
         fprintf(f, "%s\t%s\t%s\t", k->section, k->name, tname[k->type]);

@@ -21,7 +21,8 @@ typedef enum ktype {
     K_CLASSES, /* a list of failure classes, into a bit mask */
     K_DELAY,   /* constant / uniform / exponential, into an hp_policy's delay_* fields */
     K_STATUSES, /* a list of up to HP_MAX_NO_RETRY_STATUS HTTP statuses, into uint16_t[] */
-    K_DATA     /* a CSV data file (lo: its spec_data_kind), into a uint32_t entry index */
+    K_DATA,    /* a CSV data file (lo: its spec_data_kind), into a uint32_t entry index */
+    K_WINDOW   /* FROM:TO, two numbers in [lo, hi] with FROM < TO, into double[2] */
 } ktype;
 
 typedef struct key {

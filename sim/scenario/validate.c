@@ -298,6 +298,13 @@ int scn_check(const scn_config *c, const scn_origins *from, char err[static SCN_
             "larger bucket_s or a shorter horizon_s)",
             c->bucket_s, c->horizon_s, c->horizon_s / c->bucket_s);
     }
+    if (c->window_s[1] > c->window_s[0] && c->window_s[1] > c->horizon_s) {
+        int l = line_of(from, "run", "window_s");
+        BAD(l ? l : line_of(from, "run", "horizon_s"),
+            "[run] window_s = %g:%g ends after horizon_s = %g s: requests started after the horizon never "
+            "happen; expected TO <= horizon_s",
+            c->window_s[0], c->window_s[1], c->horizon_s);
+    }
     if (c->start == SPEC_START_SPREAD && !(c->spread_s > 0))
         BAD(line_of(from, "clients", "start"), "[clients] start = spread needs spread_s > 0");
     if (c->requests_per_client % c->task_steps)
