@@ -14,7 +14,7 @@
 
 #define U(f) {#f, METRIC_U64, offsetof(metrics, f), AGG_MEAN}
 #define D(f) {#f, METRIC_DOUBLE, offsetof(metrics, f), AGG_MEAN}
-#define P(f) {#f, METRIC_U64, offsetof(metrics, f), AGG_PROPORTION}
+#define P(f) {#f, METRIC_DOUBLE, offsetof(metrics, f), AGG_PROPORTION}
 #define DEF(f) {#f, METRIC_DOUBLE, offsetof(metrics, f), AGG_DEFINED}
 
 const metric_desc metric_table[] = {
@@ -43,11 +43,11 @@ const size_t metric_count = sizeof metric_table / sizeof metric_table[0];
 
 const char *const *metric_agg_extra(const metric_desc *d, size_t *n)
 {
-    static const char *const proportion[] = {"_lo", "_hi"};
+    static const char *const proportion[] = {"_lo", "_hi", "_n"};
     static const char *const defined[] = {"_n"};
     switch (d->agg) {
     case AGG_PROPORTION:
-        *n = 2;
+        *n = 3;
         return proportion;
     case AGG_DEFINED:
         *n = 1;
@@ -186,9 +186,21 @@ void results_summarize_series(metrics *m, const timeseries *ts, const model_spec
         trigger = spec->trigger_end_s;
     m->trigger_start_s = tstart;
     m->trigger_end_s = trigger;
-    /* without a trigger: from the start of the measured window */
-    m->recovered = (uint64_t)recovery_measure(ts->b, ts->len, b0, b1, bs, isnan(tstart) ? (double)b0 * bs : tstart,
-                                              spec->recovery_window_s, spec->recovery_fraction, &m->recovery_time_s);
+    /* the band's baseline ends at the first trigger (outages are sorted) */
+    double first = isnan(tstart) ? NAN : tstart;
+    if (spec->noutages)
+        first = fmin(first, spec->outages[0].start_s);
+    if (spec->spike_rate_per_s > 0)
+        first = fmin(first, spec->spike_start_s);
+    recovery_result rr;
+    recovery_measure(&(recovery_input){.b = ts->b, .len = ts->len, .bucket_s = bs, .warmup_s = from,
+                                       .baseline_end_s = first, .trigger_start_s = tstart,
+                                       .trigger_end_s = isnan(trigger) ? tstart : trigger,
+                                       .end_s = to, .horizon_s = spec->horizon_s, .dwell_s = spec->recovery_dwell_s},
+                     &rr);
+    m->recovered = rr.recovered;
+    m->recovery_time_s = rr.time_s;
+    m->recovery_status = rr.status;
     double peak = 0;
     for (size_t i = 0; i < ts->len; i++)
         if (ts->b[i].arrivals > peak)

@@ -52,7 +52,8 @@ typedef struct metrics {
     uint64_t intercepted;       /* repeated writes answered by the intent de-duplication window */
     double offered_per_s;       /* logical requests started per second (after warm-up, until the last start) */
     double goodput_per_s;       /* logical requests that succeeded per second, same window */
-    uint64_t recovered;         /* 1 if goodput recovered and held until the end (see recovery.h) */
+    double recovered;           /* 1 if the state returned to its healthy band and stayed for the
+                                 * dwell (see recovery.h), 0 if not; NaN when undefined */
     double recovery_time_s;     /* from trigger_start_s to the recovery; NaN if not recovered */
     uint64_t retries_denied;    /* retries the retry limiter refused (the request failed) */
     uint64_t breaker_rejected;  /* attempts the open circuit breaker failed locally */
@@ -75,6 +76,8 @@ typedef struct metrics {
     uint64_t events;            /* events the engine dispatched */
     uint64_t mechanisms;        /* 1 if [limits] configures a breaker, throttling or a retry
                                  * limiter (the run has a mechanism series); not a column */
+    int recovery_status;        /* a recovery_status (recovery.h): RECOVERY_DEFINED (0), or why
+                                 * recovered is NaN; not a column */
 } metrics;
 
 /* Per tool ([tool NAME] sections), for tools.csv. */
@@ -88,8 +91,10 @@ typedef struct tool_metrics {
 typedef enum metric_type { METRIC_U64, METRIC_DOUBLE } metric_type;
 
 /* How aggregate.csv summarises a metric over replications: every metric
- * has NAME_mean and NAME_ci95 (Student t); a proportion (a 0/1 metric)
- * adds its Wilson 95% interval NAME_lo, NAME_hi; a metric defined only in
+ * has NAME_mean and NAME_ci95 (Student t); a proportion (a 0/1 metric, a
+ * double, NaN in the runs where it is undefined) adds its Wilson 95%
+ * interval NAME_lo, NAME_hi and NAME_n, all over the runs where it is
+ * defined (NAME_n of them); a metric defined only in
  * some runs (NaN in the others) is averaged over the runs where it is
  * defined, and adds their number, NAME_n. */
 typedef enum metric_agg { AGG_MEAN, AGG_PROPORTION, AGG_DEFINED } metric_agg;

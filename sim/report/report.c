@@ -75,15 +75,21 @@ static void aggregate_cells(csv_out *o, const metric_desc *d, const double *x, u
         csv_u64(o, defined, 0);
         return;
     }
-    cells_pair(o, x, n);
-    if (d->agg == AGG_PROPORTION) {
-        double k = 0, lo, hi;
+    if (d->agg == AGG_PROPORTION) { /* over the runs where it is defined */
+        double mean, half, k = 0, lo, hi;
+        size_t defined;
+        stats_mean_ci95_defined(x, n, &mean, &half, &defined);
         for (uint32_t r = 0; r < n; r++)
-            k += x[r] != 0;
-        stats_wilson95(k, n, &lo, &hi);
+            k += !isnan(x[r]) && x[r] != 0;
+        stats_wilson95(k, (double)defined, &lo, &hi);
+        csv_dbl(o, mean, 0);
+        csv_dbl(o, half, 0);
         csv_dbl(o, lo, 0);
         csv_dbl(o, hi, 0);
+        csv_u64(o, defined, 0);
+        return;
     }
+    cells_pair(o, x, n);
 }
 
 static void write_summary(csv_out *o, const rep_table *t)
@@ -519,8 +525,8 @@ static const struct {
     {"intercepted", "repeated writes answered by the intent de-duplication window"},
     {"offered_per_s", "logical requests started per second, after warm-up until the last start"},
     {"goodput_per_s", "logical requests that succeeded per second, same window"},
-    {"recovered", "1 if goodput recovered and held: from some time until the last start, the successes in every recovery_window_s window (default 10 s) are at least recovery_fraction (default 0.9) of the requests started in it, over at least one window; else 0. aggregate.csv adds the Wilson 95% interval recovered_lo, recovered_hi"},
-    {"recovery_time_s", "from trigger_start_s, the time (s) until the start of that final stretch (0 if it began before the trigger); nan if not recovered: aggregate.csv averages it over the recovered runs, their number in recovery_time_s_n"},
+    {"recovered", "1 if, after the trigger's end, in_flight and the goodput deficit (offered - goodput) per bucket stayed recovery_dwell_s (default 10 s) inside their healthy band (at most their maxima between warmup_s and the first trigger), before the last start; else 0; undefined without a trigger, with one that has not ended, without arrivals after it, with less than recovery_dwell_s after it or fewer than 20 buckets before it. aggregate.csv: mean and Wilson 95% interval recovered_lo, recovered_hi over the recovered_n runs where it is defined"},
+    {"recovery_time_s", "from trigger_start_s, the time (s) until the start of that stretch in the band (extended back to the trigger's start: 0 if the trigger never left the band); undefined if not recovered: aggregate.csv averages it over the recovered runs, their number in recovery_time_s_n"},
     {"trigger_start_s", "start (s) of the trigger (the last outage, or the spike); nan if none"},
     {"trigger_end_s", "end (s) of the trigger; nan if none"},
     {"retries_denied", "retries the retry limiter refused (the request failed)"},
@@ -593,11 +599,16 @@ static void table_cell(char *cell, size_t size, const metric_desc *d, const doub
 {
     double mean, half;
     size_t defined = n;
-    if (d && d->agg == AGG_PROPORTION) {
-        size_t k = 0;
-        for (uint32_t r = 0; r < n; r++)
-            k += x[r] != 0;
-        snprintf(cell, size, "%zu/%u", k, n);
+    if (d && d->agg == AGG_PROPORTION) { /* k of the runs where it is defined */
+        size_t k = 0, def = 0;
+        for (uint32_t r = 0; r < n; r++) {
+            def += !isnan(x[r]);
+            k += !isnan(x[r]) && x[r] != 0;
+        }
+        if (def)
+            snprintf(cell, size, "%zu/%zu", k, def);
+        else
+            snprintf(cell, size, "n/a");
         return;
     }
     if (d && d->agg == AGG_DEFINED)

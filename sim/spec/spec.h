@@ -86,8 +86,7 @@ typedef struct model_spec {
     double warmup_s;            /* requests started before are not measured */
     double trigger_start_s;     /* recovery_time_s is counted from here (< 0: the last outage or spike) */
     double trigger_end_s;       /* end of the trigger, for figures (< 0: the last outage or spike) */
-    double recovery_window_s;   /* see sim/model/recovery.h */
-    double recovery_fraction;
+    double recovery_dwell_s;    /* see sim/model/recovery.h */
     uint64_t max_buckets;       /* timeseries buckets this run may hold (0: no limit); the
                                  * run fails cleanly past it (set by the plan from memory) */
 
