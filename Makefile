@@ -273,8 +273,8 @@ plots/metastable-boundaries.png: plots/metastable-map.png
 # per run x 2 cores; everything lands in out/.
 metastable-maps: herd
 	./herd run scenarios/metastable-map.ini -o out/metastable-map --quiet
-	./herd run scenarios/metastable-map.ini --set 'sweep trigger.values=40' --replications 40 -o out/metastable-headline --quiet
-	./herd run scenarios/metastable-map.ini --set 'sweep trigger.values=40' --sweep clients.spike_rate_per_s=1250,2500,5000 -o out/metastable-map-height --quiet
+	./herd run scenarios/metastable-map.ini --set 'sweep trigger.values=110' --replications 40 -o out/metastable-headline --quiet
+	./herd run scenarios/metastable-map.ini --set 'sweep trigger.values=110' --sweep clients.spike_rate_per_s=1250,2500,5000 -o out/metastable-map-height --quiet
 	./herd run scenarios/metastable-hysteresis.ini -o out/metastable-hysteresis --quiet
 	sh tests/map-figure.sh out/metastable-map out
 	sh tests/map-figure.sh out/metastable-map-height out metastable-map-height

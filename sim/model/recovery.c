@@ -64,6 +64,33 @@ static double effective(const recovery_input *in, size_t b0, size_t bt, int whic
     return r <= 0 ? n : n * (1 - r) / (1 + r);
 }
 
+/* MSER truncation (White 1997) of state `which` over [b0, bt): the number
+ * d of leading buckets, at most half of them, that minimises the squared
+ * standard error of the mean of the rest, var / (n - d): the start-up
+ * transient of a run that starts empty is left out of the baseline. */
+static size_t mser(const recovery_input *in, size_t b0, size_t bt, int which)
+{
+    double s1 = 0, s2 = 0, best = INFINITY;
+    size_t n = bt - b0, d = 0;
+    for (size_t i = bt; i > b0; i--) { /* suffix [i - 1, bt) */
+        double x, dd;
+        state_at(in, i - 1, &x, &dd);
+        double v = which ? dd : x;
+        s1 += v;
+        s2 += v * v;
+        size_t k = i - 1 - b0, m = bt - (i - 1);
+        if (k > n / 2)
+            continue;
+        double mean = s1 / (double)m, var = fmax(0, s2 / (double)m - mean * mean);
+        double score = var / (double)m;
+        if (score <= best) {
+            best = score;
+            d = k;
+        }
+    }
+    return d;
+}
+
 static int in_band(const recovery_input *in, const recovery_result *r, size_t i)
 {
     double x, d;
@@ -118,11 +145,14 @@ void recovery_measure(const recovery_input *in, recovery_result *out)
         return;
     }
     size_t b0 = bucket_ceil(in->warmup_s, bs), bt = bucket_floor(fmin(in->baseline_end_s, in->trigger_start_s), bs);
-    out->baseline = bt > b0 ? bt - b0 : 0;
-    if (out->baseline < RECOVERY_MIN_BASELINE) {
+    if (bt < b0 + RECOVERY_MIN_BASELINE) {
+        out->baseline = bt > b0 ? bt - b0 : 0;
         fail(out, RECOVERY_SHORT_BASELINE);
         return;
     }
+    size_t cut = mser(in, b0, bt, 0), cd = mser(in, b0, bt, 1);
+    b0 += cut > cd ? cut : cd;
+    out->baseline = bt - b0;
     double bx = 0, bd = -INFINITY, offered = 0, sx = 0, sd = 0;
     for (size_t i = b0; i < bt; i++) {
         double x, d;

@@ -11,7 +11,10 @@
  *  - Healthy band.  The baseline is the buckets that lie wholly in
  *    [warmup_s, the start of the first trigger) (the first outage or
  *    spike, or [run] trigger_start_s if earlier): the system at its
- *    operating point before anything happened.  The band is
+ *    operating point before anything happened, less its start-up
+ *    transient (a run starts empty), cut by the MSER rule (White 1997:
+ *    the leading d buckets, d at most half, that minimise var / (n - d) of
+ *    the rest; the larger cut of the two states).  The band is
  *    x <= max baseline x and d <= max baseline d.  For a stationary healthy
  *    system the chance that a later bucket exceeds the maximum of n
  *    exchangeable baseline buckets is 1 / (n + 1), whatever the
