@@ -110,7 +110,7 @@ const key scn_key_table[] = {
      "A run has recovered once, after the trigger's end, its state (in_flight and the goodput "
      "deficit, offered - goodput, per bucket) stays this long inside its healthy band: at most "
      "the maximum of the buckets between warmup_s and the first trigger's start (at least 20 "
-     "of them). See README, \"How recovery is measured\"."},
+     "independent ones). See README, \"How recovery is measured\"."},
     {"run", "horizon_s", K_DOUBLE, C(horizon_s), 1e-6, 1e9, NULL, "s", "3600",
      "Simulated time limit; logical requests still open then count as unfinished."},
 
