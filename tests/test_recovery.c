@@ -218,6 +218,10 @@ static void undefined(void **state)
     in.warmup_s = 11;
     assert_int_equal(measure_in(in).status, RECOVERY_SHORT_BASELINE);
 
+    in = input(N, N);
+    in.varying_load = 1;
+    assert_int_equal(measure_in(in).status, RECOVERY_VARYING_LOAD);
+
     for (size_t i = 0; i < 60; i++)
         series[i].offered = series[i].goodput = 0;
     assert_int_equal(measure_in(input(N, N)).status, RECOVERY_EMPTY_BASELINE);

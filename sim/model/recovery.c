@@ -23,6 +23,9 @@ const char *recovery_status_reason(int status)
                "short for the system's correlation time): no healthy band";
     case RECOVERY_EMPTY_BASELINE:
         return "no request starts between warmup_s and the trigger: no healthy band";
+    case RECOVERY_VARYING_LOAD:
+        return "the arrivals follow a trace: a healthy band measured before the trigger is for "
+               "another load than the one after it";
     default:
         return NULL;
     }
@@ -134,6 +137,10 @@ void recovery_measure(const recovery_input *in, recovery_result *out)
     }
     if (in->end_s <= in->trigger_end_s) {
         fail(out, RECOVERY_NO_ARRIVALS_AFTER);
+        return;
+    }
+    if (in->varying_load) {
+        fail(out, RECOVERY_VARYING_LOAD);
         return;
     }
     size_t dwell = bucket_ceil(in->dwell_s, bs);

@@ -46,7 +46,8 @@
  * finished); fewer than D buckets observed between the trigger's end and
  * the end of the measured window (the last start, or the horizon); fewer
  * than RECOVERY_MIN_BASELINE independent baseline buckets, or none with a
- * request.
+ * request; arrivals that follow a trace (the band before the trigger is
+ * for another load than the one after it).
  * A defined run that finds no stretch is `recovered` = 0 with a NaN time:
  * not recovered within its observation.
  *
@@ -73,6 +74,8 @@ typedef enum recovery_status {
     RECOVERY_SHORT_AFTER,       /* fewer than the dwell's buckets after the trigger */
     RECOVERY_SHORT_BASELINE,    /* fewer than RECOVERY_MIN_BASELINE buckets before it */
     RECOVERY_EMPTY_BASELINE,    /* no logical request started in the baseline */
+    RECOVERY_VARYING_LOAD,      /* the arrivals follow a trace: the load after the trigger is
+                                 * not the baseline's */
     RECOVERY_STATUS_COUNT
 } recovery_status;
 
@@ -92,6 +95,7 @@ typedef struct recovery_input {
     double end_s;           /* end of the measured window (last start, capped at the horizon) */
     double horizon_s;
     double dwell_s;
+    int varying_load;       /* the arrival rate changes over the run by design (a trace) */
 } recovery_input;
 
 typedef struct recovery_result {

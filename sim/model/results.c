@@ -196,7 +196,8 @@ void results_summarize_series(metrics *m, const timeseries *ts, const model_spec
     recovery_measure(&(recovery_input){.b = ts->b, .len = ts->len, .bucket_s = bs, .warmup_s = from,
                                        .baseline_end_s = first, .trigger_start_s = tstart,
                                        .trigger_end_s = isnan(trigger) ? tstart : trigger,
-                                       .end_s = to, .horizon_s = spec->horizon_s, .dwell_s = spec->recovery_dwell_s},
+                                       .end_s = to, .horizon_s = spec->horizon_s, .dwell_s = spec->recovery_dwell_s,
+                                       .varying_load = spec->start == SPEC_START_TRACE},
                      &rr);
     m->recovered = rr.recovered;
     m->recovery_time_s = rr.time_s;
