@@ -5,7 +5,7 @@
 #   make          build ./herd and libherdpolicy.a
 #   make reproduce  the AWS 2015 simulation and the 62/65 claim, with figures, into out/
 #   make figures  every figure the README shows, into plots/ (a rule per image)
-#   make metastable-maps  recovery maps of every mitigation, headline, hysteresis, into out/ (about 20 min)
+#   make metastable-maps  recovery maps of every mitigation, headline, hysteresis, into out/ (about 30 min)
 #   make workshop the five lessons of scenarios/workshop/: run, check what each page says, draw
 #   make validate the engine against queueing theory (full table)
 #   make fuzz     libFuzzer over scenario parsing (FUZZ_SECONDS=600)
@@ -143,6 +143,7 @@ cli-test: herd
 	@sh tests/golden.sh ./herd
 	@sh tests/metamorphic.sh ./herd
 	@sh tests/metrics.sh ./herd
+	@sh tests/calibrate.sh ./herd
 	@sh tests/mutate.sh ./herd 30
 	@if command -v mpicc >/dev/null; then $(MAKE) --no-print-directory mpi >/dev/null && sh tests/shard.sh ./herd ./herd-mpi; \
 	 else sh tests/shard.sh ./herd; fi
@@ -282,8 +283,8 @@ plots/metastable-boundaries.png: plots/metastable-map.png
 # per run x 2 cores; everything lands in out/.
 metastable-maps: herd
 	./herd run scenarios/metastable-map.ini -o out/metastable-map --quiet
-	./herd run scenarios/metastable-map.ini --set 'sweep trigger.values=40' --replications 40 -o out/metastable-headline --quiet
-	./herd run scenarios/metastable-map.ini --set 'sweep trigger.values=40' --sweep clients.spike_rate_per_s=1250,2500,5000 -o out/metastable-map-height --quiet
+	./herd run scenarios/metastable-map.ini --set 'sweep trigger.values=110' --replications 40 -o out/metastable-headline --quiet
+	./herd run scenarios/metastable-map.ini --set 'sweep trigger.values=110' --sweep clients.spike_rate_per_s=1250,2500,5000 -o out/metastable-map-height --quiet
 	./herd run scenarios/metastable-hysteresis.ini -o out/metastable-hysteresis --quiet
 	sh tests/map-figure.sh out/metastable-map out
 	sh tests/map-figure.sh out/metastable-map-height out metastable-map-height

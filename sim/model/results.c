@@ -20,42 +20,27 @@ static const char *why_trigger(uint32_t facts)
                                      : NULL;
 }
 
-/* recovered and recovery_time_s: THE place where the recovery measure's
- * own reason (recovery.h: recovery_status_reason(m->recovery_status))
- * plugs in; until then, the facts the series-based measure cannot answer. */
+/* recovered and recovery_time_s.  What the scenario decides (herd check
+ * can say it before the run): no trigger, a closed population that starts
+ * in a burst (no arrivals after the trigger), trace-driven load; the run's
+ * own reason is the recovery measure's status (recovery.h). */
 static const char *why_recovery_spec(uint32_t facts)
 {
-    /* without a trigger, recovered says whether goodput held from the
-     * start of the measured interval (the hysteresis' healthy start reads
-     * it so); whether that stays a question is the recovery measure's */
-    if (facts & RESULT_BURST)
-        return "the population is closed and starts in a burst at 0: no arrivals after the trigger to measure "
-               "goodput against";
-    return NULL;
-}
-
-static const char *why_recovery_time_spec(uint32_t facts)
-{
     if (facts & RESULT_NO_TRIGGER)
-        return "no trigger to count a recovery time from (no outage, no spike, no [run] trigger_start_s)";
-    return why_recovery_spec(facts);
-}
-
-static const char *why_recovery_run(const metrics *m)
-{
-    if (m->facts & RESULT_SHORT_OBSERVATION)
-        return "recovery is measured until the last client's first start, less than one recovery_window_s after "
-               "warm-up: too little observation to tell recovery";
-    if (m->facts & RESULT_ENDS_IN_TRIGGER)
-        return "recovery is measured until the last client's first start, which comes before the trigger ends: "
-               "no observation after the trigger";
+        return recovery_status_reason(RECOVERY_NO_TRIGGER);
+    if (facts & RESULT_BURST)
+        return recovery_status_reason(RECOVERY_NO_ARRIVALS_AFTER);
+    if (facts & RESULT_TRACE)
+        return recovery_status_reason(RECOVERY_VARYING_LOAD);
     return NULL;
 }
+
+static const char *why_recovery_run(const metrics *m) { return recovery_status_reason(m->recovery_status); }
 
 static const char *why_recovery_time(const metrics *m)
 {
     const char *w = why_recovery_run(m);
-    return w ? w : !m->recovered ? "the run did not recover" : NULL;
+    return w ? w : !(m->recovered > 0) ? "the run did not recover" : NULL;
 }
 
 static const char *why_latency(const metrics *m)
@@ -145,10 +130,11 @@ const metric_desc metric_table[] = {
        "every scenario whose rate has an interval: open arrivals whose starts span a bucket after warm-up; "
        "a closed population whose work all finished; any scenario with window_s"),
     M_(goodput_per_s, METRIC_DOUBLE, AGG_MEAN, SCOPE_REQUEST, NULL, why_rate, "as offered_per_s"),
-    M_(recovered, METRIC_U64, AGG_PROPORTION, SCOPE_RUN, why_recovery_spec, why_recovery_run,
-       "scenarios whose population does not start in a burst, in runs whose starts span a recovery_window_s "
-       "after warm-up and go on after the trigger (without a trigger: whether goodput held from warm-up on)"),
-    M_(recovery_time_s, METRIC_DOUBLE, AGG_DEFINED, SCOPE_RUN, why_recovery_time_spec, why_recovery_time,
+    M_(recovered, METRIC_DOUBLE, AGG_PROPORTION, SCOPE_RUN, why_recovery_spec, why_recovery_run,
+       "scenarios with a trigger that ends before the horizon and arrivals after it (not a burst, not a "
+       "trace), in runs whose pre-trigger baseline holds enough independent buckets and that observe a "
+       "dwell after the trigger"),
+    M_(recovery_time_s, METRIC_DOUBLE, AGG_DEFINED, SCOPE_RUN, why_recovery_spec, why_recovery_time,
        "as recovered, with a trigger, in the runs that recovered"),
     M_(trigger_start_s, METRIC_DOUBLE, AGG_MEAN, SCOPE_RUN, why_trigger, NULL, "scenarios with a trigger"),
     M_(trigger_end_s, METRIC_DOUBLE, AGG_MEAN, SCOPE_RUN, why_trigger, NULL, "scenarios with a trigger"),
@@ -177,11 +163,11 @@ const size_t metric_count = sizeof metric_table / sizeof metric_table[0];
 
 const char *const *metric_agg_extra(const metric_desc *d, size_t *n)
 {
-    static const char *const proportion[] = {"_lo", "_hi"};
+    static const char *const proportion[] = {"_lo", "_hi", "_n"};
     static const char *const defined[] = {"_n"};
     switch (d->agg) {
     case AGG_PROPORTION:
-        *n = 2;
+        *n = 3;
         return proportion;
     case AGG_DEFINED:
         *n = 1;
@@ -222,6 +208,8 @@ uint32_t results_spec_facts(const model_spec *spec)
         f |= RESULT_NO_TRIGGER;
     if (spec_has_window(spec))
         f |= RESULT_WINDOW;
+    if (spec->start == SPEC_START_TRACE)
+        f |= RESULT_TRACE;
     return f;
 }
 
@@ -386,16 +374,22 @@ void results_summarize_series(metrics *m, const timeseries *ts, const model_spec
         trigger = spec->trigger_end_s;
     m->trigger_start_s = tstart;
     m->trigger_end_s = trigger;
-    /* recovery is measured over [warm-up, last start]: shorter than one
-     * window, the question has no answer */
-    size_t w = (size_t)ceil(spec->recovery_window_s / bs - 1e-9);
-    if (b1 < b0 || b1 - b0 < (w ? w : 1))
-        m->facts |= RESULT_SHORT_OBSERVATION;
-    else if (!isnan(trigger) && (double)b1 * bs <= trigger)
-        m->facts |= RESULT_ENDS_IN_TRIGGER;
-    /* without a trigger: from the start of the measured window */
-    m->recovered = (uint64_t)recovery_measure(ts->b, ts->len, b0, b1, bs, isnan(tstart) ? (double)b0 * bs : tstart,
-                                              spec->recovery_window_s, spec->recovery_fraction, &m->recovery_time_s);
+    /* the band's baseline ends at the first trigger (outages are sorted) */
+    double first = isnan(tstart) ? NAN : tstart;
+    if (spec->noutages)
+        first = fmin(first, spec->outages[0].start_s);
+    if (spec->spike_rate_per_s > 0)
+        first = fmin(first, spec->spike_start_s);
+    recovery_result rr;
+    recovery_measure(&(recovery_input){.b = ts->b, .len = ts->len, .bucket_s = bs, .warmup_s = from,
+                                       .baseline_end_s = first, .trigger_start_s = tstart,
+                                       .trigger_end_s = isnan(trigger) ? tstart : trigger,
+                                       .end_s = to, .horizon_s = spec->horizon_s, .dwell_s = spec->recovery_dwell_s,
+                                       .varying_load = spec->start == SPEC_START_TRACE},
+                     &rr);
+    m->recovered = rr.recovered;
+    m->recovery_time_s = rr.time_s;
+    m->recovery_status = rr.status;
     double peak = 0;
     for (size_t i = 0; i < ts->len; i++)
         if (ts->b[i].arrivals > peak)

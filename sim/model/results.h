@@ -61,7 +61,8 @@ typedef struct metrics {
     uint64_t intercepted;       /* repeated writes answered by the intent de-duplication window */
     double offered_per_s;       /* logical requests started per second (after warm-up, until the last start) */
     double goodput_per_s;       /* logical requests that succeeded per second, same window */
-    uint64_t recovered;         /* 1 if goodput recovered and held until the end (see recovery.h) */
+    double recovered;           /* 1 if the state returned to its healthy band and stayed for the
+                                 * dwell (see recovery.h), 0 if not; NaN when undefined */
     double recovery_time_s;     /* from trigger_start_s to the recovery; NaN if not recovered */
     uint64_t retries_denied;    /* retries the retry limiter refused (the request failed) */
     uint64_t breaker_rejected;  /* attempts the open circuit breaker failed locally */
@@ -89,6 +90,8 @@ typedef struct metrics {
     uint64_t measured_ok;       /* ... of them, those that succeeded; not a column */
     uint32_t facts;             /* RESULT_* facts of the scenario and the run that decide which
                                  * metrics are defined (metric_reason); not a column */
+    int recovery_status;        /* a recovery_status (recovery.h): RECOVERY_DEFINED (0), or why
+                                 * recovered is NaN; not a column */
 } metrics;
 
 /* metrics.facts: what the definedness of a metric depends on.  The
@@ -99,9 +102,7 @@ enum {
     RESULT_BURST = 2,           /* start = burst: every client starts at 0 */
     RESULT_NO_TRIGGER = 4,      /* no outage, no spike, no trigger_start_s */
     RESULT_WINDOW = 8,          /* [run] window_s is set */
-    RESULT_SHORT_OBSERVATION = 16, /* run: the interval recovery is measured over is shorter
-                                    * than one recovery_window_s */
-    RESULT_ENDS_IN_TRIGGER = 32 /* run: that interval ends before the trigger does */
+    RESULT_TRACE = 16           /* start = trace: the arrivals follow a recorded trace */
 };
 
 /* Per tool ([tool NAME] sections), for tools.csv. */

@@ -81,6 +81,7 @@ static void aggregate_cells(csv_out *o, const metric_desc *d, const double *x, u
         stats_wilson95(k, (double)defined, &lo, &hi);
         csv_dbl(o, lo, 0);
         csv_dbl(o, hi, 0);
+        csv_u64(o, defined, 0);
     }
 }
 
@@ -600,10 +601,10 @@ static const struct {
                       "completion_time_s] (the whole observation)"},
     {"goodput_per_s", "logical requests that succeeded per second, over the same interval (the requests counted "
                       "by offered_per_s that succeeded; open arrivals: the successes in those buckets)"},
-    {"recovered", "1 if goodput recovered and held: from some time until the last start, the successes in every recovery_window_s window (default 10 s) are at least recovery_fraction (default 0.9) of the requests started in it, over at least one window; else 0. aggregate.csv adds the Wilson 95% interval recovered_lo, recovered_hi"},
-    {"recovery_time_s", "from trigger_start_s, the time (s) until the start of that final stretch (0 if it began before the trigger); n/a if not recovered: aggregate.csv averages it over the recovered runs, their number in recovery_time_s_n"},
-    {"trigger_start_s", "start (s) of the trigger (the last outage, or the spike)"},
-    {"trigger_end_s", "end (s) of the trigger"},
+    {"recovered", "1 if, after the trigger's end, in_flight and the goodput deficit (offered - goodput) per bucket stayed recovery_dwell_s (default 10 s) inside their healthy band (at most their maxima between warmup_s and the first trigger), before the last start; else 0; undefined without a trigger, with one that has not ended, without arrivals after it, with less than recovery_dwell_s after it or fewer than 20 buckets before it. aggregate.csv: mean and Wilson 95% interval recovered_lo, recovered_hi over the recovered_n runs where it is defined"},
+    {"recovery_time_s", "from trigger_start_s, the time (s) until the start of that stretch in the band (extended back to the trigger's start: 0 if the trigger never left the band); undefined if not recovered: aggregate.csv averages it over the recovered runs, their number in recovery_time_s_n"},
+    {"trigger_start_s", "start (s) of the trigger (the last outage, or the spike); n/a if none"},
+    {"trigger_end_s", "end (s) of the trigger; n/a if none"},
     {"retries_denied", "retries the retry limiter refused (the request failed)"},
     {"breaker_rejected", "attempts the open circuit breaker failed locally"},
     {"throttled", "attempts adaptive throttling rejected locally"},

@@ -122,8 +122,7 @@ void scn_compile(const scn_config *c, model_spec *s)
     s->window_to_s = c->window_s[1];
     s->trigger_start_s = c->trigger_start_s;
     s->trigger_end_s = c->trigger_end_s;
-    s->recovery_window_s = c->recovery_window_s;
-    s->recovery_fraction = c->recovery_fraction;
+    s->recovery_dwell_s = c->recovery_dwell_s;
 
     s->clients = c->clients;
     s->requests_per_client = c->requests_per_client;

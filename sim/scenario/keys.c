@@ -113,13 +113,11 @@ const key scn_key_table[] = {
     {"run", "trigger_end_s", K_DOUBLE, C(trigger_end_s), 0, 1e9, NULL, "s",
      "end of the last outage, else of the spike",
      "End of the trigger (the figures shade the trigger up to here)."},
-    {"run", "recovery_window_s", K_DOUBLE, C(recovery_window_s), 1e-6, 1e9, NULL, "s", "10",
-     "A run has recovered when, from some time until the end of the measured window (the last "
-     "start), goodput over every window of this length is at least recovery_fraction of the "
-     "requests started in it (and that stretch is at least this long)."},
-    {"run", "recovery_fraction", K_DOUBLE, C(recovery_fraction), 1e-6, 1, NULL, "", "0.9",
-     "Fraction of the offered load that goodput must reach, in every recovery_window_s window "
-     "until the end, to count as recovered."},
+    {"run", "recovery_dwell_s", K_DOUBLE, C(recovery_dwell_s), 1e-6, 1e9, NULL, "s", "10",
+     "A run has recovered once, after the trigger's end, its state (in_flight and the goodput "
+     "deficit, offered - goodput, per bucket) stays this long inside its healthy band: at most "
+     "the maximum of the buckets between warmup_s and the first trigger's start (at least 20 "
+     "independent ones). See README, \"How recovery is measured\"."},
     {"run", "horizon_s", K_DOUBLE, C(horizon_s), 1e-6, 1e9, NULL, "s", "3600",
      "Simulated time limit; logical requests still open then count as unfinished."},
 
@@ -409,6 +407,28 @@ const key scn_key_table[] = {
 };
 
 const size_t scn_key_count = sizeof scn_key_table / sizeof scn_key_table[0];
+
+/* Keys herd no longer reads, and what replaced them. */
+static const struct {
+    const char *section, *name, *why;
+} retired[] = {
+    {"run", "recovery_window_s",
+     "retired: recovery is now measured against the run's healthy band before the trigger, and "
+     "recovery_dwell_s (default 10 s) says how long the state must stay in it (README, \"How recovery is "
+     "measured\")"},
+    {"run", "recovery_fraction",
+     "retired: recovery no longer compares goodput with a fixed fraction of the offered load; the "
+     "healthy band measured before the trigger replaces it, with recovery_dwell_s (README, \"How "
+     "recovery is measured\")"},
+};
+
+const char *scn_retired_key(const char *section, const char *name)
+{
+    for (size_t i = 0; i < sizeof retired / sizeof retired[0]; i++)
+        if (!strcmp(retired[i].section, section) && !strcmp(retired[i].name, name))
+            return retired[i].why;
+    return NULL;
+}
 
 _Static_assert(sizeof scn_key_table / sizeof scn_key_table[0] <= SCN_MAX_KEYS, "raise SCN_MAX_KEYS");
 

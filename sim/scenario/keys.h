@@ -70,6 +70,10 @@ int scn_check(const scn_config *c, const scn_origins *o, char err[static SCN_ERR
 extern const key scn_key_table[];
 extern const size_t scn_key_count;
 
+/* What replaced a retired key of `section` (a sentence), or NULL when
+ * `name` was never a key there or still is one. */
+const char *scn_retired_key(const char *section, const char *name);
+
 /* Index of the first key of `section` in spec_keys. */
 size_t scn_first_key(const char *section);
 

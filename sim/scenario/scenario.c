@@ -60,8 +60,7 @@ void scn_defaults(scn_config *c)
     c->task_steps = 1;
     c->trigger_start_s = -1;
     c->trigger_end_s = -1;
-    c->recovery_window_s = 10;
-    c->recovery_fraction = 0.9;
+    c->recovery_dwell_s = 10;
     /* the library's defaults written out, so that a 0 here is a 0 the
      * scenario wrote (compile.c maps it to HP_OFF, or the key refused it) */
     c->limiter_opts = hp_limiter_defaults(HP_LIMITER_NONE);
@@ -390,6 +389,11 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
         if (!sub)
             *seen = line > 0 ? line : ps->set_origin ? ps->set_origin : -1;
         return 1;
+    }
+    const char *why = scn_retired_key(kind, name);
+    if (why) {
+        fail(ps, line, "[%s] %s: %s", section, name, why);
+        return 0;
     }
     const char *cands[SCN_MAX_KEYS];
     size_t nc = 0;

@@ -103,8 +103,7 @@ typedef struct scn_config {
     double window_s[2];         /* [run] window_s = FROM:TO; {0, 0}: none */
     double trigger_start_s;     /* recovery_time_s counts from here (< 0: start of the last outage or spike) */
     double trigger_end_s;       /* end of the trigger, for figures (< 0: end of the last outage or spike) */
-    double recovery_window_s;   /* goodput over every window this long, until the end, */
-    double recovery_fraction;   /* ... at least this fraction of offered: recovered */
+    double recovery_dwell_s;    /* recovered: this long in the healthy band after the trigger */
     scn_ts_mode timeseries;     /* which replications go to timeseries.csv */
     int baseline;               /* strategy compared against in compare.csv, -1: none */
     char baseline_variant[SCN_NAME_MAX]; /* variant compared against in compare_variants.csv, "": none */

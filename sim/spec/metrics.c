@@ -7,7 +7,7 @@
 
 #define M_U(f) {#f, METRIC_U64, AGG_MEAN},
 #define M_D(f) {#f, METRIC_DOUBLE, AGG_MEAN},
-#define M_P(f) {#f, METRIC_U64, AGG_PROPORTION},
+#define M_P(f) {#f, METRIC_DOUBLE, AGG_PROPORTION},
 #define M_DEF(f) {#f, METRIC_DOUBLE, AGG_DEFINED},
 
 const spec_metric spec_metrics[] = {SPEC_METRICS(M_U, M_D, M_P, M_DEF)};

@@ -17,14 +17,16 @@
 typedef enum metric_type { METRIC_U64, METRIC_DOUBLE } metric_type;
 
 /* How aggregate.csv summarises a metric over replications: every metric
- * has NAME_mean and NAME_ci95 (Student t); a proportion (a 0/1 metric)
- * adds its Wilson 95% interval NAME_lo, NAME_hi; a metric defined only in
+ * has NAME_mean and NAME_ci95 (Student t); a proportion (a 0/1 metric, a
+ * double, NaN in the runs where it is undefined) adds its Wilson 95%
+ * interval NAME_lo, NAME_hi and NAME_n, all over the runs where it is
+ * defined (NAME_n of them); a metric defined only in
  * some runs (NaN in the others) is averaged over the runs where it is
  * defined, and adds their number, NAME_n. */
 typedef enum metric_agg { AGG_MEAN, AGG_PROPORTION, AGG_DEFINED } metric_agg;
 
 /* X(name) for each metric, in column order: U a counter (uint64_t), D a
- * double, P a 0/1 proportion (uint64_t), DEF a double defined only in some
+ * double, P a 0/1 proportion (a double, NaN where undefined), DEF a double defined only in some
  * runs. */
 #define SPEC_METRICS(U, D, P, DEF)                                                                             \
     U(clients) D(completion_time_s) U(calls) U(refused) U(successes) U(failures) U(unfinished) U(retries)     \

@@ -88,8 +88,7 @@ typedef struct model_spec {
     double window_to_s;         /* logical requests started in [FROM, TO); TO <= FROM: no window */
     double trigger_start_s;     /* recovery_time_s is counted from here (< 0: the last outage or spike) */
     double trigger_end_s;       /* end of the trigger, for figures (< 0: the last outage or spike) */
-    double recovery_window_s;   /* see sim/model/recovery.h */
-    double recovery_fraction;
+    double recovery_dwell_s;    /* see sim/model/recovery.h */
     uint64_t max_buckets;       /* timeseries buckets this run may hold (0: no limit); the
                                  * run fails cleanly past it (set by the plan from memory) */
 
