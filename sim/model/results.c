@@ -29,7 +29,7 @@ static const char *why_recovery_spec(uint32_t facts)
     if (facts & RESULT_NO_TRIGGER)
         return recovery_status_reason(RECOVERY_NO_TRIGGER);
     if (facts & RESULT_BURST)
-        return recovery_status_reason(RECOVERY_NO_ARRIVALS_AFTER);
+        return "the population is closed and starts in a burst at 0: no request starts after the trigger ends";
     if (facts & RESULT_TRACE)
         return recovery_status_reason(RECOVERY_VARYING_LOAD);
     return NULL;
