@@ -133,6 +133,7 @@ cli-test: herd $(BUILD)/tests/plainhttp
 	@sh tests/cli.sh ./herd
 	@sh tests/plot.sh ./herd
 	@sh tests/hostile-plot.sh ./herd
+	@sh tests/plot-signal.sh ./herd
 	@sh tests/workshop.sh ./herd --check
 	@sh tests/bad.sh ./herd
 	@sh tests/rare.sh ./herd
