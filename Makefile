@@ -134,6 +134,7 @@ cli-test: herd $(BUILD)/tests/plainhttp
 	@sh tests/plot.sh ./herd
 	@sh tests/hostile-plot.sh ./herd
 	@sh tests/plot-signal.sh ./herd
+	@sh tests/plot-matrix.sh ./herd
 	@sh tests/workshop.sh ./herd --check
 	@sh tests/bad.sh ./herd
 	@sh tests/rare.sh ./herd

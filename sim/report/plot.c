@@ -344,12 +344,14 @@ static int render_one(const folder *fo, const job *j, const char *plots, const c
     char script[PATH_MAX], fig[PATH_MAX], shown[SHOWN_MAX + 8];
     const char *fmt[2];
     int nf = job_formats(fo, j, fmt);
+    if (j->nskip == j->nfig) /* nothing defined to draw (plot_prepare said so) */
+        return 0;
     if (plot_path_fmt(script, err, errlen, "%s%s/%s", plots[0] == '/' ? "" : "./", plots, j->script))
         return -1;
     if (run_gnuplot(script, wd, j->a1, j->a2, err, errlen))
         return -1;
     for (int f = 0; f < j->nfig; f++)
-        for (int k = 0; k < nf; k++) {
+        for (int k = 0; k < nf && !j->skip[f]; k++) {
             struct stat st;
             if (plot_path_fmt(fig, err, errlen, "%s/%s.%s", wd, j->fig[f], fmt[k]))
                 return -1;
@@ -399,6 +401,50 @@ static void remove_workdir(const char *wd)
         closedir(dp);
     }
     rmdir(wd);
+}
+
+/* HERD_PLOT_DATA=keep is a directory of figure data of its own: not the
+ * results directory d, not any folder that holds results (aggregate.csv,
+ * summary.csv or manifest.txt), whose files the figure data would replace
+ * (compare.csv, timeseries.csv).  0, or -1 with err. */
+static int check_keep(const char *keep, const char *d, char *err, size_t errlen)
+{
+    static const char *const results[] = {"aggregate.csv", "summary.csv", "manifest.txt"};
+    char shown[SHOWN_MAX + 8], p[PATH_MAX];
+    struct stat a, b;
+    plot_esc(shown, sizeof shown, keep, SHOWN_MAX);
+    if (stat(keep, &a) != 0 || !S_ISDIR(a.st_mode)) {
+        snprintf(err, errlen, "HERD_PLOT_DATA=%s: not a directory", shown);
+        return -1;
+    }
+    int same = stat(d, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+    for (size_t i = 0; !same && i < COUNT(results); i++)
+        if (!plot_path_fmt(p, err, errlen, "%s/%s", keep, results[i]) && lstat(p, &b) == 0) {
+            snprintf(err, errlen, "HERD_PLOT_DATA=%s: a results folder (it holds %s); expected a directory of "
+                     "its own for the figure data", shown, results[i]);
+            return -1;
+        }
+    if (same) {
+        snprintf(err, errlen, "HERD_PLOT_DATA=%s: the results directory itself; expected a directory of its own "
+                 "for the figure data", shown);
+        return -1;
+    }
+    return 0;
+}
+
+void plot_remove_figures(const char *dir)
+{
+    static const char *const fixed[] = {"timeseries", "goodput", "compare", "sensitivity", "variants", "replay", "load"};
+    static const char *const ext[] = {"png", "svg", "gif"};
+    char p[PATH_MAX], e[8];
+    for (size_t i = 0; i < COUNT(fixed) + metric_count; i++)
+        for (size_t k = 0; k < COUNT(ext); k++) {
+            int bad = i < COUNT(fixed) ? plot_path_fmt(p, e, sizeof e, "%s/%s.%s", dir, fixed[i], ext[k])
+                                       : plot_path_fmt(p, e, sizeof e, "%s/sweep_%s.%s", dir,
+                                                       metric_table[i - COUNT(fixed)].name, ext[k]);
+            if (!bad)
+                unlink(p); /* ENOENT for most: nothing to do */
+        }
 }
 
 void plot_opts_init(plot_opts *o)
@@ -505,10 +551,12 @@ int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errl
             goto done;
         }
         made = 1;
-        if (plot_prepare(&fo, jobs, njobs, dir, wd, err, errlen))
+        if (plot_prepare(&fo, jobs, njobs, dir, wd, 1, err, errlen))
             goto done;
         const char *keep = getenv("HERD_PLOT_DATA");
-        if (keep && *keep && (csv_mkdirs(keep, err, errlen) || plot_prepare(&fo, jobs, njobs, dir, keep, err, errlen)))
+        if (keep && *keep &&
+            (csv_mkdirs(keep, err, errlen) || check_keep(keep, d, err, errlen) ||
+             plot_prepare(&fo, jobs, njobs, dir, keep, 0, err, errlen)))
             goto done;
     }
 
@@ -523,6 +571,11 @@ int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errl
         int nf = job_formats(&fo, &jobs[i], fmt);
         for (int f = 0; f < jobs[i].nfig; f++)
             for (int k = 0; k < nf; k++) {
+                if (jobs[i].skip[f]) { /* not drawn: an earlier drawing of it is not this data's */
+                    if (strcmp(fmt[k], "txt") && !plot_path_fmt(to, err, errlen, "%s/%s.%s", d, jobs[i].fig[f], fmt[k]))
+                        unlink(to);
+                    continue;
+                }
                 if (!strcmp(fmt[k], "txt")) {
                     if (print_text(wd, jobs[i].fig[f], err, errlen))
                         goto done;
@@ -551,7 +604,7 @@ int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errl
             const char *fmt[2];
             int nf = job_formats(&fo, &jobs[i], fmt);
             for (int f = 0; f < jobs[i].nfig; f++)
-                for (int k = 0; k < nf; k++) {
+                for (int k = 0; k < nf && !jobs[i].skip[f]; k++) {
                     char fig[PATH_MAX + 64];
                     drawn = 1;
                     if (!strcmp(fmt[k], "txt"))
