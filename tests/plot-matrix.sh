@@ -65,7 +65,9 @@ plot_all() {
 for scn in scenarios/*.ini scenarios/workshop/*.ini; do
     name=$(basename "$scn" .ini)
     small="--quiet --replications 2 --jobs 2"
-    grep -q '^count *=' "$scn" && small="$small --set clients.count=50"
+    # fewer clients, unless the scenario sweeps them
+    grep -q '^count *=' "$scn" && ! grep -q '^key *= *clients.count' "$scn" && ! grep -q '^\[sweep clients' "$scn" &&
+        small="$small --set clients.count=50"
     # shellcheck disable=SC2086
     if ! "$HERD" run "$scn" -o "$T/$name" $small --set run.baseline=none >"$T/run.out" 2>&1; then
         bad "$name: herd run: $(head -c 300 "$T/run.out")"
