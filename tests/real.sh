@@ -170,6 +170,8 @@ expect_fail drive-port "drive does not take --port" drive "$SCN" --port 1 --targ
 expect_fail unknown "unknown option '--frob'" drive "$SCN" --target http://127.0.0.1:1/ --frob
 expect_fail occ "has no real counterpart in herd serve" serve scenarios/aws-2015-occ.ini --port 0
 expect_fail layers "herd drive runs one retry loop" drive scenarios/layers.ini --target http://127.0.0.1:1/ -o "$T/out-layers"
+expect_fail instances "herd drive keeps one [limits] state" drive "$SCN" --target http://127.0.0.1:1/ -o "$T/out-instances" \
+    --set limits.limiter=aws_quota --set limits.clients_per_instance=10
 expect_fail connect-range "--connect-timeout: expected a number" drive "$SCN" --target http://127.0.0.1:1/ \
     --connect-timeout -1 -o "$T/out-connect-range"
 expect_fail serve-connect "serve does not take --connect-timeout" serve "$SCN" --port 0 --connect-timeout 1
