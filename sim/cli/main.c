@@ -193,7 +193,15 @@ int help_for(const char *cmd)
                "  --max-seconds S         per replication: stop after S seconds and count what is open as\n"
                "                          unfinished (default: [run] horizon_s, at most 600; at most 3600)\n"
                "  --max-requests N        per replication: the same after N attempts (default 1000000)\n"
-               "  -q, --quiet             print nothing on success\n");
+               "  --connect-timeout S     how long a target that refuses connections is waited for before\n"
+               "                          the run fails (exit 1, nothing written); default 5 s plus the end\n"
+               "                          of the scenario's last connection_refused outage, which herd serve\n"
+               "                          refuses from its start and from each reset (--max-seconds does\n"
+               "                          not bound this wait)\n"
+               "  -q, --quiet             print nothing on success\n\n"
+               "Any HTTP server is a target: unless GET /_herd/info answers 200 \"herd serve\" (any other\n"
+               "status, an empty body or a closed connection), drive says once that it is not herd serve and\n"
+               "runs without control requests; the server-side metrics are then the client's view.\n");
     else if (!strcmp(cmd, "columns"))
         printf("usage: herd columns\nprint the columns of summary.csv and what each means (Markdown)\n");
     else if (!strcmp(cmd, "keys"))

@@ -88,6 +88,13 @@ void plot_opts_init(plot_opts *o);
  * or not at all. */
 int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errlen);
 
+/* Removes from dir every figure herd plot writes (its known names:
+ * timeseries, goodput, sweep_METRIC, compare, sensitivity, variants,
+ * replay, load, as .png, .svg, .gif); any other file is left alone.  The
+ * publishing of a run's results calls it: figures drawn from an earlier
+ * run's CSVs would show results that are no longer there. */
+void plot_remove_figures(const char *dir);
+
 /* plot_render_opts with the defaults. */
 int plot_dir(const char *dir, char *err, size_t errlen);
 

@@ -10,11 +10,13 @@
 #include "plot_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../base/alloc.h"
 #include "../model/results.h"
@@ -86,8 +88,20 @@ int plot_w_open(wfile *w, const char *wd, const char *name, const char *ext, cha
 {
     if (plot_path_fmt(w->path, err, errlen, "%s/%s.%s", wd, name, ext))
         return -1;
-    w->f = fopen(w->path, "w");
+    /* a new file of its own, in wd: whatever had the name goes first (a
+     * symbolic or hard link is removed, never written through), and the
+     * new one is created exclusively, never followed */
+    if (unlink(w->path) != 0 && errno != ENOENT) {
+        char shown[SHOWN_MAX + 8];
+        plot_esc(shown, sizeof shown, w->path, SHOWN_MAX);
+        snprintf(err, errlen, "%s: cannot write: %s", shown, strerror(errno));
+        return -1;
+    }
+    int fd = open(w->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    w->f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!w->f) {
+        if (fd >= 0)
+            close(fd);
         char shown[SHOWN_MAX + 8];
         plot_esc(shown, sizeof shown, w->path, SHOWN_MAX);
         snprintf(err, errlen, "%s: cannot write: %s", shown, strerror(errno));

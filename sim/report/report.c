@@ -14,6 +14,7 @@
 
 #include "../base/alloc.h"
 #include "csv.h"
+#include "plot.h"
 #include "stats.h"
 
 /* The leading columns: variant (if any), one per swept key, then
@@ -538,6 +539,16 @@ int rep_write(const rep_table *t, const char *outdir, const char *manifest, char
     for (int i = 0; i < F_COUNT; i++)
         if (want[i] && csv_publish(&out[i], err, errlen) != 0)
             goto done;
+    /* the folder holds the results of this run only: the outputs of herd
+     * that it did not write (an earlier run's compare.csv, an earlier herd
+     * plot's figures) go, once this run's are all in place; a file that
+     * herd does not write is never touched */
+    for (int i = 0; i < F_COUNT; i++) {
+        char stale[PATH_MAX];
+        if (!want[i] && snprintf(stale, sizeof stale, "%s/%s", outdir, names[i]) < (int)sizeof stale)
+            unlink(stale);
+    }
+    plot_remove_figures(outdir);
     rc = 0;
 done:
     for (int i = 0; i < F_COUNT; i++)
