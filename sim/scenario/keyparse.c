@@ -475,6 +475,26 @@ void scn_apply_preset_policy(hp_policy *p, int preset)
     p->not_found_ok_on_retry = q.not_found_ok_on_retry;
 }
 
+int scn_preset_sets(int preset, const key *k)
+{
+    if (preset < 0 || k->type == K_PRESET || strcmp(k->section, "retry") ||
+        k->off < offsetof(scn_config, policy) || k->off >= offsetof(scn_config, policy) + sizeof(hp_policy))
+        return 0;
+    if (preset >= SCN_LIBRARY_PRESET) /* see scn_apply_preset_policy */
+        return strcmp(k->name, "idempotent") && strcmp(k->name, "not_found_ok_on_retry");
+    return !strcmp(k->name, "max_attempts") || !strcmp(k->name, "base_s") || !strcmp(k->name, "cap_s") ||
+           !strcmp(k->name, "idempotent") || !strcmp(k->name, "not_found_ok_on_retry");
+}
+
+const char *scn_preset_name(int preset)
+{
+    if (preset >= SCN_LIBRARY_PRESET) {
+        const hp_library_preset *lp = hp_library_preset_at((uint32_t)(preset - SCN_LIBRARY_PRESET));
+        return lp ? lp->name : "";
+    }
+    return preset >= 0 ? hp_effect_name((hp_side_effect)preset) : "";
+}
+
 size_t scn_key_field_size(const key *k)
 {
     switch (k->type) {

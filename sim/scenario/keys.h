@@ -36,9 +36,6 @@ typedef struct key {
     const char *doc;
 } key;
 
-/* Room for per-key bookkeeping in the parser (keys.c checks the table
- * fits). */
-#define SCN_MAX_KEYS 256
 
 /* [clients] count when the scenario does not set it (validate.c checks a
  * trace scenario leaves it so). */
@@ -46,7 +43,7 @@ typedef struct key {
 
 /* Where a key or section came from: a file line (> 0), the k-th --set
  * (SET_ORIGIN(k) <= -2), or unknown (0 or -1). */
-#define SET_ORIGIN(k) (-(k) - 2)
+#define SET_ORIGIN(k) SCN_ORIGIN_SET(k)
 
 /* What the parser (scenario.c) recorded of where each key came from, for
  * the messages of the checks after reading (validate.c). */
@@ -56,6 +53,16 @@ typedef struct scn_origins {
     const char *const *sets; /* the --set assignments SET_ORIGIN refers to */
     int nsets;
 } scn_origins;
+
+/* scn_set with the origin code (SCN_ORIGIN_*) the values it sets record. */
+int scn_set_coded(scn_config *c, const char *assignment, const char *origin, int code, char err[static SCN_ERR_MAX]);
+
+/* 1 if preset (scn_tool.preset values) sets the policy field of [retry]
+ * key k (library presets: the whole policy but what the operation is). */
+int scn_preset_sets(int preset, const key *k);
+
+/* The preset's name ("aws_standard", "reversible"), "" for none. */
+const char *scn_preset_name(int preset);
 
 /* "PATH:LINE", "--set ASSIGNMENT" or "PATH" for an origin. */
 void scn_origin_text(const scn_origins *o, int where, char *out, size_t n);

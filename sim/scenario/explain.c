@@ -1,0 +1,1165 @@
+/*
+ * explain.c - the resolved model of a scenario, shown (scn_explain), and
+ * the rule that every key written changes it (scn_check_effect).
+ *
+ * One function, dump(), writes a point's model canonically: every value
+ * the model reads, one per line, named by the key that sets it, in key
+ * table order; the retry loops with the policy compile resolved for them.
+ * `herd check --explain`, manifest.txt and the no-op check all read it,
+ * so they cannot disagree.
+ *
+ * Invariants of the canonical text (origins off):
+ *   - a value the model never reads is left out (explain shows it with
+ *     the reason, `unused: ...`), so two points print the same text
+ *     exactly when the model would run the same way;
+ *   - sleeps are normalised by what they compute, not by the fields that
+ *     spell it: under a jitter the strategy (but immediate) does not
+ *     matter, and a full jitter capped first is the full_jitter strategy;
+ *   - output-only keys ([run] columns, bucket_s, timeseries, baseline,
+ *     baseline_variant, trigger_*, recovery_*, name) are always printed:
+ *     they shape outputs, not the model, and are checked there.
+ *
+ * The no-op check writes each written key with other values (every
+ * choice of an enum, a few numbers around the written one) and compares
+ * the canonical texts: a key no value of which changes the text is
+ * refused, with the reason dump() recorded for its line, if any.  Cost:
+ * one compile and one dump per probe, a handful of probes per written
+ * key, once for the base and once per variant; a sweep compiles each of
+ * its values once.
+ */
+#include "keys.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/alloc.h"
+
+#define KEYTXT 160
+#define WHY_MAX 48
+
+/* What a dump learned about values left out, for the no-op messages. */
+typedef struct why_table {
+    char key[WHY_MAX][KEYTXT];
+    char why[WHY_MAX][256];
+    int n;
+} why_table;
+
+typedef struct xctx {
+    FILE *f;
+    const scn_config *c;
+    model_spec spec;
+    const char *path;
+    const char *const *sets;
+    int nsets;
+    bool origins;
+    why_table *whys;
+    hp_strategy strategies[HP_STRATEGY_COUNT];
+    uint32_t nstrategies;
+    bool ra_sent, reset_sent, any_timeout, obeys_overload;
+} xctx;
+
+/* ---- origins -------------------------------------------------------- */
+
+static void origin_text(const xctx *x, int code, char *out, size_t n)
+{
+    const scn_config *c = x->c;
+    if (code == 0)
+        snprintf(out, n, "default");
+    else if (code > 0)
+        snprintf(out, n, "%s:%d", x->path, code);
+    else if (code <= SCN_ORIGIN_SWEEP(0) && code > SCN_ORIGIN_SWEEP(SCN_MAX_SWEEPS))
+        snprintf(out, n, "sweep %s", c->sweeps[SCN_ORIGIN_SWEEP(0) - code].key);
+    else if (code <= SCN_ORIGIN_VARIANT(0) && code > SCN_ORIGIN_VARIANT(SCN_MAX_VARIANTS))
+        snprintf(out, n, "variant %s", c->variants[SCN_ORIGIN_VARIANT(0) - code].name);
+    else if (code <= -2 && -code - 2 < x->nsets)
+        snprintf(out, n, "--set %s", x->sets[-code - 2]);
+    else
+        snprintf(out, n, "override");
+}
+
+static size_t key_index(const char *section, const char *name)
+{
+    size_t i = scn_first_key(section);
+    while (i < scn_key_count && !strcmp(scn_key_table[i].section, section) && strcmp(scn_key_table[i].name, name))
+        i++;
+    return i < scn_key_count && !strcmp(scn_key_table[i].section, section) ? i : scn_key_count;
+}
+
+/* Where the [retry] value of key name came from. */
+static void retry_origin(const xctx *x, const char *name, char *out, size_t n)
+{
+    size_t i = key_index("retry", name);
+    if (i == scn_key_count) {
+        snprintf(out, n, "default");
+        return;
+    }
+    int code = x->c->origin[i];
+    if (code == 0 && scn_preset_sets(x->c->retry_preset, &scn_key_table[i])) {
+        char p[128];
+        origin_text(x, x->c->origin[key_index("retry", "preset")], p, sizeof p);
+        snprintf(out, n, "preset %s (%s)", scn_preset_name(x->c->retry_preset), p);
+        return;
+    }
+    origin_text(x, code, out, n);
+}
+
+/* Where a tool's or layer's policy value of key name came from: its own
+ * key, its preset, else [retry]. */
+static void section_origin(const xctx *x, const scn_tool *t, const char *kind, const char *name, char *out,
+                           size_t n)
+{
+    size_t first = scn_first_key(kind), i = key_index(kind, name);
+    if (t && i < scn_key_count && (t->set >> (i - first) & 1)) {
+        origin_text(x, t->origin[i - first], out, n);
+        return;
+    }
+    size_t r = key_index("retry", name);
+    if (t && t->preset >= 0 && r < scn_key_count &&
+        (t->preset >= SCN_LIBRARY_PRESET ? scn_preset_sets(t->preset, &scn_key_table[r])
+                                         : scn_preset_sets(t->preset, &scn_key_table[r]))) {
+        char p[128];
+        origin_text(x, t->origin[key_index(kind, "preset") - first], p, sizeof p);
+        snprintf(out, n, "preset %s (%s)", scn_preset_name(t->preset), p);
+        return;
+    }
+    retry_origin(x, name, out, n);
+}
+
+/* ---- lines ---------------------------------------------------------- */
+
+/* One line: "  KEY = VALUE", with origins "  # ORIGIN"; a value the model
+ * does not read (why != NULL) is left out of the canonical text. */
+static void put(xctx *x, const char *kname, const char *value, const char *origin, const char *why)
+{
+    if (why && x->whys && x->whys->n < WHY_MAX) {
+        snprintf(x->whys->key[x->whys->n], KEYTXT, "%s", kname);
+        snprintf(x->whys->why[x->whys->n], sizeof x->whys->why[0], "%s", why);
+        x->whys->n++;
+    }
+    if (!x->origins) {
+        if (!why)
+            fprintf(x->f, "%s = %s\n", kname, value);
+        return;
+    }
+    char left[512];
+    snprintf(left, sizeof left, "  %s = %s", kname, value);
+    if (why)
+        fprintf(x->f, "%-52s # unused: %s (%s)\n", left, why, origin);
+    else
+        fprintf(x->f, "%-52s # %s\n", left, origin);
+}
+
+static void fmt_dist(const dist *d, char *out, size_t n)
+{
+    static const char *const names[] = {"constant", "uniform", "exponential", "normal", "abs_normal", "lognormal",
+                                        "pareto", "weibull", "gamma", "empirical", "mixture"};
+    const char *nm = (unsigned)d->kind < sizeof names / sizeof names[0] ? names[d->kind] : "?";
+    if (d->kind == DIST_EMPIRICAL || d->kind == DIST_MIXTURE)
+        snprintf(out, n, "%s(data entry %u)", nm, (unsigned)d->ref);
+    else if (d->kind == DIST_CONSTANT || d->kind == DIST_EXPONENTIAL)
+        snprintf(out, n, "%s(%.17g)", nm, d->a);
+    else
+        snprintf(out, n, "%s(%.17g, %.17g)", nm, d->a, d->b);
+}
+
+static void fmt_classes(uint32_t mask, const char *none, char *out, size_t n)
+{
+    size_t u = 0;
+    out[0] = '\0';
+    for (int cl = 0; cl < HP_CLASS_COUNT && u < n; cl++)
+        if (mask >> cl & 1)
+            u += (size_t)snprintf(out + u, n - u, "%s%s", u ? ", " : "", hp_class_name((hp_class)cl));
+    if (!u)
+        snprintf(out, n, "%s", none);
+}
+
+/* The value of key k at field (as the key table types it). */
+static void fmt_field(const key *k, const void *field, char *out, size_t n)
+{
+    switch (k->type) {
+    case K_DOUBLE:
+        snprintf(out, n, "%.17g", *(const double *)field);
+        break;
+    case K_U32:
+    case K_DATA:
+        snprintf(out, n, "%u", *(const uint32_t *)field);
+        break;
+    case K_U64:
+        snprintf(out, n, "%llu", (unsigned long long)*(const uint64_t *)field);
+        break;
+    case K_DIST:
+        fmt_dist(field, out, n);
+        break;
+    case K_STRATEGY:
+        snprintf(out, n, "%s", hp_strategy_name(*(const hp_strategy *)field));
+        break;
+    case K_ENUM: {
+        int v = *(const int *)field, m = 0;
+        while (k->enums[m])
+            m++;
+        snprintf(out, n, "%s", v >= 0 && v < m ? k->enums[v] : "?");
+        break;
+    }
+    case K_BOOL:
+        snprintf(out, n, "%s", *(const bool *)field ? "true" : "false");
+        break;
+    case K_NBOOL:
+        snprintf(out, n, "%s", *(const bool *)field ? "false" : "true");
+        break;
+    case K_CLASSES:
+        fmt_classes(*(const uint32_t *)field, "none", out, n);
+        break;
+    case K_STATUSES: {
+        const uint16_t *st = field;
+        size_t u = 0;
+        out[0] = '\0';
+        for (int i = 0; i < HP_MAX_NO_RETRY_STATUS && u < n; i++)
+            if (st[i])
+                u += (size_t)snprintf(out + u, n - u, "%s%u", u ? ", " : "", st[i]);
+        if (!u)
+            snprintf(out, n, "none");
+        break;
+    }
+    case K_DELAY: {
+        const hp_policy *p = field;
+        if (p->delay_kind == HP_DELAY_UNIFORM)
+            snprintf(out, n, "uniform(%.17g, %.17g)", p->delay_a, p->delay_b);
+        else if (p->delay_kind == HP_DELAY_CONSTANT)
+            snprintf(out, n, "constant(%.17g)", p->delay_a);
+        else if (p->delay_a > 0)
+            snprintf(out, n, "exponential(%.17g)", p->delay_a);
+        else
+            snprintf(out, n, "exponential(base_s)");
+        break;
+    }
+    default:
+        snprintf(out, n, "-");
+        break;
+    }
+}
+
+/* A key of a section that is not repeated, read from the config. */
+static void put_key(xctx *x, const char *section, const char *name, const char *why)
+{
+    size_t i = key_index(section, name);
+    if (i == scn_key_count)
+        return;
+    const key *k = &scn_key_table[i];
+    char v[256], o[256], full[KEYTXT];
+    if (k->type == K_COLUMNS || k->type == K_NAME)
+        snprintf(v, sizeof v, "%s", (const char *)x->c + k->off);
+    else if (k->type == K_BASELINE) {
+        int b = *(const int *)((const char *)x->c + k->off);
+        snprintf(v, sizeof v, "%s", b < 0 ? "none" : hp_strategy_name((hp_strategy)b));
+    } else
+        fmt_field(k, (const char *)x->c + k->off, v, sizeof v);
+    origin_text(x, x->c->origin[i], o, sizeof o);
+    snprintf(full, sizeof full, "%s.%s", section, name);
+    put(x, full, v, o, why);
+}
+
+/* ---- the retry loops -------------------------------------------------- */
+
+/* The sleep strategy s computes under policy p, by what it computes. */
+static const char *sleep_rule(const hp_policy *p, hp_strategy s)
+{
+    static const char *const jit[] = {"none", "full jitter", "proportional jitter", "symmetric jitter",
+                                      "additive jitter", "floor jitter"};
+    if (s == HP_IMMEDIATE)
+        return "immediate";
+    if (p->jitter == HP_JITTER_FULL && !p->jitter_before_cap)
+        return "full_jitter";
+    if (p->jitter != HP_JITTER_NONE && (unsigned)p->jitter < sizeof jit / sizeof jit[0])
+        return jit[p->jitter];
+    return hp_strategy_name(s);
+}
+
+/* Every policy value of one retry loop.  prefix names its keys ("retry",
+ * "tool NAME", "layer NAME"); t is its section (NULL: [retry]); own: the
+ * loop fixes its strategy (else it runs each compared one). */
+static void put_loop(xctx *x, const char *title, const char *prefix, const char *kind, const scn_tool *t,
+                     const hp_policy *p, bool own, const char *inner_of)
+{
+    hp_strategy S[HP_STRATEGY_COUNT];
+    uint32_t nS = own ? 1 : x->nstrategies;
+    if (own)
+        S[0] = p->strategy;
+    else
+        memcpy(S, x->strategies, sizeof S[0] * nS);
+    bool all_immediate = true, growth = false, random = false;
+    for (uint32_t i = 0; i < nS; i++) {
+        const char *r = sleep_rule(p, S[i]);
+        all_immediate &= S[i] == HP_IMMEDIATE;
+        random |= !strcmp(r, "random");
+        growth |= strcmp(r, "immediate") && strcmp(r, "constant") && strcmp(r, "decorrelated_jitter") &&
+                  strcmp(r, "random");
+    }
+    bool retries = p->max_attempts != 1;
+    if (x->origins)
+        fprintf(x->f, "%s\n", title);
+    else
+        fprintf(x->f, "%s\n", prefix);
+
+    char kn[KEYTXT], v[256], o[256];
+    /* the sleep: one rule per compared strategy */
+    size_t u = 0;
+    v[0] = '\0';
+    for (uint32_t i = 0; i < nS && u < sizeof v; i++)
+        u += (size_t)snprintf(v + u, sizeof v - u, "%s%s", i ? ", " : "", sleep_rule(p, S[i]));
+    snprintf(kn, sizeof kn, "%s.backoff", prefix);
+    char so[128], jo[128];
+    if (inner_of)
+        snprintf(o, sizeof o, "preset %s (inner loop)", inner_of);
+    else {
+        if (own)
+            section_origin(x, t, kind, "strategy", so, sizeof so);
+        else if (x->c->nstrategies)
+            origin_text(x, x->c->origin[key_index("run", "strategies")], so, sizeof so);
+        else
+            retry_origin(x, "strategy", so, sizeof so);
+        section_origin(x, t, kind, "jitter", jo, sizeof jo);
+        snprintf(o, sizeof o, "strategy: %s%s; jitter: %s", own ? "" : "compared, ", so, jo);
+    }
+    put(x, kn, v, o, retries ? NULL : "max_attempts is 1: no retry");
+
+    size_t first = scn_first_key("retry");
+    for (size_t i = first; i < scn_key_count && !strcmp(scn_key_table[i].section, "retry"); i++) {
+        const key *k = &scn_key_table[i];
+        if (k->type == K_PRESET || !strcmp(k->name, "strategy") || !strcmp(k->name, "jitter") ||
+            k->off < offsetof(scn_config, policy) || k->off >= offsetof(scn_config, policy) + sizeof(hp_policy))
+            continue;
+        const char *n = k->name, *why = NULL;
+        bool backoff = !strcmp(n, "base_s") || !strcmp(n, "cap_s") || !strcmp(n, "multiplier") ||
+                       !strcmp(n, "exponent_offset") || !strcmp(n, "jitter_factor") ||
+                       !strcmp(n, "jitter_before_cap") || !strcmp(n, "first_retry_zero") || !strcmp(n, "delay_s");
+        bool ra = !strcmp(n, "honour_retry_after") || !strcmp(n, "retry_after") || !strcmp(n, "retry_after_above") ||
+                  !strcmp(n, "retry_after_max_s") || !strcmp(n, "retry_after_ms") || !strcmp(n, "ratelimit_reset") ||
+                  !strcmp(n, "ratelimit_reset_jitter") || !strcmp(n, "retry_with_retry_after");
+        bool retry_only = backoff || ra || !strcmp(n, "retry_on_timeout") || !strcmp(n, "unknown_errors") ||
+                          !strcmp(n, "retry_also") || !strcmp(n, "no_retry_status") ||
+                          !strcmp(n, "not_found_ok_on_retry") || !strcmp(n, "budget_mode") ||
+                          !strcmp(n, "adaptive_rate_limiter");
+        if (retry_only && !retries)
+            why = "max_attempts is 1: no retry";
+        else if (backoff && all_immediate)
+            why = "the strategy is immediate: it never sleeps";
+        else if ((!strcmp(n, "multiplier") || !strcmp(n, "exponent_offset")) && !growth)
+            why = "no sleep of this loop grows with the retry number (constant, decorrelated_jitter, random)";
+        else if (!strcmp(n, "jitter_factor") && (p->jitter == HP_JITTER_NONE || p->jitter == HP_JITTER_FULL))
+            why = p->jitter == HP_JITTER_NONE ? "jitter is none" : "jitter is full, which has no factor";
+        else if (!strcmp(n, "jitter_before_cap") && p->jitter == HP_JITTER_NONE)
+            why = "jitter is none";
+        else if (!strcmp(n, "delay_s") && !random)
+            why = "no compared strategy is random (or a jitter replaces it)";
+        else if (!strcmp(n, "budget_mode") && !(p->budget_s > 0))
+            why = "budget_s is 0: no deadline";
+        else if (!strcmp(n, "retry_on_timeout") && !x->any_timeout)
+            why = "no attempt ever times out (no attempt_timeout_s or budget_s in any loop)";
+        else if (ra && !strcmp(n, "ratelimit_reset") && !x->reset_sent)
+            why = "the server sends no X-RateLimit-Reset ([server] ratelimit_reset with rate_limit_rps)";
+        else if (ra && !strcmp(n, "ratelimit_reset_jitter") && (!x->reset_sent || !p->ra_reset))
+            why = "this loop reads no X-RateLimit-Reset";
+        else if (ra && strcmp(n, "ratelimit_reset") && strcmp(n, "ratelimit_reset_jitter") &&
+                 strcmp(n, "retry_after") && strcmp(n, "retry_after_max_s") && !x->ra_sent)
+            why = "the server sends no Retry-After ([server] retry_after, retry_after_on_503)";
+        else if ((!strcmp(n, "retry_after") || !strcmp(n, "retry_after_max_s")) && !x->ra_sent && !x->reset_sent)
+            why = "the server sends no Retry-After and no X-RateLimit-Reset";
+        else if (!strcmp(n, "retry_after_above") && p->ra_mode != HP_RA_INSTEAD)
+            why = "retry_after is not instead";
+        else if (!strcmp(n, "retry_after_ms") && x->spec.retry_after_format == SPEC_RA_SECONDS)
+            why = "[server] retry_after_format is seconds: no retry-after-ms header";
+        snprintf(kn, sizeof kn, "%s.%s", prefix, n);
+        fmt_field(k, (const char *)p + (k->off - offsetof(scn_config, policy)), v, sizeof v);
+        if (inner_of)
+            snprintf(o, sizeof o, "preset %s (inner loop)", inner_of);
+        else
+            section_origin(x, t, kind, n, o, sizeof o);
+        put(x, kn, v, o, why);
+    }
+    /* what no key sets directly: the classes a preset limits retries to, a key */
+    snprintf(kn, sizeof kn, "%s.%s", prefix, t && !strcmp(kind, "layer") ? "retry_on" : "retry_only");
+    fmt_classes(p->retry_only, "every retryable class", v, sizeof v);
+    if (t && !strcmp(kind, "layer") && t->retry_mask)
+        section_origin(x, t, kind, "retry_on", o, sizeof o);
+    else if (inner_of)
+        snprintf(o, sizeof o, "preset %s (inner loop)", inner_of);
+    else
+        section_origin(x, t, kind, "preset", o, sizeof o);
+    put(x, kn, v, o, retries ? NULL : "max_attempts is 1: no retry");
+    snprintf(kn, sizeof kn, "%s.idempotency_key", prefix);
+    origin_text(x, x->c->origin[key_index("idempotency", "keys")], o, sizeof o);
+    put(x, kn, p->idempotency_key ? "true" : "false", o, NULL);
+}
+
+/* ---- the whole point ------------------------------------------------ */
+
+static void put_section(xctx *x, const char *section, const char *const *names, const char *const *whys, size_t n)
+{
+    fprintf(x->f, x->origins ? "[%s]\n" : "%s\n", section);
+    for (size_t i = 0; i < n; i++)
+        put_key(x, section, names[i], whys ? whys[i] : NULL);
+}
+
+static void dump(xctx *x)
+{
+    const scn_config *c = x->c;
+    const model_spec *s = &x->spec;
+    scn_compile(c, &x->spec);
+    x->nstrategies = scn_strategies(c, x->strategies);
+
+    /* what the server sends, which decides what the clients' Retry-After keys can do */
+    bool any429 = false;
+    for (uint32_t i = 0; i < s->nerrors; i++)
+        any429 |= s->errors[i].outcome == 429 && s->errors[i].p > 0;
+    for (uint32_t i = 0; i < s->noutages; i++)
+        any429 |= s->outages[i].outcome == 429 && s->outages[i].mode != SPEC_OUTAGE_BLACK_HOLE;
+    x->ra_sent = (s->rate_limit_rps > 0 && s->retry_after != SPEC_RA_NONE) || s->retry_after_on_503 || any429;
+    x->reset_sent = (s->rate_limit_rps > 0 && s->ratelimit_reset) || any429;
+    x->any_timeout = false;
+    x->obeys_overload = false;
+    for (uint32_t l = 0; l < s->nlayers; l++) {
+        x->any_timeout |= s->layers[l].policy.attempt_timeout_s > 0 || s->layers[l].policy.budget_s > 0;
+        x->obeys_overload |= s->layers[l].policy.obey_overload;
+    }
+    if (!s->nlayers)
+        for (uint32_t t = 0; t < (s->ntools ? s->ntools : 1); t++) {
+            const hp_policy *p = s->ntools ? &s->tools[t].policy : &s->policy;
+            x->any_timeout |= p->attempt_timeout_s > 0 || p->budget_s > 0;
+        }
+
+    /* [run]: what decides the runs */
+    char v[256], o[256];
+    fprintf(x->f, x->origins ? "[run]\n" : "run\n");
+    put_key(x, "run", "seed", NULL);
+    put_key(x, "run", "replications", NULL);
+    size_t u = 0;
+    v[0] = '\0';
+    for (uint32_t i = 0; i < x->nstrategies && u < sizeof v; i++)
+        u += (size_t)snprintf(v + u, sizeof v - u, "%s%s", i ? ", " : "", hp_strategy_name(x->strategies[i]));
+    if (c->nstrategies)
+        origin_text(x, c->origin[key_index("run", "strategies")], o, sizeof o);
+    else
+        retry_origin(x, "strategy", o, sizeof o);
+    put(x, "run.strategies", v, o, NULL);
+    if (c->nstrategies) {
+        retry_origin(x, "strategy", o, sizeof o);
+        put(x, "retry.strategy", hp_strategy_name(c->policy.strategy), o,
+            "[run] strategies replaces it: every loop without its own strategy runs each compared one");
+    }
+    put_key(x, "run", "horizon_s", NULL);
+    put_key(x, "run", "warmup_s", NULL);
+
+    /* outputs: shape what is written, not the model */
+    static const char *const outs[] = {"name", "columns", "bucket_s", "timeseries", "baseline", "baseline_variant",
+                                       "trigger_start_s", "trigger_end_s", "recovery_window_s", "recovery_fraction"};
+    fprintf(x->f, x->origins ? "[run] outputs (checked against the outputs, not the model)\n" : "outputs\n");
+    for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++)
+        put_key(x, "run", outs[i], NULL);
+
+    /* [clients] */
+    bool poisson = c->start == SPEC_START_POISSON, trace = c->start == SPEC_START_TRACE;
+    const char *cl[] = {"count", "requests_per_client", "task_steps", "start", "spread_s", "rate_per_s", "step_at_s",
+                        "step_rate_per_s", "spike_start_s", "spike_end_s", "spike_rate_per_s", "trace_file",
+                        "trace_interpolation", "think_time_s", "side_effect"};
+    const char *clw[] = {
+        trace ? "start = trace: the count is derived from the trace" : NULL,
+        NULL,
+        NULL,
+        NULL,
+        c->start != SPEC_START_SPREAD ? "start is not spread" : NULL,
+        !poisson ? "start is not poisson" : NULL,
+        !poisson ? "start is not poisson" : !(c->step_rate_per_s > 0) ? "step_rate_per_s is 0: no step" : NULL,
+        !poisson ? "start is not poisson" : NULL,
+        !poisson ? "start is not poisson" : !(c->spike_rate_per_s > 0) ? "spike_rate_per_s is 0: no spike" : NULL,
+        !poisson ? "start is not poisson" : !(c->spike_rate_per_s > 0) ? "spike_rate_per_s is 0: no spike" : NULL,
+        !poisson ? "start is not poisson" : NULL,
+        !trace ? "start is not trace" : NULL,
+        !trace ? "start is not trace" : NULL,
+        c->requests_per_client <= 1 ? "requests_per_client is 1: no pause between requests" : NULL,
+        c->ntools ? "[tool] sections give every request its side effect" : NULL,
+    };
+    put_section(x, "clients", cl, clw, sizeof cl / sizeof cl[0]);
+    if (trace) {
+        snprintf(v, sizeof v, "%u", s->clients);
+        put(x, "clients.count (derived)", v, "the trace", NULL);
+    }
+
+    const char *net[] = {"delay_s", "send_cost_s"};
+    put_section(x, "network", net, NULL, 2);
+
+    /* [server] */
+    bool limited = s->rate_limit_rps > 0;
+    const char *sv[] = {"kind", "workers", "queue", "service_time_s", "rate_limit_rps", "burst", "retry_after",
+                        "retry_after_s", "retry_after_format", "retry_after_on_503", "ratelimit_reset",
+                        "load_slowdown", "overload_signal", "reply_loss_rate", "capacity_file"};
+    const char *svw[] = {
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        !limited ? "rate_limit_rps is 0: no token bucket" : NULL,
+        !limited ? "rate_limit_rps is 0: no 429s" : NULL,
+        !((limited && s->retry_after == SPEC_RA_FIXED) || s->retry_after_on_503)
+            ? "no Retry-After of retry_after_s is sent (retry_after = fixed with a rate limit, or retry_after_on_503)"
+            : NULL,
+        !((limited && s->retry_after != SPEC_RA_NONE) || s->retry_after_on_503) ? "no Retry-After is sent" : NULL,
+        NULL,
+        !limited ? "rate_limit_rps is 0: no 429s" : NULL,
+        NULL,
+        !x->obeys_overload ? "no [layer] has obey_overload" : NULL,
+        NULL,
+        NULL,
+    };
+    put_section(x, "server", sv, svw, sizeof sv / sizeof sv[0]);
+    for (uint32_t i = 0; i < c->nerrors; i++) {
+        char k[64];
+        if (c->errors[i].outcome > 0)
+            snprintf(k, sizeof k, "server.error_rate_%d", c->errors[i].outcome);
+        else
+            snprintf(k, sizeof k, "server.error_rate_%s",
+                     c->errors[i].outcome == HP_OUTCOME_CONN_REFUSED ? "connection_refused" : "connection_reset");
+        snprintf(v, sizeof v, "%.17g", c->errors[i].p);
+        origin_text(x, c->error_origin[i], o, sizeof o);
+        put(x, k, v, o, NULL);
+    }
+
+    /* outages, in time order (their names are labels only) */
+    for (uint32_t j = 0; j < s->noutages; j++) {
+        const scn_outage *ot = NULL;
+        for (uint32_t i = 0; i < c->noutages; i++)
+            if (c->outages[i].start_s == s->outages[j].start_s)
+                ot = &c->outages[i];
+        if (!ot)
+            continue;
+        char pre[KEYTXT], k[KEYTXT];
+        snprintf(pre, sizeof pre, "outage %s", x->origins ? ot->name : "");
+        fprintf(x->f, x->origins ? "[outage %s]\n" : "outage\n", ot->name);
+        size_t first = scn_first_key("outage");
+        for (size_t i = first; i < scn_key_count && !strcmp(scn_key_table[i].section, "outage"); i++) {
+            const key *ky = &scn_key_table[i];
+            const char *why = NULL;
+            if (!strcmp(ky->name, "error_p") && ot->mode != SPEC_OUTAGE_PARTIAL)
+                why = "mode is not partial";
+            else if (!strcmp(ky->name, "status") && ot->mode == SPEC_OUTAGE_BLACK_HOLE)
+                why = "mode is black_hole: nothing is answered";
+            if (ky->type == K_OUTCOME) {
+                if (ot->outcome > 0)
+                    snprintf(v, sizeof v, "%d", ot->outcome);
+                else
+                    snprintf(v, sizeof v, "%s",
+                             ot->outcome == HP_OUTCOME_CONN_REFUSED ? "connection_refused" : "connection_reset");
+            } else
+                fmt_field(ky, (const char *)ot + ky->off, v, sizeof v);
+            snprintf(k, sizeof k, "outage %s.%s", ot->name, ky->name);
+            origin_text(x, ot->origin[i - first], o, sizeof o);
+            put(x, x->origins ? k : k, v, o, why);
+        }
+        (void)pre;
+    }
+
+    const char *idem[] = {"keys", "enforcement", "content_collision_p"};
+    const char *idw[] = {NULL, c->keys == SPEC_KEYS_NONE ? "keys is none: the server stores no keys" : NULL,
+                         c->keys != SPEC_KEYS_CONTENT_HASH ? "keys is not content_hash" : NULL};
+    put_section(x, "idempotency", idem, idw, 3);
+
+    /* [limits]: each mechanism's parameters only when it is on */
+    fprintf(x->f, x->origins ? "[limits]\n" : "limits\n");
+    size_t first = scn_first_key("limits");
+    for (size_t i = first; i < scn_key_count && !strcmp(scn_key_table[i].section, "limits"); i++) {
+        const char *n = scn_key_table[i].name, *why = NULL;
+        static const char *const lim[] = {"none", "aws_quota", "grpc", "envoy", "finagle"};
+        static const char *const pre[] = {"", "aws_", "grpc_", "envoy_", "finagle_"};
+        for (int l = 1; l < 5; l++)
+            if (!strncmp(n, pre[l], strlen(pre[l])) && c->limiter != l) {
+                static char buf[5][64];
+                snprintf(buf[l], sizeof buf[l], "limiter is not %s", lim[l]);
+                why = buf[l];
+            }
+        if (!strncmp(n, "breaker_", 8) && !c->breaker)
+            why = "breaker is false";
+        if (!strncmp(n, "throttle_", 9) && !c->throttling)
+            why = "adaptive_throttling is false";
+        if (!strncmp(n, "hedge_", 6) && !c->hedging)
+            why = "hedging is false";
+        else if (!strcmp(n, "hedge_percentile") && c->hedge_opts.mode != HP_HEDGE_PERCENTILE)
+            why = "hedge_mode is fixed";
+        put_key(x, "limits", n, why);
+    }
+
+    /* the retry loops that run */
+    char title[256], prefix[KEYTXT];
+    if (s->nlayers) {
+        uint32_t n = 0;
+        for (uint32_t l = 0; l < c->nlayers && n < s->nlayers; l++) {
+            const scn_tool *L = &c->layers[l];
+            const spec_layer *sl = &s->layers[n++];
+            snprintf(title, sizeof title, "[layer %s] retry loop %u of %u (outermost first)", L->name, n, s->nlayers);
+            snprintf(prefix, sizeof prefix, "layer %s", L->name);
+            put_loop(x, title, prefix, "layer", L, &sl->policy, sl->own_strategy, NULL);
+            char k[KEYTXT];
+            static const char *const lk[] = {"kind", "obey_overload", "propagate_deadline", "think_time_s",
+                                             "reissue_p", "repeat_p", "dedup_window_s"};
+            size_t lf = scn_first_key("layer");
+            for (size_t i = 0; i < sizeof lk / sizeof lk[0]; i++) {
+                size_t ki = key_index("layer", lk[i]);
+                const key *ky = &scn_key_table[ki];
+                const char *why = NULL;
+                if (i >= 3 && L->kind != SPEC_LAYER_LLM)
+                    why = "kind is plain";
+                else if (i == 2 && n == s->nlayers)
+                    why = "the innermost layer has no inner layer";
+                fmt_field(ky, (const char *)L + ky->off, v, sizeof v);
+                snprintf(k, sizeof k, "layer %s.%s", L->name, lk[i]);
+                if (L->set >> (ki - lf) & 1)
+                    origin_text(x, L->origin[ki - lf], o, sizeof o);
+                else
+                    snprintf(o, sizeof o, "default");
+                put(x, k, v, o, why);
+            }
+            const hp_library_preset *lp =
+                L->preset >= SCN_LIBRARY_PRESET ? hp_library_preset_at((uint32_t)(L->preset - SCN_LIBRARY_PRESET)) : NULL;
+            if (lp && lp->two_layers && n < s->nlayers) {
+                sl = &s->layers[n++];
+                snprintf(title, sizeof title, "[layer %s] inner loop (preset %s), retry loop %u of %u", L->name,
+                         lp->name, n, s->nlayers);
+                snprintf(prefix, sizeof prefix, "layer %s (inner)", L->name);
+                put_loop(x, title, prefix, "layer", L, &sl->policy, true, lp->name);
+            }
+        }
+    }
+    if (s->ntools) {
+        for (uint32_t t = 0; t < s->ntools; t++) {
+            const scn_tool *T = &c->tools[t];
+            char k[KEYTXT];
+            fprintf(x->f, x->origins ? "[tool %s]\n" : "tool %s\n", T->name);
+            size_t tf = scn_first_key("tool");
+            snprintf(k, sizeof k, "tool %s.weight", T->name);
+            snprintf(v, sizeof v, "%.17g", T->weight / 1.0);
+            double wsum = 0;
+            for (uint32_t i = 0; i < s->ntools; i++)
+                wsum += s->tools[i].weight;
+            snprintf(v, sizeof v, "%.17g", s->tools[t].weight / wsum); /* what the model draws with */
+            size_t wi = key_index("tool", "weight");
+            if (T->set >> (wi - tf) & 1)
+                origin_text(x, T->origin[wi - tf], o, sizeof o);
+            else
+                snprintf(o, sizeof o, "default");
+            put(x, k, v, o, s->ntools == 1 ? "the only tool: every request uses it" : NULL);
+            snprintf(k, sizeof k, "tool %s.side_effect", T->name);
+            size_t ei = key_index("tool", "side_effect");
+            if (T->set >> (ei - tf) & 1)
+                origin_text(x, T->origin[ei - tf], o, sizeof o);
+            else if (T->preset >= 0 && T->preset < HP_EFFECT_COUNT)
+                snprintf(o, sizeof o, "preset %s", scn_preset_name(T->preset));
+            else
+                snprintf(o, sizeof o, "default");
+            put(x, k, hp_effect_name(s->tools[t].effect), o, NULL);
+            if (!s->nlayers) {
+                snprintf(title, sizeof title, "[tool %s] retry loop", T->name);
+                snprintf(prefix, sizeof prefix, "tool %s", T->name);
+                put_loop(x, title, prefix, "tool", T, &s->tools[t].policy, s->tools[t].own_strategy, NULL);
+            } else if (x->origins)
+                fprintf(x->f, "  (its policy keys are unused: the [layer] sections are the retry loops)\n");
+        }
+    } else if (!s->nlayers) {
+        put_loop(x, "[retry] retry loop (every request)", "retry", "retry", NULL, &s->policy, false, NULL);
+    }
+}
+
+int scn_explain(FILE *f, const scn_config *c, const char *path, const char *const *sets, int nsets, bool origins)
+{
+    xctx *x = herd_calloc(1, sizeof *x);
+    if (!x)
+        return -1;
+    *x = (xctx){.f = f, .c = c, .path = path, .sets = sets, .nsets = nsets, .origins = origins};
+    dump(x);
+    herd_free(x);
+    return ferror(f) ? -1 : 0;
+}
+
+/* ---- the no-op rule --------------------------------------------------- */
+
+/* The canonical text of c (herd_free it), or NULL when out of memory. */
+static char *canon(const scn_config *c)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    int rc = scn_explain(f, c, "", NULL, 0, false);
+    fclose(f);
+    if (rc != 0) {
+        free(buf);
+        return NULL;
+    }
+    char *out = herd_strdup(buf);
+    free(buf);
+    return out;
+}
+
+/* What explain says of key (canonical "section.key") in c: its origin, or
+ * "unused: why"; into out ("" if the key has no line). */
+static void key_note(const scn_config *c, const char *path, const char *const *sets, int nsets, const char *keyname,
+                     char *out, size_t n)
+{
+    out[0] = '\0';
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return;
+    scn_explain(f, c, path, sets, nsets, true);
+    fclose(f);
+    char want[KEYTXT + 8];
+    snprintf(want, sizeof want, "  %s = ", keyname);
+    for (char *l = buf; l && *l;) {
+        char *e = strchr(l, '\n');
+        if (!strncmp(l, want, strlen(want))) {
+            char *hash = strstr(l, " # ");
+            if (hash && (!e || hash < e)) {
+                size_t m = (size_t)((e ? e : l + strlen(l)) - hash - 3);
+                snprintf(out, n, "%.*s", (int)m, hash + 3);
+            }
+            break;
+        }
+        l = e ? e + 1 : NULL;
+    }
+    free(buf);
+}
+
+/* Probe values for key k (other values a written key could have), written
+ * into vals; returns how many. */
+static int probes(const key *k, const char *current, char (*vals)[64], int max)
+{
+    int n = 0;
+#define ADD(...) (n < max ? (void)snprintf(vals[n++], 64, __VA_ARGS__) : (void)0)
+    switch (k->type) {
+    case K_DOUBLE: {
+        double v = 0, c[] = {k->lo, k->hi, 0, 0, 0, 0, 1, 0.5, 2};
+        if (scn_parse_double(current, &v) != 0)
+            v = k->lo;
+        c[2] = v * 2;
+        c[3] = v / 2;
+        c[4] = v + 1;
+        c[5] = v * 1.5 + 0.01;
+        for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+            if (c[i] >= k->lo && c[i] <= k->hi && c[i] != v)
+                ADD("%.17g", c[i]);
+        break;
+    }
+    case K_U32:
+    case K_U64: {
+        uint64_t v = 0;
+        if (scn_parse_u64(current, &v) != 0)
+            v = (uint64_t)k->lo;
+        double c[] = {k->lo, (double)v + 1, (double)v - 1, 1, 2, 3, (double)v * 2, k->hi < 1e6 ? k->hi : 1e6};
+        for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+            if (c[i] >= k->lo && c[i] <= k->hi && c[i] != (double)v)
+                ADD("%.0f", c[i]);
+        break;
+    }
+    case K_ENUM:
+    case K_BOOL:
+    case K_NBOOL:
+        for (int i = 0; k->enums[i]; i++)
+            ADD("%s", k->enums[i]);
+        break;
+    case K_STRATEGY:
+        for (int i = 0; i < HP_STRATEGY_COUNT; i++)
+            ADD("%s", hp_strategy_name((hp_strategy)i));
+        break;
+    case K_STRATEGIES:
+        ADD("all");
+        for (int i = 0; i < HP_STRATEGY_COUNT; i++)
+            ADD("%s", hp_strategy_name((hp_strategy)i));
+        break;
+    case K_DIST:
+    case K_DELAY:
+        ADD("constant(0.5)");
+        ADD("exponential(0.7)");
+        ADD("uniform(0.1, 0.3)");
+        break;
+    case K_CLASSES:
+        for (int i = 1; i < HP_CLASS_COUNT; i++)
+            ADD("%s", hp_class_name((hp_class)i));
+        ADD("server, timeout");
+        break;
+    case K_STATUSES:
+        ADD("500");
+        ADD("503");
+        ADD("429");
+        break;
+    case K_PRESET:
+        for (int i = 0; i < HP_EFFECT_COUNT; i++)
+            ADD("%s", hp_effect_name((hp_side_effect)i));
+        for (uint32_t i = 0; i < hp_library_preset_count(); i++)
+            ADD("%s", hp_library_preset_at(i)->name);
+        break;
+    case K_OUTCOME:
+        ADD("503");
+        ADD("429");
+        ADD("500");
+        ADD("connection_refused");
+        break;
+    default: /* names, columns, baselines, data files: outputs or files, not probed */
+        break;
+    }
+#undef ADD
+    return n;
+}
+
+/* A written key: its assignment target ("tool x.base_s"), table entry (NULL
+ * for error_rate_*) and origin. */
+typedef struct written {
+    char target[KEYTXT];
+    const key *k;
+    int origin;
+} written;
+
+/* The keys of c written by the file or --set. */
+static size_t written_keys(const scn_config *c, written *w, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < scn_key_count && n < max; i++) {
+        const key *k = &scn_key_table[i];
+        const char *sec = k->section;
+        if (!strcmp(sec, "tool") || !strcmp(sec, "layer")) {
+            const scn_tool *arr = sec[0] == 't' ? c->tools : c->layers;
+            uint32_t m = sec[0] == 't' ? c->ntools : c->nlayers;
+            size_t b = i - scn_first_key(sec);
+            for (uint32_t t = 0; t < m && n < max; t++)
+                if ((arr[t].set >> b & 1) && (arr[t].origin[b] > 0 || arr[t].origin[b] <= -2) &&
+                    arr[t].origin[b] > SCN_ORIGIN_VARIANT(0)) {
+                    snprintf(w[n].target, KEYTXT, "%s %s.%s", sec, arr[t].name, k->name);
+                    w[n].k = k;
+                    w[n++].origin = arr[t].origin[b];
+                }
+        } else if (!strcmp(sec, "outage")) {
+            size_t b = i - scn_first_key(sec);
+            for (uint32_t o = 0; o < c->noutages && n < max; o++)
+                if (c->outages[o].origin[b] > 0 || (c->outages[o].origin[b] <= -2 &&
+                                                    c->outages[o].origin[b] > SCN_ORIGIN_VARIANT(0))) {
+                    snprintf(w[n].target, KEYTXT, "outage %s.%s", c->outages[o].name, k->name);
+                    w[n].k = k;
+                    w[n++].origin = c->outages[o].origin[b];
+                }
+        } else if (c->origin[i] > 0 || (c->origin[i] <= -2 && c->origin[i] > SCN_ORIGIN_VARIANT(0))) {
+            snprintf(w[n].target, KEYTXT, "%s.%s", sec, k->name);
+            w[n].k = k;
+            w[n++].origin = c->origin[i];
+        }
+    }
+    for (uint32_t e = 0; e < c->nerrors && n < max; e++)
+        if (c->error_origin[e] > 0 || (c->error_origin[e] <= -2 && c->error_origin[e] > SCN_ORIGIN_VARIANT(0))) {
+            int oc = c->errors[e].outcome;
+            if (oc > 0)
+                snprintf(w[n].target, KEYTXT, "server.error_rate_%d", oc);
+            else
+                snprintf(w[n].target, KEYTXT, "server.error_rate_%s",
+                         oc == HP_OUTCOME_CONN_REFUSED ? "connection_refused" : "connection_reset");
+            w[n].k = NULL;
+            w[n++].origin = c->error_origin[e];
+        }
+    return n;
+}
+
+/* The current value of a written key, as text (for the probes around it). */
+static void current_value(const scn_config *c, const written *w, char *out, size_t n)
+{
+    out[0] = '\0';
+    if (!w->k) {
+        snprintf(out, n, "0.5");
+        return;
+    }
+    const char *base = (const char *)c;
+    const char *sec = w->k->section;
+    if (!strcmp(sec, "tool") || !strcmp(sec, "layer") || !strcmp(sec, "outage")) {
+        const char *name = w->target + strlen(sec) + 1;
+        size_t len = strcspn(name, ".");
+        if (sec[0] == 'o') {
+            for (uint32_t o = 0; o < c->noutages; o++)
+                if (strlen(c->outages[o].name) == len && !strncmp(c->outages[o].name, name, len))
+                    base = (const char *)&c->outages[o];
+        } else {
+            const scn_tool *arr = sec[0] == 't' ? c->tools : c->layers;
+            uint32_t m = sec[0] == 't' ? c->ntools : c->nlayers;
+            for (uint32_t t = 0; t < m; t++)
+                if (strlen(arr[t].name) == len && !strncmp(arr[t].name, name, len))
+                    base = (const char *)&arr[t];
+        }
+    }
+    if (w->k->type == K_DOUBLE)
+        snprintf(out, n, "%.17g", *(const double *)(base + w->k->off));
+    else if (w->k->type == K_U32)
+        snprintf(out, n, "%u", *(const uint32_t *)(base + w->k->off));
+    else if (w->k->type == K_U64)
+        snprintf(out, n, "%llu", (unsigned long long)*(const uint64_t *)(base + w->k->off));
+}
+
+/* 1 if some probe value of w changes the canonical text of c (ref). */
+static int live_in(const scn_config *c, const char *ref, const written *w, scn_config *scratch)
+{
+    char vals[48][64], cur[64], a[KEYTXT + 80], e[SCN_ERR_MAX];
+    current_value(c, w, cur, sizeof cur);
+    int nv;
+    if (w->k)
+        nv = probes(w->k, cur, vals, 48);
+    else {
+        nv = 3;
+        snprintf(vals[0], 64, "0");
+        snprintf(vals[1], 64, "0.25");
+        snprintf(vals[2], 64, "1");
+    }
+    if (w->k && (w->k->type == K_NAME || w->k->type == K_COLUMNS || w->k->type == K_BASELINE ||
+                 w->k->type == K_DATA))
+        return 1; /* outputs and files: not probed (see the file-top comment) */
+    for (int i = 0; i < nv; i++) {
+        *scratch = *c;
+        snprintf(a, sizeof a, "%s=%s", w->target, vals[i]);
+        if (scn_set_coded(scratch, a, "probe", SCN_ORIGIN_OTHER, e) != 0)
+            continue;
+        char *t = canon(scratch);
+        int differs = t && strcmp(t, ref);
+        herd_free(t);
+        if (differs)
+            return 1;
+    }
+    return 0;
+}
+
+/* The message of a key w of c that changes nothing. */
+static void refuse(const scn_config *c, const char *path, const char *const *sets, int nsets, const written *w,
+                   const char *what, char err[static SCN_ERR_MAX])
+{
+    char note[512], where[SCN_ERR_MAX / 2];
+    key_note(c, path, sets, nsets, w->target, note, sizeof note);
+    xctx x = {.c = c, .path = path, .sets = sets, .nsets = nsets};
+    origin_text(&x, w->origin, where, sizeof where);
+    const char *because = !strncmp(note, "unused: ", 8) ? note + 8 : NULL;
+    if (!because && !strncmp(w->target, "tool ", 5) && c->nlayers)
+        because = "the [layer] sections are the retry loops: a [tool]'s policy keys are unused";
+    if (!because && !strcmp(w->target, "retry.strategy") && c->nstrategies)
+        because = "[run] strategies replaces it: every loop without its own strategy runs each compared one";
+    if (!because && !strncmp(w->target, "retry.", 6) && (c->ntools || c->nlayers))
+        because = c->nlayers ? "every [layer] retry loop sets its own value or does not read it"
+                             : "every [tool] retry loop sets its own value or does not read it";
+    if (because)
+        snprintf(err, SCN_ERR_MAX, "%s: %s: no effect, because %s%s", where, w->target, because, what);
+    else
+        snprintf(err, SCN_ERR_MAX, "%s: %s: no effect: no value of it changes the model herd runs%s (see herd check "
+                 "--explain)", where, w->target, what);
+}
+
+/* The written key of "section.key=value" (target, table entry), or 0. */
+static int written_of(const char *assignment, written *w)
+{
+    char canonical[KEYTXT];
+    scn_key_canonical(assignment, canonical, sizeof canonical);
+    const char *dot = strrchr(canonical, '.');
+    if (!dot)
+        return 0;
+    snprintf(w->target, KEYTXT, "%s", canonical);
+    char section[KEYTXT];
+    snprintf(section, sizeof section, "%.*s", (int)(dot - canonical), canonical);
+    const char *kind = !strncmp(section, "tool ", 5) ? "tool" : !strncmp(section, "layer ", 6) ? "layer"
+                       : !strncmp(section, "outage ", 7) ? "outage" : section;
+    w->k = NULL;
+    if (!strncmp(dot + 1, "error_rate_", 11) && !strcmp(kind, "server"))
+        return 1;
+    size_t i = key_index(kind, dot + 1);
+    if (i == scn_key_count)
+        return 0;
+    w->k = &scn_key_table[i];
+    return 1;
+}
+
+/* 1 if variants a and b resolve to the same model at every sweep point
+ * (x and y: scratch configs). */
+static int same_at_every_point(const scn_config *c, int a, int b, const char *path, scn_config *x, scn_config *y)
+{
+    if (!c->nsweeps)
+        return 1;
+    char (*labels[SCN_MAX_SWEEPS])[SCN_VALUE_MAX] = {0};
+    long nl[SCN_MAX_SWEEPS], total = 1;
+    int same = 1;
+    char e[SCN_ERR_MAX];
+    for (uint32_t i = 0; i < c->nsweeps; i++) {
+        const char *msg;
+        labels[i] = herd_malloc_array(SCN_SWEEP_VALUES_MAX, sizeof *labels[i]);
+        nl[i] = labels[i] ? scn_sweep_labels(&c->sweeps[i], labels[i], SCN_SWEEP_VALUES_MAX, &msg) : -1;
+        if (nl[i] <= 0) {
+            same = 0; /* the plan reports it */
+            goto out;
+        }
+        total *= nl[i];
+    }
+    for (long p = 0; p < total && same; p++) {
+        const char *lab[SCN_MAX_SWEEPS];
+        long rest = p;
+        for (int i = (int)c->nsweeps - 1; i >= 0; i--) {
+            lab[i] = labels[i][rest % nl[i]];
+            rest /= nl[i];
+        }
+        if (scn_derive(x, c, a, lab, path, e) != 0 || scn_derive(y, c, b, lab, path, e) != 0)
+            continue;
+        char *s1 = canon(x), *s2 = canon(y);
+        same = s1 && s2 && !strcmp(s1, s2);
+        herd_free(s1);
+        herd_free(s2);
+    }
+out:
+    for (uint32_t i = 0; i < c->nsweeps; i++)
+        herd_free(labels[i]);
+    return same;
+}
+
+int scn_check_effect(const scn_config *c, const char *path, const char *const *sets, int nsets,
+                     char err[static SCN_ERR_MAX])
+{
+    int rc = -1;
+    enum { MAXW = 1024 };
+    written *w = herd_malloc_array(MAXW, sizeof *w);
+    scn_config *scratch = herd_malloc_array(1, sizeof *scratch);
+    scn_config *point = herd_malloc_array(1, sizeof *point);
+    char (*labels)[SCN_VALUE_MAX] = herd_malloc_array(SCN_SWEEP_VALUES_MAX, sizeof *labels);
+    char (*first)[SCN_VALUE_MAX] = herd_malloc_array(SCN_MAX_SWEEPS, sizeof *first);
+    char *ref = canon(c), *text = NULL, e[SCN_ERR_MAX];
+    if (!w || !scratch || !point || !labels || !first || !ref) {
+        snprintf(err, SCN_ERR_MAX, "%s: out of memory checking that every key takes effect", path);
+        goto out;
+    }
+    /* the first label of every sweep: the point variants are checked at */
+    const char *lab0[SCN_MAX_SWEEPS];
+    for (uint32_t i = 0; i < c->nsweeps; i++) {
+        const char *msg;
+        long nl = scn_sweep_labels(&c->sweeps[i], labels, SCN_SWEEP_VALUES_MAX, &msg);
+        if (nl <= 0) { /* the plan reports it */
+            rc = 0;
+            goto out;
+        }
+        memcpy(first[i], labels[0], SCN_VALUE_MAX);
+        lab0[i] = first[i];
+    }
+
+    /* the file's and --set's keys: some value must change the model, in
+     * the base scenario or in one of its variants */
+    size_t nw = written_keys(c, w, MAXW);
+    for (size_t i = 0; i < nw; i++) {
+        if (live_in(c, ref, &w[i], scratch))
+            continue;
+        int live = 0;
+        for (uint32_t v = 0; v < c->nvariants && !live; v++) {
+            if (scn_derive(point, c, (int)v, lab0, path, e) != 0)
+                continue;
+            char *pr = canon(point);
+            live = pr && live_in(point, pr, &w[i], scratch);
+            herd_free(pr);
+        }
+        if (!live) {
+            refuse(c, path, sets, nsets, &w[i], "", err);
+            goto out;
+        }
+    }
+
+    /* a variant's keys: as the file's, some value of each must change the
+     * variant's model (a value equal to the base's is allowed: it says what
+     * the variant is); and no two variants may resolve to the same model */
+    for (uint32_t v = 0; v < c->nvariants; v++) {
+        const scn_variant *var = &c->variants[v];
+        if (scn_derive(point, c, (int)v, lab0, path, e) != 0)
+            continue;
+        herd_free(text);
+        text = canon(point);
+        if (!text)
+            continue;
+        char line[SCN_VARIANT_SETS_MAX];
+        for (const char *s = var->sets; *s;) {
+            size_t n = strcspn(s, "\n");
+            memcpy(line, s, n);
+            line[n] = '\0';
+            s += n + (s[n] == '\n');
+            written one;
+            if (!written_of(line, &one))
+                continue;
+            one.origin = SCN_ORIGIN_VARIANT(v);
+            if (!live_in(point, text, &one, scratch)) {
+                char note[512];
+                key_note(point, path, sets, nsets, one.target, note, sizeof note);
+                snprintf(err, SCN_ERR_MAX, "%s:%d: [variant %s] %s: no effect, because %s", path, var->line,
+                         var->name, line,
+                         !strncmp(note, "unused: ", 8) ? note + 8 : "no value of it changes the model herd runs");
+                goto out;
+            }
+        }
+        for (uint32_t q = 0; q < v; q++) {
+            if (scn_derive(scratch, c, (int)q, lab0, path, e) != 0)
+                continue;
+            char *other = canon(scratch);
+            int same = other && !strcmp(other, text);
+            herd_free(other);
+            if (same && same_at_every_point(c, (int)q, (int)v, path, point, scratch)) {
+                snprintf(err, SCN_ERR_MAX, "%s:%d: [variant %s]: no effect: it resolves to the same model as [variant "
+                         "%s] at every point (its keys change nothing there; herd check --explain shows both)",
+                         path, var->line, var->name, c->variants[q].name);
+                goto out;
+            }
+        }
+    }
+
+    /* a sweep: its values must give distinct models (the other sweeps at
+     * their first value) */
+    for (uint32_t i = 0; i < c->nsweeps; i++) {
+        const char *msg;
+        long nl = scn_sweep_labels(&c->sweeps[i], labels, SCN_SWEEP_VALUES_MAX, &msg);
+        char **texts = herd_calloc((size_t)nl, sizeof *texts);
+        if (!texts) {
+            snprintf(err, SCN_ERR_MAX, "%s: out of memory checking the sweeps", path);
+            goto out;
+        }
+        const char *lab[SCN_MAX_SWEEPS];
+        memcpy(lab, lab0, sizeof lab);
+        int dup = -1, with = -1;
+        for (long j = 0; j < nl && dup < 0; j++) {
+            lab[i] = labels[j];
+            if (scn_derive(point, c, c->nvariants ? 0 : -1, lab, path, e) != 0)
+                continue;
+            texts[j] = canon(point);
+            for (long q = 0; q < j && texts[j]; q++)
+                if (texts[q] && !strcmp(texts[q], texts[j])) {
+                    dup = (int)j;
+                    with = (int)q;
+                    break;
+                }
+        }
+        for (long j = 0; j < nl; j++)
+            herd_free(texts[j]);
+        herd_free(texts);
+        if (dup >= 0) {
+            char keyname[KEYTXT], note[512] = "", where[SCN_ERR_MAX / 2];
+            scn_key_canonical(c->sweeps[i].key, keyname, sizeof keyname);
+            key_note(point, path, sets, nsets, keyname, note, sizeof note);
+            if (c->sweeps[i].line > 0)
+                snprintf(where, sizeof where, "%s:%d: [sweep%s%s]", path, c->sweeps[i].line,
+                         *c->sweeps[i].name ? " " : "", c->sweeps[i].name);
+            else
+                snprintf(where, sizeof where, "--sweep %s", c->sweeps[i].key);
+            snprintf(err, SCN_ERR_MAX, "%s values: %s = %s and %s give the same model%s%s", where, keyname,
+                     labels[with], labels[dup], !strncmp(note, "unused: ", 8) ? ", because " : "",
+                     !strncmp(note, "unused: ", 8) ? note + 8 : " (see herd check --explain)");
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    herd_free(text);
+    herd_free(ref);
+    herd_free(first);
+    herd_free(labels);
+    herd_free(point);
+    herd_free(scratch);
+    herd_free(w);
+    return rc;
+}
