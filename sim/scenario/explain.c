@@ -1163,3 +1163,50 @@ out:
     herd_free(w);
     return rc;
 }
+
+int scn_explain_points(FILE *f, const scn_config *c, const char *path, const char *const *sets, int nsets)
+{
+    int rc = -1;
+    char (*labels[SCN_MAX_SWEEPS])[SCN_VALUE_MAX] = {0};
+    long nl[SCN_MAX_SWEEPS], total = 1;
+    scn_config *point = herd_malloc_array(1, sizeof *point);
+    char e[SCN_ERR_MAX];
+    if (!point)
+        goto out;
+    for (uint32_t i = 0; i < c->nsweeps; i++) {
+        const char *msg;
+        labels[i] = herd_malloc_array(SCN_SWEEP_VALUES_MAX, sizeof *labels[i]);
+        nl[i] = labels[i] ? scn_sweep_labels(&c->sweeps[i], labels[i], SCN_SWEEP_VALUES_MAX, &msg) : -1;
+        if (nl[i] <= 0)
+            goto out;
+        total *= nl[i];
+    }
+    uint32_t nvar = c->nvariants ? c->nvariants : 1;
+    for (uint32_t v = 0; v < nvar; v++)
+        for (long p = 0; p < total; p++) {
+            const char *lab[SCN_MAX_SWEEPS];
+            long rest = p;
+            for (int i = (int)c->nsweeps - 1; i >= 0; i--) {
+                lab[i] = labels[i][rest % nl[i]];
+                rest /= nl[i];
+            }
+            if (scn_derive(point, c, c->nvariants ? (int)v : -1, lab, path, e) != 0)
+                goto out;
+            fprintf(f, "== point %ld:", (long)v * total + p + 1);
+            if (c->nvariants)
+                fprintf(f, " variant %s", c->variants[v].name);
+            for (uint32_t i = 0; i < c->nsweeps; i++)
+                fprintf(f, " %s=%s", c->sweeps[i].key, lab[i]);
+            if (!c->nvariants && !c->nsweeps)
+                fprintf(f, " the scenario");
+            fprintf(f, "\n");
+            if (scn_explain(f, point, path, sets, nsets, true) != 0)
+                goto out;
+        }
+    rc = ferror(f) ? -1 : 0;
+out:
+    for (uint32_t i = 0; i < c->nsweeps; i++)
+        herd_free(labels[i]);
+    herd_free(point);
+    return rc;
+}
