@@ -307,10 +307,15 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
                 if (strlen(nm) == len && !strncmp(nm, p, len))
                     break;
             }
-            if (cl == HP_CLASS_COUNT) {
-                snprintf(buf, n, "unknown class '%.*s'; expected server, rate_limited, timeout, connection, "
+            if (cl == HP_CLASS_COUNT || cl == HP_CLASS_OK) {
+                snprintf(buf, n, "%s class '%.*s'; expected server, rate_limited, timeout, connection, "
                                  "conflict, unknown, request_timeout, overloaded, not_implemented, bad_request, "
-                                 "auth or not_found", (int)len, p);
+                                 "auth or not_found", cl == HP_CLASS_OK ? "not a failure" : "unknown", (int)len, p);
+                return buf;
+            }
+            if (!strcmp(k->name, "retry_also") && !(SCN_REFUSED_CLASSES >> cl & 1)) {
+                snprintf(buf, n, "%.*s is retried already; retry_also adds a class herd's table refuses: "
+                                 "not_implemented, bad_request, auth or not_found", (int)len, p);
                 return buf;
             }
             mask |= 1u << cl;

@@ -54,6 +54,16 @@ typedef struct scn_origins {
     int nsets;
 } scn_origins;
 
+/* The classes herd's table retries (what [layer] retry_on documents). */
+#define SCN_RETRYABLE_CLASSES                                                                              \
+    ((1u << HP_CLASS_SERVER) | (1u << HP_CLASS_RATE_LIMITED) | (1u << HP_CLASS_TIMEOUT) |                    \
+     (1u << HP_CLASS_CONNECTION) | (1u << HP_CLASS_CONFLICT) | (1u << HP_CLASS_UNKNOWN) |                    \
+     (1u << HP_CLASS_REQUEST_TIMEOUT) | (1u << HP_CLASS_OVERLOADED))
+/* What retry_also adds: the classes herd's table refuses. */
+#define SCN_REFUSED_CLASSES                                                                                \
+    ((1u << HP_CLASS_NOT_IMPLEMENTED) | (1u << HP_CLASS_BAD_REQUEST) | (1u << HP_CLASS_AUTH) |               \
+     (1u << HP_CLASS_NOT_FOUND))
+
 /* scn_set with the origin code (SCN_ORIGIN_*) the values it sets record. */
 int scn_set_coded(scn_config *c, const char *assignment, const char *origin, int code, char err[static SCN_ERR_MAX]);
 
