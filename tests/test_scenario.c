@@ -78,7 +78,7 @@ static void defaults_and_every_key(void **state)
                        "error_rate_503 = 0.1\nerror_rate_connection_reset = 0.2\n"
                        "[outage b]\nstart_s = 20\nend_s = 30\nmode = black_hole\n"
                        "[outage a]\nstart_s = 1\nend_s = 2\nstatus = connection_refused\n"
-                       "[retry]\nstrategy = constant\nbase_s = 0.2\ncap_s = 5\nmax_attempts = 0\n"
+                       "[retry]\nbase_s = 0.2\ncap_s = 5\nmax_attempts = 0\n"
                        "attempt_timeout_s = 1.5\nunknown_errors = fail\nidempotent = false\n";
     write_file(text, strlen(text));
     scn_config c;
@@ -108,7 +108,7 @@ static void defaults_and_every_key(void **state)
     assert_string_equal(c.outages[0].name, "b");
     assert_int_equal(c.outages[0].mode, SPEC_OUTAGE_BLACK_HOLE);
     assert_int_equal(c.outages[1].outcome, HP_OUTCOME_CONN_REFUSED);
-    assert_int_equal(c.policy.strategy, HP_CONSTANT);
+    assert_int_equal(c.policy.strategy, HP_EXPONENTIAL); /* [run] strategies: a [retry] strategy is refused */
     assert_int_equal(c.policy.max_attempts, 0);
     assert_int_equal(c.policy.unknown, HP_UNKNOWN_FAIL);
     assert_true(c.policy.non_idempotent);
@@ -455,7 +455,7 @@ static void library_presets(void **state)
     (void)state;
     const char *text = "[retry]\npreset = aws_standard\nidempotent = false\n"
                        "[layer agent]\nmax_attempts = 3\n"
-                       "[layer sdk]\npreset = openai_python\nmax_attempts = 1\njitter_factor = 0.5\n";
+                       "[layer sdk]\npreset = openai_python\nmax_attempts = 2\njitter_factor = 0.5\n";
     write_file(text, strlen(text));
     scn_config c;
     char err[SCN_ERR_MAX];
@@ -470,7 +470,7 @@ static void library_presets(void **state)
     assert_false(s.layers[0].own_strategy);
     assert_true(s.layers[1].own_strategy);
     const hp_policy *p = &s.layers[1].policy;
-    assert_int_equal(p->max_attempts, 1); /* the key after the preset wins */
+    assert_int_equal(p->max_attempts, 2); /* the key after the preset wins */
     assert_int_equal(p->jitter, HP_JITTER_PROPORTIONAL);
     assert_true(p->jitter_f == 0.5);
     assert_true(p->base_s == 0.5 && p->cap_s == 8 && p->retry_after_max_s == 60);
