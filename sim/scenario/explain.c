@@ -1016,8 +1016,8 @@ out:
     return same;
 }
 
-int scn_check_effect(const scn_config *c, const char *path, const char *const *sets, int nsets,
-                     char err[static SCN_ERR_MAX])
+int scn_check_effect(const scn_config *c, const scn_config *file, const char *path, const char *const *sets,
+                     int nsets, char err[static SCN_ERR_MAX])
 {
     int rc = -1;
     enum { MAXW = 1024 };
@@ -1051,6 +1051,11 @@ int scn_check_effect(const scn_config *c, const char *path, const char *const *s
         if (live_in(c, ref, &w[i], scratch))
             continue;
         int live = 0;
+        if (file && w[i].origin > 0) { /* a --set may override what makes a file's key live */
+            char *fr = canon(file);
+            live = fr && live_in(file, fr, &w[i], scratch);
+            herd_free(fr);
+        }
         for (uint32_t v = 0; v < c->nvariants && !live; v++) {
             if (scn_derive(point, c, (int)v, lab0, path, e) != 0)
                 continue;

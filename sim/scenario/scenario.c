@@ -774,6 +774,7 @@ int scn_load_text(scn_config *c, const char *path, const char *const *sets, int 
 {
     char *buf = NULL;
     size_t buflen = 0;
+    scn_config *file_only = NULL; /* the scenario before --set (scn_check_effect) */
     static pstate ps_zero;
     pstate *ps = malloc(sizeof *ps); /* large (seen tables): not on the stack */
     if (!ps) {
@@ -842,6 +843,12 @@ int scn_load_text(scn_config *c, const char *path, const char *const *sets, int 
     }
     ps->sets = sets;
     ps->nsets = nsets;
+    if (nsets && !(file_only = herd_malloc_array(1, sizeof *file_only))) {
+        snprintf(err, SCN_ERR_MAX, "%s: out of memory", ps->path);
+        goto out;
+    }
+    if (file_only)
+        *file_only = *c;
     for (int i = 0; i < nsets; i++) {
         ps->set_origin = SET_ORIGIN(i);
         char canon[LINE_MAX_LEN];
@@ -860,8 +867,9 @@ int scn_load_text(scn_config *c, const char *path, const char *const *sets, int 
     if (rc == 0)
         rc = scn_check_variation(c, ps->path, sets, nsets, err);
     if (rc == 0)
-        rc = scn_check_effect(c, ps->path, sets, nsets, err);
+        rc = scn_check_effect(c, file_only, ps->path, sets, nsets, err);
 out:
+    herd_free(file_only);
     if (ps->fp)
         fclose(ps->fp);
     free(ps);

@@ -296,11 +296,15 @@ int scn_explain_points(FILE *f, const scn_config *c, const char *path, const cha
 /* The no-op rule: every key a scenario writes (file, --set, [variant],
  * sweep) must change the resolved model (scn_explain without origins).  A
  * key of the file or --set is refused when no value of it would change the
- * model; a variant's key when it does not change the variant's model; a
- * sweep when two of its values give the same model.  0, or -1 with err
- * naming the key, where it was written and why it has no effect. */
-int scn_check_effect(const scn_config *c, const char *path, const char *const *sets, int nsets,
-                     char err[static SCN_ERR_MAX]);
+ * model of c or of any of its variants (a file's key may also be live in
+ * `file`, the scenario before its --set overrides: an override may make a
+ * file's key moot, as an experiment); a variant's key likewise in the
+ * variant; two variants that resolve to the same model at every point are
+ * refused; so is a sweep two values of which give the same model.  0, or
+ * -1 with err naming the key, where it was written and why it has no
+ * effect. */
+int scn_check_effect(const scn_config *c, const scn_config *file, const char *path, const char *const *sets,
+                     int nsets, char err[static SCN_ERR_MAX]);
 
 /* "section.key" of a "section.key[=value]" text with blanks normalised
  * ("outage  1 .end_s" -> "outage 1.end_s"), into out; returns its length. */
