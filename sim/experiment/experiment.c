@@ -207,7 +207,7 @@ static char *manifest(const exp_plan *plan, const char *path, const exp_options 
         fprintf(f, "--- end of scenario file ---\n");
     }
     fprintf(f, "--- resolved model (herd check --explain) ---\n");
-    scn_explain_points(f, plan->base, path, opt->scn_sets, opt->scn_nsets);
+    scn_explain_points(f, plan->base, path, opt->scn_sets, opt->scn_nsets, true);
     fprintf(f, "--- end of resolved model ---\n");
     if (fclose(f) != 0) {
         free(buf);

@@ -1169,7 +1169,8 @@ out:
     return rc;
 }
 
-int scn_explain_points(FILE *f, const scn_config *c, const char *path, const char *const *sets, int nsets)
+int scn_explain_points(FILE *f, const scn_config *c, const char *path, const char *const *sets, int nsets,
+                       bool origins)
 {
     int rc = -1;
     char (*labels[SCN_MAX_SWEEPS])[SCN_VALUE_MAX] = {0};
@@ -1205,7 +1206,7 @@ int scn_explain_points(FILE *f, const scn_config *c, const char *path, const cha
             if (!c->nvariants && !c->nsweeps)
                 fprintf(f, " the scenario");
             fprintf(f, "\n");
-            if (scn_explain(f, point, path, sets, nsets, true) != 0)
+            if (scn_explain(f, point, path, sets, nsets, origins) != 0)
                 goto out;
         }
     rc = ferror(f) ? -1 : 0;

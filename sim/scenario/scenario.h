@@ -287,11 +287,12 @@ void scn_compile(const scn_config *c, model_spec *out);
  * Returns 0, or -1 on a write error. */
 int scn_explain(FILE *f, const scn_config *c, const char *path, const char *const *sets, int nsets, bool origins);
 
-/* scn_explain with origins for every point a run of c has (each variant,
- * then each sweep point, as the plan orders them), each after a line
- * "== point N: variant NAME KEY=LABEL ...".  0, or -1 on a write error or
- * a point that does not validate. */
-int scn_explain_points(FILE *f, const scn_config *c, const char *path, const char *const *sets, int nsets);
+/* scn_explain for every point a run of c has (each variant, then each
+ * sweep point, as the plan orders them), each after a line "== point N:
+ * variant NAME KEY=LABEL ...".  0, or -1 on a write error or a point that
+ * does not validate. */
+int scn_explain_points(FILE *f, const scn_config *c, const char *path, const char *const *sets, int nsets,
+                       bool origins);
 
 /* The no-op rule: every key a scenario writes (file, --set, [variant],
  * sweep) must change the resolved model (scn_explain without origins).  A
