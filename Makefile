@@ -134,6 +134,7 @@ cli-test: herd
 	@sh tests/hostile-plot.sh ./herd
 	@sh tests/workshop.sh ./herd --check
 	@sh tests/bad.sh ./herd
+	@sh tests/noop.sh ./herd
 	@sh tests/rare.sh ./herd
 	@sh tests/real.sh ./herd
 	@sh tests/golden.sh ./herd
@@ -171,6 +172,7 @@ fuzz: build/fuzz_scenario
 # Regenerates tests/golden/ on purpose: review the diff before committing.
 update-golden: herd
 	@sh tests/golden.sh ./herd --update
+	@sh tests/noop.sh ./herd --update
 
 # The unit tests, one end-to-end run and the real server and client's
 # smoke test again, built with ASan and UBSan.
