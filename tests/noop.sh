@@ -35,7 +35,9 @@ TAB=$(printf '\t')
 [ -s "$T/presets" ] || { echo "FAIL: herd presets lists no preset"; exit 1; }
 
 # Candidate values of a key (type lo hi choices default), '|'-separated:
-# up to four values, the default text left out.
+# up to four values, the default text left out (with alldefs, every
+# choice of an enum or bool: a preset's value may be the other one; in
+# part 2 the "default" is the value the file writes).
 cat >"$T/values.awk" <<'EOF'
 BEGIN { FS = "\t" }
 function add(v) { if (v != def && !(v in seen) && n < 4) { seen[v] = 1; out = out (n++ ? "|" : "") v } }
@@ -44,7 +46,7 @@ function addnum(v) { if (v + 0 >= lo + 0 && v + 0 <= hi + 0) add(sprintf("%.15g"
     ty = $3; lo = $4; hi = $5; ch = $6; def = $7; n = 0; out = ""; delete seen
     if (ty == "double") { addnum(0.5); addnum(2); addnum(lo); addnum(7) }
     else if (ty == "integer") { addnum(2); addnum(3); addnum(lo); addnum(7) }
-    else if (ty == "enum" || ty == "bool") { m = split(ch, c, ","); for (i = 1; i <= m; i++) add(c[i]) }
+    else if (ty == "enum" || ty == "bool") { if (alldefs && ($1 == "retry" || $1 == "tool" || $1 == "layer")) def = ""; m = split(ch, c, ","); for (i = 1; i <= m; i++) add(c[i]) }
     else if (ty == "preset") { m = split(ch, c, ","); for (i = 1; i <= m; i++) add(c[i]); add("aws_standard") }
     else if (ty == "strategy") { add("constant"); add("full_jitter"); add("decorrelated_jitter"); add("immediate") }
     else if (ty == "strategies") { add("constant"); add("all") }
@@ -55,7 +57,7 @@ function addnum(v) { if (v + 0 >= lo + 0 && v + 0 <= hi + 0) add(sprintf("%.15g"
     print $1 "\t" $2 "\t" ty "\t" out
 }
 EOF
-awk -f "$T/values.awk" "$T/keys" >"$T/cases"
+awk -v alldefs=1 -f "$T/values.awk" "$T/keys" >"$T/cases"
 
 # scenario FILE SECTION-KIND PRESET KEY VALUE: the base scenario, with
 # KEY = VALUE in the section under test (KEY empty: the base itself).
@@ -74,7 +76,7 @@ scenario() {
     }
     BEGIN {
         kind = ENVIRON["SC_KIND"]; preset = ENVIRON["SC_PRESET"]; key = ENVIRON["SC_KEY"]; val = ENVIRON["SC_VAL"]
-        print "[run]"; line("run", "replications", 2); test("run")
+        print "[run]"; line("run", "name", "noop"); line("run", "replications", 2); test("run")
         print "[clients]"; line("clients", "count", 50); test("clients")
         print "[server]"; line("server", "workers", 10); test("server")
         if (kind == "retry" || kind == "network" || kind == "idempotency" || kind == "limits") {

@@ -74,6 +74,15 @@ int scn_preset_sets(int preset, const key *k);
 /* The preset's name ("aws_standard", "reversible"), "" for none. */
 const char *scn_preset_name(int preset);
 
+/* What explain shows as the origin of code (SCN_ORIGIN_*) in c: "default",
+ * "PATH:LINE", "--set ...", "variant NAME", "sweep KEY". */
+void scn_origin_label(const scn_config *c, const char *path, const char *const *sets, int nsets, int code, char *out,
+                      size_t n);
+
+/* Index of key name of section (the kind: "tool", "outage", ...) in
+ * scn_key_table, or scn_key_count. */
+size_t scn_key_find(const char *section, const char *name);
+
 /* "PATH:LINE", "--set ASSIGNMENT" or "PATH" for an origin. */
 void scn_origin_text(const scn_origins *o, int where, char *out, size_t n);
 
