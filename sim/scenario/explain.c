@@ -22,7 +22,6 @@
  */
 #include "keys.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
