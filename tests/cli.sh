@@ -361,6 +361,26 @@ byname "$T/as-worst/aggregate.csv" '
       if (v("amplification_mean") != w) { print s("variant") " " v("amplification_mean"); bad = 1 } }
     END { exit bad }' && ok || bad "agent-stack: worst cases are not 9, 27, 27, 3"
 
+# quota-per-instance: one AWS retry quota per host (clients_per_instance = 4)
+# against one for the fleet.  The shipped brownout: the hosts' quotas
+# refuse nothing (the run is the no_quota one, call for call), the shared
+# one most retries.  By hand, a permanent fail-fast outage from t = 20 s
+# with 100 hosts: no success refunds anything, so each quota of 500 tokens
+# passes exactly 500 / 5 = 100 retries: 100 shared, 100 x 100 per host.
+"$HERD" run scenarios/quota-per-instance.ini -o "$T/qpi" --quiet --replications 2 && ok || bad "quota-per-instance run"
+byname "$T/qpi/summary.csv" '
+    { k = v("replication"); c[s("variant"), k] = v("calls"); d[s("variant"), k] = v("retries_denied"); f[s("variant"), k] = v("failures") }
+    END { for (k = 0; k < 2; k++)
+            if (!(d["per_host", k] == 0 && d["shared", k] > 1000 && c["per_host", k] == c["no_quota", k] &&
+                  3 * f["per_host", k] < f["shared", k])) { print "replication " k; bad = 1 }
+          exit bad || NR != 7 }' && ok || bad "quota-per-instance: per-host quotas refuse, or shared does not"
+"$HERD" run scenarios/quota-per-instance.ini -o "$T/qpi-hand" --quiet --replications 1 --set clients.count=400 \
+    --set clients.requests_per_client=100 --set 'outage brownout.end_s=100000' --set 'outage brownout.error_p=1' \
+    && byname "$T/qpi-hand/summary.csv" '
+    s("variant") == "shared" && v("retries") != 100 { print "shared " v("retries"); bad = 1 }
+    s("variant") == "per_host" && v("retries") != 10000 { print "per_host " v("retries"); bad = 1 }
+    END { exit bad || NR != 4 }' && ok || bad "quota-per-instance: a quota per host does not pass exactly 100 retries"
+
 # --- mechanisms.csv: written with [limits] mechanisms only -------------------
 "$HERD" run scenarios/metastable.ini -o "$T/mech" --quiet --replications 1 --set clients.count=60000 \
     && head -1 "$T/mech/mechanisms.csv" | grep -q '^variant,strategy,replication,time_s,breaker_open_s,breaker_half_open_s,throttle_reject_p,throttle_requests,throttle_accepts,limiter_allowed,limiter_denied,limiter_balance$' \

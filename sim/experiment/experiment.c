@@ -317,7 +317,7 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
         return -2;
     }
     exp_plan_budget(&plan, run_threads(&plan, opt->jobs), scn_memory_limit());
-    if (opt->live > 0 && exp_live(&plan, base->name, opt->live, stdout, err, errlen) != 0) {
+    if (opt->live > 0 && exp_live(&plan, base->name, opt->live, opt->live_cols, opt->live_lines, stdout, err, errlen) != 0) {
         exp_plan_free(&plan);
         return -1;
     }
@@ -486,7 +486,7 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
                 "stats: %zu runs, %llu events in %.3f s wall (%d thread(s)): %.3g events/s; "
                 "peak RSS %.1f MiB; client state %zu B/client\n",
                 njobs, (unsigned long long)events, wall, nthreads, wall > 0 ? (double)events / wall : 0.0,
-                (double)ru.ru_maxrss / 1024.0, model_client_bytes(&plan.points[0].spec));
+                (double)ru.ru_maxrss / 1024.0, spec_client_bytes(&plan.points[0].spec));
     }
     rc = 0;
 done:

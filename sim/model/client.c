@@ -217,9 +217,10 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
     /* throttling reads a uniform; drawn only then, to keep the streams of
      * scenarios without it as they were */
     double u = innermost && spec->guard.throttling ? sim_uniform(sim, RNG_BACKOFF) : 0;
+    hp_client *guard = innermost ? model_guard(md, id) : NULL; /* the state of the client's instance */
     if (innermost && spec->guard.breaker)
         mech_breaker(md); /* the time in the breaker's state so far, before it may change */
-    hp_admit a = hp_call_admit(innermost ? &md->guard : NULL, &call, p, now, u);
+    hp_admit a = hp_call_admit(guard, &call, p, now, u);
     if (innermost && md->mech)
         mech_after_admit(md, &a);
     if (a.deny == HP_DENY_WAIT) { /* AWS adaptive mode: the token comes after a.wait_s */
@@ -241,7 +242,7 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
         return;
     }
     call_store(md, id, &call);
-    if (!a.allowed) { /* client-side protections, shared by all clients */
+    if (!a.allowed) { /* client-side protections, shared by the clients of an instance */
         md->m.throttled += a.deny == HP_DENY_THROTTLED;
         md->m.breaker_rejected += a.deny == HP_DENY_BREAKER;
         layer_result r = {.d = {.action = HP_GIVE_UP, .reason = HP_REASON_NON_RETRYABLE}, .outcome = 503,
@@ -366,9 +367,10 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, const layer_result 
          * and a retry must pass the limiter */
         res.retry_after_s = retry_after_seen(md, p, r->retry_after_s, &res.reset_s, out);
         hp_call call = call_load(md, id);
+        hp_client *guard = model_guard(md, id);
         if (md->spec->guard.breaker)
             mech_breaker(md);
-        d = hp_call_outcome(&md->guard, &call, p, res, now, u);
+        d = hp_call_outcome(guard, &call, p, res, now, u);
         call_store(md, id, &call);
         md->m.retries_denied += d.reason == HP_REASON_RETRY_LIMITED;
         if (md->mech)
@@ -392,7 +394,7 @@ static void layer_done(model *md, uint32_t id, uint32_t k, const layer_result *r
 {
     if (k + 1 == md->nlayers && md->retry_cost) { /* a granted retry never sent is released */
         hp_call call = call_load(md, id);
-        hp_call_finish(&md->guard, &call, sim_now(md->sim));
+        hp_call_finish(model_guard(md, id), &call, sim_now(md->sim));
         call_store(md, id, &call);
     }
     if (k == 0)
@@ -477,7 +479,7 @@ void client_hedge(sim_t *sim, const eq_event *ev, void *ctx)
     md->m.hedges++;
     model_send(md, EV_ARRIVE, ev->obj, c->tag, (int32_t)c->done);
     uint32_t sent = (uint32_t)ev->arg + 1;
-    double next = hp_client_hedge_next(&md->guard, sent);
+    double next = hp_client_hedge_next(model_guard(md, ev->obj), sent);
     if (next < INFINITY)
         sim_schedule(sim, next, EV_HEDGE, ev->obj, c->tag, (int32_t)sent);
 }

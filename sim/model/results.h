@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../spec/metrics.h"
 #include "../spec/spec.h"
 
 typedef struct metrics {
@@ -85,15 +86,9 @@ typedef struct tool_metrics {
     uint64_t effects, duplicate_effects, lost_operations;
 } tool_metrics;
 
-typedef enum metric_type { METRIC_U64, METRIC_DOUBLE } metric_type;
-
-/* How aggregate.csv summarises a metric over replications: every metric
- * has NAME_mean and NAME_ci95 (Student t); a proportion (a 0/1 metric)
- * adds its Wilson 95% interval NAME_lo, NAME_hi; a metric defined only in
- * some runs (NaN in the others) is averaged over the runs where it is
- * defined, and adds their number, NAME_n. */
-typedef enum metric_agg { AGG_MEAN, AGG_PROPORTION, AGG_DEFINED } metric_agg;
-
+/* metric_type and metric_agg, and the list of names (SPEC_METRICS):
+ * spec/metrics.h.  The table below expands that list with each field's
+ * offset in `metrics`. */
 typedef struct metric_desc {
     const char *name; /* CSV column */
     metric_type type;

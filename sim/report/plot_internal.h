@@ -340,6 +340,10 @@ void plot_point_text(const folder *fo, char *out, size_t n, int from);
 int plot_windows(const folder *fo, const char *variant, double tmax, window *w, int max);
 void plot_write_windows(FILE *f, const window *w, int n, int panel);
 
+/* The text size of --term dumb: o's, raised to 80 x 24 and bounded by
+ * 1000 x 1000. */
+void plot_dumb_size(const plot_opts *o, int *cols, int *lines);
+
 /* plot_data.c */
 
 /* Stage 2: writes the data of every job into wd.  0, or -1 with err. */

@@ -116,6 +116,11 @@ int scn_valid_name(const char *s);
  * Negative: none. */
 void scn_apply_preset_policy(hp_policy *p, int preset);
 
+/* Why key k refuses an explicit 0 (its library field reads 0 as the
+ * default and has no HP_OFF; compile.c), or NULL: a 0 written to any other
+ * key is a 0. */
+const char *scn_zero_refusal(const key *k);
+
 /* Bytes of the field key k writes (tool and layer overrides are copied with
  * it). */
 size_t scn_key_field_size(const key *k);

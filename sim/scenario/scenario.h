@@ -196,6 +196,7 @@ typedef struct scn_config {
     hp_throttle_opts throttle_opts;
     bool hedging;
     hp_hedge_opts hedge_opts;
+    uint32_t clients_per_instance; /* 0: not written (one state for all clients) */
 
     /* [retry] */
     hp_policy policy;           /* policy.strategy: the [retry] strategy */

@@ -148,6 +148,27 @@ typedef struct model_spec {
     /* retry limiting, breaker, throttling, hedging, shared by all clients:
      * the policy library's client options as they are (zero: none) */
     hp_client_opts guard;
+    /* [limits] clients_per_instance: the guard's state (with the adaptive
+     * send-rate limiter of policies with adaptive_rate) is kept per group
+     * of this many clients, client i in instance i / clients_per_instance
+     * (the last group may be smaller); 0: one state shared by all */
+    uint32_t clients_per_instance;
 } model_spec;
+
+/* True if the clients share any state through the guard (hp_client): a
+ * retry limiter, breaker, throttling, hedging, or an innermost policy with
+ * adaptive_rate (the library's send-rate limiter lives in the client).
+ * Without one, clients_per_instance changes nothing. */
+static inline bool spec_guard_shares_state(const model_spec *s)
+{
+    if (s->guard.limiter.kind != HP_LIMITER_NONE || s->guard.breaker || s->guard.throttling || s->guard.hedging)
+        return true;
+    if (s->nlayers)
+        return s->layers[s->nlayers - 1].policy.adaptive_rate;
+    for (uint32_t t = 0; t < s->ntools; t++)
+        if (s->tools[t].policy.adaptive_rate)
+            return true;
+    return !s->ntools && s->policy.adaptive_rate;
+}
 
 #endif
