@@ -39,7 +39,7 @@ typedef struct xctx {
     bool origins;
     hp_strategy strategies[HP_STRATEGY_COUNT];
     uint32_t nstrategies;
-    bool ra_sent, reset_sent, any_timeout, obeys_overload;
+    bool ra_sent, reset_sent, any_timeout, obeys_overload, adaptive;
 } xctx;
 
 /* ---- origins -------------------------------------------------------- */
@@ -406,6 +406,11 @@ static void dump(xctx *x)
     x->reset_sent = (s->rate_limit_rps > 0 && s->ratelimit_reset) || any429;
     x->any_timeout = false;
     x->obeys_overload = false;
+    x->adaptive = s->policy.adaptive_rate;
+    for (uint32_t t = 0; t < s->ntools; t++)
+        x->adaptive |= s->tools[t].policy.adaptive_rate;
+    for (uint32_t l = 0; l < s->nlayers; l++)
+        x->adaptive |= s->layers[l].policy.adaptive_rate;
     for (uint32_t l = 0; l < s->nlayers; l++) {
         x->any_timeout |= s->layers[l].policy.attempt_timeout_s > 0 || s->layers[l].policy.budget_s > 0;
         x->obeys_overload |= s->layers[l].policy.obey_overload;
@@ -569,6 +574,9 @@ static void dump(xctx *x)
             why = "hedging is false";
         else if (!strcmp(n, "hedge_percentile") && c->hedge_opts.mode != HP_HEDGE_PERCENTILE)
             why = "hedge_mode is fixed";
+        if (!strcmp(n, "clients_per_instance") && c->limiter == HP_LIMITER_NONE && !c->breaker && !c->throttling &&
+            !c->hedging && !x->adaptive)
+            why = "no limiter, breaker, throttling, hedging or adaptive_rate_limiter keeps state per instance";
         put_key(x, "limits", n, why);
     }
 
