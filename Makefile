@@ -42,7 +42,7 @@ SIM_SRC    := sim/base/alloc.c sim/base/text.c sim/base/csvread.c \
               sim/spec/dist.c sim/spec/table.c sim/spec/metrics.c sim/spec/memory.c \
               sim/model/sample.c sim/model/results.c sim/model/lathist.c sim/model/model.c sim/model/client.c \
               sim/model/server.c sim/model/occ.c sim/model/mech.c sim/model/instance.c sim/model/recovery.c \
-              sim/scenario/scenario.c sim/scenario/validate.c sim/scenario/keys.c sim/scenario/keyparse.c sim/scenario/expand.c sim/scenario/compile.c sim/scenario/data.c \
+              sim/scenario/scenario.c sim/scenario/validate.c sim/scenario/keys.c sim/scenario/keyparse.c sim/scenario/expand.c sim/scenario/compile.c sim/scenario/explain.c sim/scenario/effect.c sim/scenario/data.c \
               sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/report/plot.c \
               sim/report/plot_csv.c sim/report/plot_load.c sim/report/plot_data.c sim/report/plot_figure.c \
               sim/report/presets.c sim/report/html.c sim/report/html_read.c sim/report/html_figs.c \
@@ -139,6 +139,7 @@ cli-test: herd $(BUILD)/tests/plainhttp
 	@sh tests/term.sh ./herd
 	@sh tests/workshop.sh ./herd --check
 	@sh tests/bad.sh ./herd
+	@sh tests/noop.sh ./herd
 	@sh tests/zero.sh ./herd
 	@sh tests/layers.sh
 	@sh tests/rare.sh ./herd
@@ -182,6 +183,7 @@ fuzz: build/fuzz_scenario
 # Regenerates tests/golden/ on purpose: review the diff before committing.
 update-golden: herd
 	@sh tests/golden.sh ./herd --update
+	@sh tests/noop.sh ./herd --update
 
 # The unit tests, one end-to-end run and the real server and client's
 # smoke test again, built with ASan and UBSan.

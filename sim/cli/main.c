@@ -59,6 +59,8 @@
     "                          results do not depend on N\n" \
     "  -q, --quiet             print nothing on success\n" \
     "  --stats                 print events/s and peak memory on stderr\n" \
+    "  --explain               (check) print the model of every point: each retry loop's whole policy,\n" \
+    "                          the clients, the server, its outages and limits, each value's origin\n" \
     "  --queue NAME            pending-event set: ladder (default) or heap (the reference\n" \
     "                          4-ary heap); results do not depend on it\n" \
     "  --plot                  then draw the figures, as herd plot DIR does\n" \
@@ -218,6 +220,20 @@ int help_for(const char *cmd)
     return 0;
 }
 
+/* herd check --explain: the resolved model of every point on stdout
+ * (scn_explain_points, the function manifest.txt uses too). */
+static int cli_explain(const scn_config *cfg, const char *shown, const char *const *sets, int nsets, int canonical,
+                       char *err, size_t errlen)
+{
+    if (!canonical)
+        printf("resolved model (each value's origin after #; unused: values the model never reads)\n");
+    if (scn_explain_points(stdout, cfg, shown, sets, nsets, !canonical) != 0 || fflush(stdout) != 0) {
+        snprintf(err, errlen, "%s: cannot write the resolved model", shown);
+        return -1;
+    }
+    return 0;
+}
+
 /* herd run, or with check, herd check: the same flags, the same
  * validation; check prints the plan and runs nothing. */
 static int cmd_run(int argc, char **argv, int check)
@@ -233,7 +249,9 @@ static int cmd_run(int argc, char **argv, int check)
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     int jobs = ncpu < 1 ? 1 : ncpu > 8 ? 8 : (int)ncpu;
 
-    enum { O_SEED = 256, O_REPS, O_SET, O_SWEEP, O_JOBS, O_STATS, O_PLOT, O_MPI, O_SHARD, O_LIVE, O_QUEUE };
+    enum { O_SEED = 256, O_REPS, O_SET, O_SWEEP, O_JOBS, O_STATS, O_PLOT, O_MPI, O_SHARD, O_LIVE, O_QUEUE, O_EXPLAIN,
+           O_CANONICAL };
+    int explain = 0, canonical = 0;
     double live = 0;
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},     {"seed", required_argument, NULL, O_SEED},
@@ -243,6 +261,7 @@ static int cmd_run(int argc, char **argv, int check)
         {"plot", no_argument, NULL, O_PLOT},          {"mpi", no_argument, NULL, O_MPI},
         {"shard", required_argument, NULL, O_SHARD},  {"help", no_argument, NULL, 'h'},
         {"live", optional_argument, NULL, O_LIVE},    {"queue", required_argument, NULL, O_QUEUE},
+        {"explain", no_argument, NULL, O_EXPLAIN},    {"canonical", no_argument, NULL, O_CANONICAL},
         {NULL, 0, NULL, 0}};
     /* getopt_long permutes its vector: parse a copy, keep argv as given
      * for the manifest */
@@ -337,6 +356,20 @@ static int cmd_run(int argc, char **argv, int check)
         case O_STATS:
             stats = 1;
             break;
+        case O_EXPLAIN:
+            if (!check) {
+                errorf("--explain: only herd check prints the resolved model (herd run writes it to manifest.txt)");
+                return 2;
+            }
+            explain = 1;
+            break;
+        case O_CANONICAL: /* hidden, for tests/noop.sh: only the canonical model of every point */
+            if (!check) {
+                errorf("--canonical: a herd check option");
+                return 2;
+            }
+            canonical = 1;
+            break;
         case O_PLOT:
             plot = 1;
             break;
@@ -406,9 +439,14 @@ static int cmd_run(int argc, char **argv, int check)
     exp_options opt = {.live_cols = live_cols, .live_lines = live_lines, .outdir = outdir, .quiet = quiet, .jobs = jobs, .stats = stats, .queue = queue,
                        .shard_k = shard_k, .shard_n = shard_n, .mpi = mpi, .live = check ? 0 : live,
                        .version = HERD_VERSION, .argc = argc, .argv = argv,
-                       .text = text, .textlen = textlen, .sets = flags, .nsets = nflags};
+                       .text = text, .textlen = textlen, .sets = flags, .nsets = nflags,
+                       .scn_sets = sets, .scn_nsets = nsets};
     char rerr[SCN_ERR_MAX + 512];
-    int rc = check ? exp_check(cfg, shown, &opt, stdout, rerr, sizeof rerr) : exp_run(cfg, shown, &opt, rerr, sizeof rerr);
+    int rc = canonical ? 0
+             : check   ? exp_check(cfg, shown, &opt, stdout, rerr, sizeof rerr)
+                       : exp_run(cfg, shown, &opt, rerr, sizeof rerr);
+    if (rc == 0 && (explain || canonical))
+        rc = cli_explain(cfg, shown, sets, nsets, canonical, rerr, sizeof rerr);
     free(cfg);
     herd_free(text);
     if (rc != 0) {

@@ -209,6 +209,9 @@ static char *manifest(const exp_plan *plan, const char *path, const exp_options 
             fputc('\n', f);
         fprintf(f, "--- end of scenario file ---\n");
     }
+    fprintf(f, "--- resolved model (herd check --explain) ---\n");
+    scn_explain_points(f, plan->base, path, opt->scn_sets, opt->scn_nsets, true);
+    fprintf(f, "--- end of resolved model ---\n");
     if (fclose(f) != 0) {
         free(buf);
         return NULL;

@@ -39,6 +39,8 @@ typedef struct exp_options {
     const char *text;   /* the scenario file's bytes as read */
     size_t textlen;
     const char *const *sets; /* every --set, --seed, --replications and --sweep, as given */
+    const char *const *scn_sets; /* the overrides as scn_load took them (origins of the resolved model) */
+    int scn_nsets;
     int nsets;
 } exp_options;
 

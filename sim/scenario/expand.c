@@ -313,7 +313,7 @@ int scn_derive(scn_config *out, const scn_config *base, int variant, const char 
             memcpy(line, s, n);
             line[n] = '\0';
             s += n + (s[n] == '\n');
-            if (scn_set(out, line, origin, e) != 0) {
+            if (scn_set_coded(out, line, origin, SCN_ORIGIN_VARIANT(variant), e) != 0) {
                 snprintf(err, SCN_ERR_MAX, "%s", e);
                 return -1;
             }
@@ -324,7 +324,7 @@ int scn_derive(scn_config *out, const scn_config *base, int variant, const char 
         char assign[SCN_SWEEP_KEY_MAX + SCN_VALUE_MAX + 2];
         snprintf(assign, sizeof assign, "%s=%s", s->key, labels[i]);
         sweep_origin(s, path, origin, sizeof origin, 0);
-        if (scn_set(out, assign, origin, e) != 0) {
+        if (scn_set_coded(out, assign, origin, SCN_ORIGIN_SWEEP(i), e) != 0) {
             snprintf(err, SCN_ERR_MAX, "%s", e);
             return -1;
         }

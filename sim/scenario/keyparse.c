@@ -342,10 +342,15 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
                 if (strlen(nm) == len && !strncmp(nm, p, len))
                     break;
             }
-            if (cl == HP_CLASS_COUNT) {
-                snprintf(buf, n, "unknown class '%.*s'; expected server, rate_limited, timeout, connection, "
+            if (cl == HP_CLASS_COUNT || cl == HP_CLASS_OK) {
+                snprintf(buf, n, "%s class '%.*s'; expected server, rate_limited, timeout, connection, "
                                  "conflict, unknown, request_timeout, overloaded, not_implemented, bad_request, "
-                                 "auth or not_found", (int)len, p);
+                                 "auth or not_found", cl == HP_CLASS_OK ? "not a failure" : "unknown", (int)len, p);
+                return buf;
+            }
+            if (!strcmp(k->name, "retry_also") && !(SCN_REFUSED_CLASSES >> cl & 1)) {
+                snprintf(buf, n, "%.*s is retried already; retry_also adds a class herd's table refuses: "
+                                 "not_implemented, bad_request, auth or not_found", (int)len, p);
                 return buf;
             }
             mask |= 1u << cl;
@@ -512,6 +517,26 @@ void scn_apply_preset_policy(hp_policy *p, int preset)
     p->cap_s = q.cap_s;
     p->non_idempotent = q.non_idempotent;
     p->not_found_ok_on_retry = q.not_found_ok_on_retry;
+}
+
+int scn_preset_sets(int preset, const key *k)
+{
+    if (preset < 0 || k->type == K_PRESET || strcmp(k->section, "retry") ||
+        k->off < offsetof(scn_config, policy) || k->off >= offsetof(scn_config, policy) + sizeof(hp_policy))
+        return 0;
+    if (preset >= SCN_LIBRARY_PRESET) /* see scn_apply_preset_policy */
+        return strcmp(k->name, "idempotent") && strcmp(k->name, "not_found_ok_on_retry");
+    return !strcmp(k->name, "max_attempts") || !strcmp(k->name, "base_s") || !strcmp(k->name, "cap_s") ||
+           !strcmp(k->name, "idempotent") || !strcmp(k->name, "not_found_ok_on_retry");
+}
+
+const char *scn_preset_name(int preset)
+{
+    if (preset >= SCN_LIBRARY_PRESET) {
+        const hp_library_preset *lp = hp_library_preset_at((uint32_t)(preset - SCN_LIBRARY_PRESET));
+        return lp ? lp->name : "";
+    }
+    return preset >= 0 ? hp_effect_name((hp_side_effect)preset) : "";
 }
 
 size_t scn_key_field_size(const key *k)
