@@ -41,7 +41,7 @@ for f in scenarios/*.ini scenarios/workshop/*.ini; do
     b=$(basename "$f" .ini)
     set -- --set run.replications=2
     case $b in
-    metastable-map) set -- "$@" --set 'sweep load.values=500,950' --set 'sweep trigger.values=40' ;;
+    metastable-map) set -- "$@" --set 'sweep load.values=500,950' --set 'sweep trigger.values=110' ;;
     metastable-hysteresis) set -- "$@" --set 'sweep load.values=300,950' ;;
     esac
     if ! "$HERD" run "$f" "$@" -o "$T/all/$b" -q >"$T/log" 2>&1; then

@@ -142,6 +142,11 @@ static int probes(const key *k, const char *current, char (*vals)[64], int max)
         for (uint32_t i = 0; i < hp_library_preset_count(); i++)
             ADD("%s", hp_library_preset_at(i)->name);
         break;
+    case K_WINDOW: /* output-shaping: the dump lists it among the outputs */
+        ADD("0:1");
+        ADD("1:2");
+        ADD("0:1000000");
+        break;
     case K_OUTCOME:
         ADD("503");
         ADD("429");

@@ -138,6 +138,23 @@ static void put(xctx *x, const char *kname, const char *value, const char *origi
         fprintf(x->f, "%-52s # %s\n", left, origin);
 }
 
+/* v in the fewest significant digits that read back as the same double
+ * (15, 16 or 17): canonical, and 0.005 rather than 0.0050000000000000001. */
+typedef struct numtxt {
+    char s[32];
+} numtxt;
+
+static numtxt num(double v)
+{
+    numtxt t;
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(t.s, sizeof t.s, "%.*g", prec, v);
+        if (strtod(t.s, NULL) == v || v != v)
+            break;
+    }
+    return t;
+}
+
 static void fmt_dist(const dist *d, char *out, size_t n)
 {
     static const char *const names[] = {"constant", "uniform", "exponential", "normal", "abs_normal", "lognormal",
@@ -146,9 +163,9 @@ static void fmt_dist(const dist *d, char *out, size_t n)
     if (d->kind == DIST_EMPIRICAL || d->kind == DIST_MIXTURE)
         snprintf(out, n, "%s(data entry %u)", nm, (unsigned)d->ref);
     else if (d->kind == DIST_CONSTANT || d->kind == DIST_EXPONENTIAL)
-        snprintf(out, n, "%s(%.17g)", nm, d->a);
+        snprintf(out, n, "%s(%s)", nm, num(d->a).s);
     else
-        snprintf(out, n, "%s(%.17g, %.17g)", nm, d->a, d->b);
+        snprintf(out, n, "%s(%s, %s)", nm, num(d->a).s, num(d->b).s);
 }
 
 static void fmt_classes(uint32_t mask, const char *none, char *out, size_t n)
@@ -167,8 +184,16 @@ static void fmt_field(const key *k, const void *field, char *out, size_t n)
 {
     switch (k->type) {
     case K_DOUBLE:
-        snprintf(out, n, "%.17g", *(const double *)field);
+        snprintf(out, n, "%s", num(*(const double *)field).s);
         break;
+    case K_WINDOW: {
+        const double *w = field;
+        if (w[1] > w[0])
+            snprintf(out, n, "%s:%s", num(w[0]).s, num(w[1]).s);
+        else
+            snprintf(out, n, "none");
+        break;
+    }
     case K_U32:
     case K_DATA:
         snprintf(out, n, "%u", *(const uint32_t *)field);
@@ -212,11 +237,11 @@ static void fmt_field(const key *k, const void *field, char *out, size_t n)
     case K_DELAY: {
         const hp_policy *p = field;
         if (p->delay_kind == HP_DELAY_UNIFORM)
-            snprintf(out, n, "uniform(%.17g, %.17g)", p->delay_a, p->delay_b);
+            snprintf(out, n, "uniform(%s, %s)", num(p->delay_a).s, num(p->delay_b).s);
         else if (p->delay_kind == HP_DELAY_CONSTANT)
-            snprintf(out, n, "constant(%.17g)", p->delay_a);
+            snprintf(out, n, "constant(%s)", num(p->delay_a).s);
         else if (p->delay_a > 0)
-            snprintf(out, n, "exponential(%.17g)", p->delay_a);
+            snprintf(out, n, "exponential(%s)", num(p->delay_a).s);
         else
             snprintf(out, n, "exponential(base_s)");
         break;
@@ -513,7 +538,7 @@ static void dump(xctx *x)
         else
             snprintf(k, sizeof k, "server.error_rate_%s",
                      c->errors[i].outcome == HP_OUTCOME_CONN_REFUSED ? "connection_refused" : "connection_reset");
-        snprintf(v, sizeof v, "%.17g", c->errors[i].p);
+        snprintf(v, sizeof v, "%s", num(c->errors[i].p).s);
         origin_text(x, c->error_origin[i], o, sizeof o);
         put(x, k, v, o, NULL);
     }
@@ -631,7 +656,7 @@ static void dump(xctx *x)
             double wsum = 0;
             for (uint32_t i = 0; i < s->ntools; i++)
                 wsum += s->tools[i].weight;
-            snprintf(v, sizeof v, "%.17g", s->tools[t].weight / wsum); /* what the model draws with */
+            snprintf(v, sizeof v, "%s", num(s->tools[t].weight / wsum).s); /* what the model draws with */
             size_t wi = key_index("tool", "weight");
             if (T->set >> (wi - tf) & 1)
                 origin_text(x, T->origin[wi - tf], o, sizeof o);
