@@ -377,5 +377,20 @@ byname "$T/as-worst/aggregate.csv" '
 expect_fail badsweep 2 "--sweep clients.count=x: [clients] count: expected an integer" run "$T/small.ini" -o "$T/out-badsweep" --sweep clients.count=1,x
 expect_fail badsweep2 2 "expected section.key=FROM:TO:STEP" run "$T/small.ini" -o "$T/out-badsweep2" --sweep clients.count
 
+# --- zero is a legitimate size --------------------------------------------
+# A low-rate trace (0.2/s for 10 s): replication 6 of seed 1 draws no
+# arrival.  That replication is a result (a row of zeros and n/a), not an
+# error, and herd plot draws the folder.
+printf 'time_s,rate_per_s\n0,0.2\n10,0.2\n' >"$T/low.csv"
+printf '[clients]\nstart = trace\ntrace_file = low.csv\n[run]\nhorizon_s = 20\nreplications = 10\n' >"$T/low.ini"
+if "$HERD" run "$T/low.ini" -o "$T/out-low" --quiet 2>"$T/stderr"; then
+    awk -F, 'NR > 1 && $4 == 0 { z = 1 } END { exit !z }' "$T/out-low/summary.csv" && ok ||
+        bad "low-rate trace: no replication without arrivals (the test no longer covers zero)"
+    "$HERD" plot "$T/out-low" --quiet 2>"$T/stderr" && [ -s "$T/out-low/replay.png" ] && ok ||
+        bad "low-rate trace: herd plot: $(cat "$T/stderr")"
+else
+    bad "low-rate trace with an empty replication: $(cat "$T/stderr")"
+fi
+
 echo "cli: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

@@ -874,7 +874,7 @@ static int prep_replay(const folder *fo, const char *dir, const char *wd, char *
     static const char *const qname[] = {"p50_latency_s", "p90_latency_s", "p99_latency_s", "p999_latency_s"};
     static const double qp[] = {0.5, 0.9, 0.99, 0.999};
     wfile d = {0}, in = {0};
-    int rc = -1, nq = 0, block = 0;
+    int rc = -1, nq = 0, block = 0, haslat = 0;
     char text[600], pt[400];
     if (plot_w_open(&d, wd, "replay", "csv", err, errlen) || plot_w_open(&in, wd, "replay", "tsv", err, errlen))
         goto done;
@@ -939,11 +939,13 @@ static int prep_replay(const folder *fo, const char *dir, const char *wd, char *
             double v = col[q] >= 0 ? p->v[2 * col[q]] : NAN;
             plot_put_num(d.f, v);
             fprintf(d.f, ",%.17g\n", qp[q]);
+            haslat |= isfinite(v) && v > 0; /* drawable on the log scale */
         }
         fprintf(in.f, "q\t%s\t%s\n", name, plot_palette(nq));
         nq++;
     }
     plot_info_n(in.f, "nq", nq);
+    plot_info_n(in.f, "haslat", haslat);
     snprintf(text, sizeof text, "%s: the run laid over its input data", plot_title_name(fo));
     plot_info_s(in.f, "title", text);
     plot_point_text(fo, pt, sizeof pt, fo->ks.variant);
