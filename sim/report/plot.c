@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "../base/alloc.h"
+#include "../base/fileio.h"
 #include "../model/results.h"
 #include "csv.h"
 
@@ -238,9 +239,12 @@ static int print_text(const char *wd, const char *name, char *err, size_t errlen
     char p[PATH_MAX];
     if (plot_path_fmt(p, err, errlen, "%s/%s.txt", wd, name))
         return -1;
-    FILE *f = fopen(p, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s.txt: %s", name, strerror(errno));
+    FILE *f;
+    int e = 0;
+    herd_file_status s = herd_file_open(p, 1LL << 30, 0, &f, NULL, &e);
+    if (s != HERD_FILE_OK) {
+        char why[160];
+        snprintf(err, errlen, "%s.txt: %s", name, herd_file_why(s, 1LL << 30, e, why, sizeof why));
         return -1;
     }
     int c, col = 0;

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "../base/alloc.h"
+#include "../base/fileio.h"
 #include "../model/sample.h"
 #include "scenario.h"
 
@@ -28,6 +29,7 @@ typedef struct data_file {
     char path[PATH_MAX];        /* as opened (resolved) */
     spec_data_kind kind;        /* the form asked for (SAMPLES stands for "empirical") */
     uint32_t idx;
+    uint64_t hash;              /* FNV-1a 64 of the file's bytes as read */
 } data_file;
 
 static spec_table store;
@@ -70,8 +72,11 @@ void scn_data_print_files(FILE *f)
     for (uint32_t i = 0; i < nfiles; i++) {
         const spec_entry *e = spec_table_entry(&store, files[i].idx);
         uint32_t n = e ? e->n : 0;
-        fprintf(f, "data file %s: %s, %u %s%s\n", files[i].path, what[files[i].kind], n,
-                e && e->kind == SPEC_DATA_HISTOGRAM ? "bin" : "row", n == 1 ? "" : "s");
+        /* the hash of the bytes: the manifest, hence the plan's fingerprint
+         * (herd merge), changes when a file is rewritten, whatever it holds */
+        fprintf(f, "data file %s: %s, %u %s%s, fnv1a64 %016llx\n", files[i].path, what[files[i].kind], n,
+                e && e->kind == SPEC_DATA_HISTOGRAM ? "bin" : "row", n == 1 ? "" : "s",
+                (unsigned long long)files[i].hash);
     }
 }
 
@@ -84,46 +89,33 @@ typedef struct csv {
     int line;                   /* of the line last returned */
 } csv;
 
-/* Reads file into c.  NULL, or a message in buf. */
+/* Reads file into c through the one checked open (a leading UTF-8 BOM
+ * skipped).  NULL, or a message in buf. */
 static const char *csv_open(csv *c, const char *path, char *buf, size_t n)
 {
     memset(c, 0, sizeof *c);
     scn_display_path(path, c->shown, sizeof c->shown);
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        snprintf(buf, n, "%s: cannot open the data file: %s", c->shown, strerror(errno));
-        return buf;
-    }
-    if (!S_ISREG(st.st_mode)) {
+    int e = 0;
+    herd_file_status s = herd_file_read(path, SCN_DATA_MAX_BYTES, HERD_FILE_TEXT, &c->buf, &c->len, &e);
+    switch (s) {
+    case HERD_FILE_OK:
+        break;
+    case HERD_FILE_DIRECTORY:
+    case HERD_FILE_NOT_REGULAR:
         snprintf(buf, n, "%s: is not a regular file; expected a CSV data file", c->shown);
         return buf;
-    }
-    if (st.st_size > SCN_DATA_MAX_BYTES) {
+    case HERD_FILE_TOO_LARGE:
         snprintf(buf, n, "%s: larger than %ld MiB; expected a smaller CSV data file", c->shown,
                  SCN_DATA_MAX_BYTES >> 20);
         return buf;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(buf, n, "%s: cannot open the data file: %s", c->shown, strerror(errno));
-        return buf;
-    }
-    c->buf = herd_malloc_array((size_t)st.st_size + 1, 1);
-    if (!c->buf) {
-        fclose(f);
-        snprintf(buf, n, "%s: out of memory", c->shown);
-        return buf;
-    }
-    c->len = fread(c->buf, 1, (size_t)st.st_size + 1, f);
-    int bad = ferror(f) || c->len > (size_t)st.st_size;
-    fclose(f);
-    if (bad) {
-        snprintf(buf, n, "%s: cannot read the data file (it changed while read?)", c->shown);
-        return buf;
-    }
-    c->buf[c->len] = '\0';
-    if (memchr(c->buf, '\0', c->len)) {
+    case HERD_FILE_EMBEDDED_NUL:
         snprintf(buf, n, "%s: contains a NUL byte; expected a text CSV file", c->shown);
+        return buf;
+    default:
+        if (e == ENOMEM)
+            snprintf(buf, n, "%s: out of memory", c->shown);
+        else
+            snprintf(buf, n, "%s: cannot open the data file: %s", c->shown, strerror(e ? e : EIO));
         return buf;
     }
     if (c->len == 0) {
@@ -499,6 +491,11 @@ const char *scn_load_data(const char *file, spec_data_kind kind, uint32_t *idx, 
     }
     csv c;
     const char *err = csv_open(&c, path, buf, n);
+    uint64_t hash = 14695981039346656037ULL;
+    for (size_t i = 0; !err && i < c.len; i++) {
+        hash ^= (unsigned char)c.buf[i];
+        hash *= 1099511628211ULL;
+    }
     if (!err)
         err = kind == SPEC_DATA_TRACE      ? load_trace(&c, idx, buf, n)
               : kind == SPEC_DATA_CAPACITY ? load_capacity(&c, idx, buf, n)
@@ -506,7 +503,7 @@ const char *scn_load_data(const char *file, spec_data_kind kind, uint32_t *idx, 
     herd_free(c.buf);
     if (err)
         return err;
-    files[nfiles] = (data_file){.kind = kind, .idx = *idx};
+    files[nfiles] = (data_file){.kind = kind, .idx = *idx, .hash = hash};
     snprintf(files[nfiles].path, sizeof files[nfiles].path, "%s", path);
     nfiles++;
     return NULL;

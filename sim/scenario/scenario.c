@@ -26,6 +26,7 @@
 #include <ini.h>
 
 #include "../base/alloc.h"
+#include "../base/fileio.h"
 #include "../base/text.h"
 #include "data.h"
 #include "keys.h"
@@ -640,49 +641,39 @@ int scn_load(scn_config *c, const char *path, const char *const *sets, int nsets
     return scn_load_text(c, path, sets, nsets, err, NULL, NULL);
 }
 
-/* The whole file into a NUL-terminated buffer (herd_malloc).  0, or -1
- * with err filled. */
+/* The whole file into a NUL-terminated buffer (herd_malloc), through the
+ * one checked open.  0, or -1 with err filled. */
 static int slurp(const char *path, const char *shown, char **out, size_t *len, char err[static SCN_ERR_MAX])
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, SCN_ERR_MAX, "%s: cannot open scenario: %s", shown, strerror(errno));
-        return -1;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = herd_malloc_array(cap, 1);
-    for (;;) {
-        if (!buf) {
-            fclose(f);
+    const long long max = 64LL << 20;
+    int e = 0;
+    herd_file_status s = herd_file_read(path, max, 0, out, len, &e);
+    switch (s) {
+    case HERD_FILE_OK:
+        return 0;
+    case HERD_FILE_MISSING:
+        snprintf(err, SCN_ERR_MAX, "%s: cannot open scenario: %s", shown, strerror(e));
+        break;
+    case HERD_FILE_DIRECTORY:
+        snprintf(err, SCN_ERR_MAX, "%s: is a directory; expected a scenario file (.ini)", shown);
+        break;
+    case HERD_FILE_NOT_REGULAR:
+        snprintf(err, SCN_ERR_MAX, "%s: is not a regular file (a FIFO or a device); expected a scenario file (.ini)",
+                 shown);
+        break;
+    case HERD_FILE_TOO_LARGE:
+        snprintf(err, SCN_ERR_MAX, "%s: larger than 64 MiB; expected a scenario file", shown);
+        break;
+    default:
+        if (e == ENOMEM)
             snprintf(err, SCN_ERR_MAX, "%s: out of memory reading the scenario", shown);
-            return -1;
-        }
-        n += fread(buf + n, 1, cap - 1 - n, f);
-        if (n < cap - 1)
-            break;
-        if (cap >= ((size_t)64 << 20)) {
-            herd_free(buf);
-            fclose(f);
-            snprintf(err, SCN_ERR_MAX, "%s: larger than 64 MiB; expected a scenario file", shown);
-            return -1;
-        }
-        char *bigger = herd_realloc_array(buf, cap * 2, 1);
-        if (!bigger)
-            herd_free(buf);
-        buf = bigger;
-        cap *= 2;
+        else if (e == EACCES || e == EPERM)
+            snprintf(err, SCN_ERR_MAX, "%s: cannot open scenario: %s", shown, strerror(e));
+        else
+            snprintf(err, SCN_ERR_MAX, "%s: cannot read the file", shown);
+        break;
     }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        herd_free(buf);
-        snprintf(err, SCN_ERR_MAX, "%s: cannot read the file", shown);
-        return -1;
-    }
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return 0;
+    return -1;
 }
 
 int scn_load_text(scn_config *c, const char *path, const char *const *sets, int nsets, char err[static SCN_ERR_MAX],
@@ -707,20 +698,6 @@ int scn_load_text(scn_config *c, const char *path, const char *const *sets, int 
     err[0] = '\0';
     int rc = -1;
 
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        snprintf(err, SCN_ERR_MAX, "%s: cannot open scenario: %s", ps->path, strerror(errno));
-        goto out;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        snprintf(err, SCN_ERR_MAX, "%s: is a directory; expected a scenario file (.ini)", ps->path);
-        goto out;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        snprintf(err, SCN_ERR_MAX, "%s: is not a regular file (a FIFO or a device); expected a scenario file (.ini)",
-                 ps->path);
-        goto out;
-    }
     if (slurp(path, ps->path, &buf, &buflen, err) != 0)
         goto out;
     ps->fp = buflen ? fmemopen(buf, buflen, "r") : NULL;

@@ -274,7 +274,9 @@ void scn_print_reference(FILE *f);
 
 /* The data store of the scenario loaded last (files read once, shared by
  * every point and thread; valid until the next scn_load), and a line per
- * data file it read (for `herd check`). */
+ * data file it read (for `herd check` and the manifest: its path, form,
+ * rows and the FNV-1a 64 hash of its bytes, so that the plan's
+ * fingerprint changes when a data file is rewritten). */
 const spec_table *scn_data(void);
 void scn_data_print_files(FILE *f);
 
