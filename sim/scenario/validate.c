@@ -107,6 +107,19 @@ static const char *unbounded_wait(const scn_config *c)
 /* The rules of data files: a trace goes with start = trace and nothing
  * else sets the rate; a capacity timeline's error rates with the
  * background errors stay probabilities. */
+/* True if every sleep of p between attempts is 0, whatever its spelling:
+ * immediate, or random (no jitter) whose delay distribution can draw only
+ * 0 (constant(0), uniform(0, 0)). */
+static int never_sleeps(const hp_policy *p)
+{
+    if (p->strategy == HP_IMMEDIATE)
+        return 1;
+    if (p->strategy != HP_RANDOM || p->jitter != HP_JITTER_NONE)
+        return 0;
+    double hi = p->delay_kind == HP_DELAY_UNIFORM ? p->delay_b : p->delay_a;
+    return p->delay_kind != HP_DELAY_EXPONENTIAL && hi == 0; /* exponential(0) means exponential(base_s) */
+}
+
 static int check_data(const scn_config *c, const scn_origins *from, char *err)
 {
     int l = 0;
@@ -269,25 +282,30 @@ int scn_check(const scn_config *c, const scn_origins *from, char err[static SCN_
     }
     /* A retry loop that can spin at one instant for ever: unlimited
      * attempts, no sleep (immediate), no network delay, against a server
-     * that can fail at once (an outage, errors, a full queue). */
-    if (c->kind == SPEC_SERVER_QUEUE && c->delay.kind == DIST_CONSTANT && c->delay.a == 0) {
+     * that can fail at once (an outage, errors, a full queue).  The delay
+     * is judged by its support, not its spelling: constant(0), an
+     * empirical file of zeros, a mixture of such are all "no delay". */
+    double delay_lo, delay_hi;
+    dist_support(&c->delay, scn_data(), &delay_lo, &delay_hi);
+    if (c->kind == SPEC_SERVER_QUEUE && delay_hi == 0) {
         hp_strategy run[HP_STRATEGY_COUNT];
         uint32_t nrun = scn_strategies(c, run);
         for (uint32_t s = 0; s < nrun; s++) {
             uint32_t n = c->nlayers ? c->nlayers : c->ntools ? c->ntools : 1;
             for (uint32_t i = 0; i < n; i++) {
                 hp_policy p = c->nlayers ? scn_layer_policy(c, i, run[s]) : scn_tool_policy(c, c->ntools ? i : SPEC_MAX_TOOLS, run[s]);
-                if (p.strategy != HP_IMMEDIATE || p.max_attempts != 0)
+                if (!never_sleeps(&p) || p.max_attempts != 0)
                     continue;
                 char what[SCN_NAME_MAX + 16];
                 snprintf(what, sizeof what, c->nlayers ? "[layer %s]" : c->ntools ? "[tool %s]" : "[retry]",
                          c->nlayers ? c->layers[i].name : c->ntools ? c->tools[i].name : "");
                 int l = c->nlayers ? c->layers[i].line : c->ntools ? c->tools[i].line : line_of(from, "retry", "max_attempts");
                 BAD(l ? l : line_of(from, "network", "delay_s"),
-                    "%s max_attempts = 0 (unlimited) with strategy immediate and [network] delay_s = 0: a failing "
+                    "%s max_attempts = 0 (unlimited) with strategy %s and [network] delay_s = 0%s: a failing "
                     "request would retry for ever at one instant; expected max_attempts > 0, a network delay > 0 "
                     "or a strategy that sleeps",
-                    what);
+                    what, p.strategy == HP_IMMEDIATE ? "immediate" : "random with delay_s always 0",
+                    c->delay.kind == DIST_CONSTANT ? "" : " (every value it can draw is 0)");
             }
         }
     }

@@ -4,6 +4,8 @@
  */
 #include "dist.h"
 
+#include "table.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -189,4 +191,80 @@ const char *dist_parse(const char *text, dist *out)
     }
     *out = d;
     return NULL;
+}
+
+/* The support of a data entry (samples, histogram, mixture). */
+static void entry_support(const spec_table *data, const spec_entry *e, double *lo, double *hi)
+{
+    const double *v = data->v + e->off;
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    if (e->kind == SPEC_DATA_SAMPLES) {
+        for (uint32_t i = 0; i < e->n; i++) {
+            *lo = v[i] < *lo ? v[i] : *lo;
+            *hi = v[i] > *hi ? v[i] : *hi;
+        }
+    } else if (e->kind == SPEC_DATA_HISTOGRAM) {
+        const double *range = v, *cum = v + e->n + 1;
+        for (uint32_t i = 0; i < e->n; i++)
+            if (cum[i + 1] > cum[i]) { /* a bucket of non-zero count */
+                *lo = range[i] < *lo ? range[i] : *lo;
+                *hi = range[i + 1] > *hi ? range[i + 1] : *hi;
+            }
+    } else if (e->kind == SPEC_DATA_MIXTURE) {
+        for (uint32_t i = 0; i < e->n; i++) { /* weights are > 0: every component counts */
+            double l, h;
+            const dist *c = &data->d[e->doff + i];
+            if (c->kind == DIST_MIXTURE) { /* never: nesting is refused */
+                l = 0;
+                h = INFINITY;
+            } else {
+                dist_support(c, data, &l, &h);
+            }
+            *lo = l < *lo ? l : *lo;
+            *hi = h > *hi ? h : *hi;
+        }
+    }
+    if (!(*lo <= *hi)) { /* no rows: the widest */
+        *lo = 0;
+        *hi = INFINITY;
+    }
+}
+
+void dist_support(const dist *d, const spec_table *data, double *lo, double *hi)
+{
+    *lo = 0;
+    *hi = INFINITY;
+    switch (d->kind) {
+    case DIST_CONSTANT:
+        *lo = *hi = d->a;
+        break;
+    case DIST_UNIFORM:
+        *lo = d->a;
+        *hi = d->b;
+        break;
+    case DIST_NORMAL:   /* truncated at 0 */
+    case DIST_LOGNORMAL:
+        if (d->b == 0)
+            *lo = *hi = d->a;
+        break;
+    case DIST_ABS_NORMAL:
+        if (d->b == 0)
+            *lo = *hi = fabs(d->a);
+        break;
+    case DIST_PARETO:
+        *lo = d->a;
+        break;
+    case DIST_EXPONENTIAL:
+    case DIST_WEIBULL:
+    case DIST_GAMMA:
+        break;
+    case DIST_EMPIRICAL:
+    case DIST_MIXTURE: {
+        const spec_entry *e = data ? spec_table_entry(data, d->ref) : NULL;
+        if (e)
+            entry_support(data, e, lo, hi);
+        break;
+    }
+    }
 }

@@ -61,4 +61,16 @@ int spec_parse_number(const char *s, double *out);
  * what was expected (nothing written to *out). */
 const char *dist_parse(const char *text, dist *out);
 
+struct spec_table;
+
+/* The support of d: the least and the greatest value a draw can take
+ * (the closure of the set of values with positive probability or density;
+ * *hi may be INFINITY), judged from what d is, not from how it is
+ * spelled: an empirical file whose values are all 0 has lo = hi = 0, like
+ * constant(0); a mixture's is the union of its components'; a histogram's
+ * spans its buckets of non-zero count.  data is the scenario's store (for
+ * empirical and mixture; with it NULL or the entry missing, lo = 0 and hi
+ * = INFINITY, the widest). */
+void dist_support(const dist *d, const struct spec_table *data, double *lo, double *hi);
+
 #endif
