@@ -30,6 +30,8 @@ typedef struct data_file {
     spec_data_kind kind;        /* the form asked for (SAMPLES stands for "empirical") */
     uint32_t idx;
     uint64_t hash;              /* FNV-1a 64 of the file's bytes as read */
+    int *lines;                 /* capacity timelines: the file line of each row (herd_malloc), else NULL */
+    uint32_t nlines;
 } data_file;
 
 static spec_table store;
@@ -37,10 +39,14 @@ static data_file files[SCN_DATA_MAX_FILES];
 static uint32_t nfiles;
 static char base_dir[PATH_MAX] = ".";
 static int atexit_done;
+static int *kept_lines;         /* the row lines of the timeline just read, for its data_file */
+static uint32_t kept_nlines;
 
 static void data_end(void)
 {
     spec_table_free(&store);
+    for (uint32_t i = 0; i < nfiles; i++)
+        herd_free(files[i].lines);
     nfiles = 0;
 }
 
@@ -409,7 +415,12 @@ static const char *read_timeline(csv *c, const char *const *cols, int ncols, con
     if (csv_rows(c, cols, ncols, lo, hi, v, rows, &lines, buf, n))
         return buf;
     const char *err = check_times(c, *v, ncols, *rows, lines, buf, n);
-    herd_free(lines);
+    if (!err && kind == SPEC_DATA_CAPACITY) { /* checks after reading name a row by its line */
+        kept_lines = lines;
+        kept_nlines = *rows;
+    } else {
+        herd_free(lines);
+    }
     if (!err && *rows < min_rows) {
         snprintf(buf, n, "%s: one data row; expected at least two (the last row's time_s ends the trace)", c->shown);
         err = buf;
@@ -501,9 +512,15 @@ const char *scn_load_data(const char *file, spec_data_kind kind, uint32_t *idx, 
               : kind == SPEC_DATA_CAPACITY ? load_capacity(&c, idx, buf, n)
                                            : load_empirical(&c, idx, buf, n);
     herd_free(c.buf);
-    if (err)
+    int *lines = kept_lines;
+    uint32_t nlines = kept_nlines;
+    kept_lines = NULL;
+    kept_nlines = 0;
+    if (err) {
+        herd_free(lines);
         return err;
-    files[nfiles] = (data_file){.kind = kind, .idx = *idx, .hash = hash};
+    }
+    files[nfiles] = (data_file){.kind = kind, .idx = *idx, .hash = hash, .lines = lines, .nlines = nlines};
     snprintf(files[nfiles].path, sizeof files[nfiles].path, "%s", path);
     nfiles++;
     return NULL;
@@ -710,4 +727,21 @@ int scn_data_input_csv(const scn_config *c, char **out)
     *out = herd_strdup(buf); /* through the allocation hook, like the rest */
     free(buf);
     return *out ? 0 : -1;
+}
+
+int scn_data_row_origin(uint32_t idx, uint32_t row, char *where, size_t n)
+{
+    for (uint32_t i = 0; i < nfiles; i++)
+        if (files[i].idx == idx) {
+            char shown[128];
+            scn_display_path(files[i].path, shown, sizeof shown);
+            if (files[i].lines && row < files[i].nlines) {
+                snprintf(where, n, "%s:%d", shown, files[i].lines[row]);
+                return 0;
+            }
+            snprintf(where, n, "%s", shown);
+            return -1;
+        }
+    snprintf(where, n, "the data file");
+    return -1;
 }

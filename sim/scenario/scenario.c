@@ -81,9 +81,11 @@ typedef struct pstate {
     char section[LINE_MAX_LEN];
     unsigned char seen_outage_key[SPEC_MAX_OUTAGES][SCN_MAX_KEYS];
     unsigned char seen_error[1000 + 8];
+    int error_line[SPEC_MAX_ERRORS]; /* the origin of c->errors[i] (a line, SET_ORIGIN(k)) */
     /* --set overrides: while one is applied, set_origin = SET_ORIGIN(k);
      * key_line and section lines record it, so validation blames the flag */
     const char *const *sets;
+    const char *const *shown;
     int nsets;
     int set_origin;
 } pstate;
@@ -91,7 +93,9 @@ typedef struct pstate {
 /* The parse state's record of where things came from, for validate.c. */
 static scn_origins origins_of(const pstate *ps)
 {
-    return (scn_origins){.path = ps->path, .key_line = ps->key_line, .sets = ps->sets, .nsets = ps->nsets};
+    return (scn_origins){.path = ps->path, .key_line = ps->key_line, .sets = ps->sets, .shown = ps->shown,
+                         .nsets = ps->nsets,
+                         .error_line = ps->error_line};
 }
 
 static void fail(pstate *ps, int line, const char *fmt, const char *a, const char *b, const char *c)
@@ -319,12 +323,14 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
         for (uint32_t i = 0; i < c->nerrors; i++)
             if (c->errors[i].outcome == outcome) {
                 c->errors[i].p = p;
+                ps->error_line[i] = line > 0 ? line : ps->set_origin;
                 return 1;
             }
         if (c->nerrors == SPEC_MAX_ERRORS) {
             fail(ps, line, "[server] %s: too many error_rate keys (at most 16)", name, NULL, NULL);
             return 0;
         }
+        ps->error_line[c->nerrors] = line > 0 ? line : ps->set_origin;
         c->errors[c->nerrors++] = (spec_error_rate){.outcome = outcome, .p = p};
         return 1;
     }
@@ -409,6 +415,14 @@ static char *reader(char *str, int num, void *stream)
         return NULL;
     ps->lineno++;
     size_t len = strlen(str);
+    if (len == (size_t)num - 1 && str[len - 1] == '\r') {
+        /* a line of the longest length ending in CRLF: the CR is not one of
+         * its characters, and the LF is still to come */
+        int ch = fgetc(ps->fp);
+        if (ch == '\n' || ch == EOF)
+            return str;
+        ungetc(ch, ps->fp);
+    }
     if (len == (size_t)num - 1 && str[len - 1] != '\n' && !feof(ps->fp)) {
         int ch;
         while ((ch = fgetc(ps->fp)) != EOF && ch != '\n')
@@ -638,7 +652,7 @@ void scn_display_path(const char *path, char *out, size_t n)
 
 int scn_load(scn_config *c, const char *path, const char *const *sets, int nsets, char err[static SCN_ERR_MAX])
 {
-    return scn_load_text(c, path, sets, nsets, err, NULL, NULL);
+    return scn_load_text(c, path, sets, NULL, nsets, err, NULL, NULL);
 }
 
 /* The whole file into a NUL-terminated buffer (herd_malloc), through the
@@ -676,7 +690,8 @@ static int slurp(const char *path, const char *shown, char **out, size_t *len, c
     return -1;
 }
 
-int scn_load_text(scn_config *c, const char *path, const char *const *sets, int nsets, char err[static SCN_ERR_MAX],
+int scn_load_text(scn_config *c, const char *path, const char *const *sets, const char *const *set_shown, int nsets,
+                  char err[static SCN_ERR_MAX],
                   char **text, size_t *textlen)
 {
     char *buf = NULL;
@@ -734,6 +749,7 @@ int scn_load_text(scn_config *c, const char *path, const char *const *sets, int 
         goto out;
     }
     ps->sets = sets;
+    ps->shown = set_shown;
     ps->nsets = nsets;
     for (int i = 0; i < nsets; i++) {
         ps->set_origin = SET_ORIGIN(i);
@@ -751,7 +767,7 @@ int scn_load_text(scn_config *c, const char *path, const char *const *sets, int 
     scn_origins o = origins_of(ps);
     rc = scn_check(c, &o, err);
     if (rc == 0)
-        rc = scn_check_variation(c, ps->path, sets, nsets, err);
+        rc = scn_check_variation(c, ps->path, sets, set_shown, nsets, err);
 out:
     if (ps->fp)
         fclose(ps->fp);
