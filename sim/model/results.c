@@ -58,6 +58,13 @@ const char *const *metric_agg_extra(const metric_desc *d, size_t *n)
     }
 }
 
+uint64_t metric_count_value(const metrics *m, const metric_desc *d)
+{
+    uint64_t v;
+    memcpy(&v, (const char *)m + d->off, sizeof v);
+    return v;
+}
+
 double metric_value(const metrics *m, const metric_desc *d)
 {
     const char *p = (const char *)m + d->off;

@@ -101,11 +101,10 @@ static void write_summary(csv_out *o, const rep_table *t)
             csv_u64(o, r, 0);
             csv_u64(o, grp->seeds[r], 0);
             for (size_t k = 0; k < metric_count; k++) {
-                double v = metric_value(&grp->runs[r].m, &metric_table[k]);
-                if (metric_table[k].type == METRIC_U64)
-                    csv_u64(o, (uint64_t)v, 0);
+                if (metric_table[k].type == METRIC_U64) /* exact: a count never goes through a double */
+                    csv_u64(o, metric_count_value(&grp->runs[r].m, &metric_table[k]), 0);
                 else
-                    csv_dbl(o, v, 0);
+                    csv_dbl(o, metric_value(&grp->runs[r].m, &metric_table[k]), 0);
             }
             csv_end(o);
         }
