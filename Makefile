@@ -32,7 +32,6 @@ DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev 
             clang libclang-rt-14-dev libopenmpi-dev openmpi-bin pkgconf groff-base man-db \
             libmicrohttpd-dev libcurl4-openssl-dev
 FUZZ_SECONDS ?= 600
-FUZZ_SRC = tests/fuzz_scenario.c $(SIM_SRC) $(POLICY_SRC) $(CLI_SRC)
 
 POLICY_SRC := sim/policy/backoff.c sim/policy/call.c sim/policy/classify.c sim/policy/presets.c sim/policy/adaptive.c sim/policy/retry_after.c sim/policy/limit.c sim/policy/breaker.c sim/policy/throttle.c sim/policy/hedge.c
 SIM_SRC    := sim/base/alloc.c sim/base/text.c sim/base/fileio.c \
@@ -160,16 +159,22 @@ cli-test: herd
 # build/fuzz-corpus/NAME.
 FUZZERS  := scenario merge plot data serve
 FUZZ_EACH = $$(( $(FUZZ_SECONDS) / 5 > 1 ? $(FUZZ_SECONDS) / 5 : 1 ))
-FUZZ_CC   = clang -std=c11 -D_DEFAULT_SOURCE -Dmain=herd_main -g -O1 -fsanitize=fuzzer,address,undefined \
-            -fno-sanitize-recover=undefined
+FUZZ_CC   = clang -std=c11 -D_DEFAULT_SOURCE -Dmain=herd_main -g -O1 -fno-sanitize-recover=undefined
+# the simulator compiled once for every harness (instrumented, not linked
+# with the fuzzer's main), then one link per harness
+FUZZ_OBJ := $(addprefix build/fuzz-obj/,$(SIM_SRC:.c=.o) $(POLICY_SRC:.c=.o) $(CLI_SRC:.c=.o))
 
-build/fuzz_scenario: $(FUZZ_SRC)
-	@mkdir -p build
-	$(FUZZ_CC) $(FUZZ_SRC) -linih -lgsl -lgslcblas -lm -lpthread $(REAL_LIBS) -o $@
+build/fuzz-obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c $< -o $@
 
-build/fuzz_%: tests/fuzz_%.c $(SIM_SRC) $(POLICY_SRC)
+build/libherdfuzz.a: $(FUZZ_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+build/fuzz_%: tests/fuzz_%.c build/libherdfuzz.a
 	@mkdir -p build
-	$(FUZZ_CC) $< $(SIM_SRC) $(POLICY_SRC) -linih -lgsl -lgslcblas -lm -lpthread $(REAL_LIBS) -o $@
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined $< build/libherdfuzz.a -linih -lgsl -lgslcblas -lm -lpthread \
+	  $(REAL_LIBS) -o $@
 
 fuzz-seeds: herd
 	@sh tests/fuzz-seeds.sh ./herd build/fuzz-corpus
