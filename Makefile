@@ -30,24 +30,24 @@ LDLIBS   := -linih -lgsl -lgslcblas -lm -lpthread $(REAL_LIBS)
 
 DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev valgrind \
             clang libclang-rt-14-dev libopenmpi-dev openmpi-bin pkgconf groff-base man-db \
-            libmicrohttpd-dev libcurl4-openssl-dev
+            libmicrohttpd-dev libcurl4-openssl-dev chromium tmux
 FUZZ_SECONDS ?= 600
 
 POLICY_SRC := sim/policy/backoff.c sim/policy/call.c sim/policy/classify.c sim/policy/presets.c sim/policy/adaptive.c sim/policy/retry_after.c sim/policy/limit.c sim/policy/breaker.c sim/policy/throttle.c sim/policy/hedge.c
-SIM_SRC    := sim/base/alloc.c sim/base/text.c sim/base/fileio.c \
+SIM_SRC    := sim/base/alloc.c sim/base/text.c sim/base/csvread.c sim/base/fileio.c \
               sim/engine/equeue.c sim/engine/chunk.c sim/engine/ladder.c \
               sim/engine/rng.c sim/engine/sim.c \
-              sim/spec/dist.c sim/spec/table.c \
+              sim/spec/dist.c sim/spec/table.c sim/spec/metrics.c sim/spec/memory.c \
               sim/model/sample.c sim/model/results.c sim/model/lathist.c sim/model/model.c sim/model/client.c \
-              sim/model/server.c sim/model/occ.c sim/model/mech.c sim/model/recovery.c \
+              sim/model/server.c sim/model/occ.c sim/model/mech.c sim/model/instance.c sim/model/recovery.c \
               sim/scenario/scenario.c sim/scenario/validate.c sim/scenario/keys.c sim/scenario/keyparse.c sim/scenario/expand.c sim/scenario/compile.c sim/scenario/data.c \
               sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/report/plot.c \
               sim/report/plot_csv.c sim/report/plot_load.c sim/report/plot_data.c sim/report/plot_figure.c \
-              sim/report/presets.c \
+              sim/report/presets.c sim/report/html.c sim/report/html_read.c sim/report/html_figs.c \
               sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c sim/experiment/rare.c \
               sim/real/common.c sim/real/serve.c sim/real/backend.c sim/real/drive.c sim/real/session.c
-CLI_SRC    := sim/cli/main.c sim/cli/common.c sim/cli/rare_cmd.c sim/cli/real_cmd.c
-TESTS      := test_fileio test_policy test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model test_recovery
+CLI_SRC    := sim/cli/main.c sim/cli/common.c sim/cli/rare_cmd.c sim/cli/real_cmd.c sim/cli/report_cmd.c
+TESTS      := test_fileio test_html test_policy test_zero test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model test_recovery
 
 POLICY_OBJ := $(POLICY_SRC:%.c=$(BUILD)/%.o)
 HP_VERSION_NUM := $(shell sed -n 's/^\#define HP_VERSION "\(.*\)"/\1/p' sim/policy/herdpolicy.h)
@@ -131,21 +131,28 @@ cli-test: herd
 	@sh tests/cli.sh ./herd
 	@sh tests/plot.sh ./herd
 	@sh tests/hostile-plot.sh ./herd
+	@sh tests/report.sh ./herd
+	@sh tests/term.sh ./herd
 	@sh tests/workshop.sh ./herd --check
 	@sh tests/bad.sh ./herd
+	@sh tests/zero.sh ./herd
+	@sh tests/layers.sh
 	@sh tests/rare.sh ./herd
 	@sh tests/real.sh ./herd
 	@sh tests/golden.sh ./herd
 	@sh tests/metamorphic.sh ./herd
+	@sh tests/metrics.sh ./herd
 	@sh tests/mutate.sh ./herd 30
 	@if command -v mpicc >/dev/null; then $(MAKE) --no-print-directory mpi >/dev/null && sh tests/shard.sh ./herd ./herd-mpi; \
 	 else sh tests/shard.sh ./herd; fi
 	@$(MAKE) --no-print-directory install-test
-	@echo "== valgrind: one end-to-end run and its plots"
+	@echo "== valgrind: one end-to-end run, its plots and its report"
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd run \
 	  scenarios/thundering-herd.ini --quiet --set clients.count=300 --replications 2 --jobs 2 \
 	  --set run.baseline=exponential -o $(BUILD)/valgrind-e2e
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd plot \
+	  $(BUILD)/valgrind-e2e --quiet
+	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd report \
 	  $(BUILD)/valgrind-e2e --quiet
 
 # libFuzzer (clang) over everything that reads untrusted input, one
@@ -241,7 +248,8 @@ FIGURES := plots/thundering-herd.png plots/thundering-herd.gif plots/aws-2015-co
            plots/jitter-62-65-sensitivity.png plots/idempotency-variants.png plots/layers-variants.png \
            plots/metastable-goodput.png plots/agent-stack-variants.png plots/incident-replay.png \
            plots/incident-replay-goodput.png plots/metastable-breaker.png plots/metastable-throttle.png \
-           plots/metastable-budget.png plots/realcheck.png plots/metastable-map.png plots/metastable-boundaries.png
+           plots/metastable-budget.png plots/realcheck.png plots/metastable-map.png plots/metastable-boundaries.png \
+           plots/quota-per-instance-variants.png
 FIGURE   = sh tests/figure.sh ./herd $@
 FIG_DEPS = herd tests/figure.sh $(wildcard plots/*.gp)
 
@@ -275,6 +283,8 @@ plots/metastable-goodput.png: build/figures/metastable/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/metastable goodput
 plots/agent-stack-variants.png: build/figures/agent-stack/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/agent-stack variants --metric amplification --metric status_429 --metric failures
+plots/quota-per-instance-variants.png: build/figures/quota-per-instance/aggregate.csv $(FIG_DEPS)
+	$(FIGURE) build/figures/quota-per-instance variants --metric amplification --metric retries_denied --metric failures
 build/figures/incident-replay/aggregate.csv: $(wildcard scenarios/data/*.csv)
 plots/incident-replay.png: build/figures/incident-replay/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/incident-replay replay

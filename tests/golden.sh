@@ -19,6 +19,7 @@ cases() {
     echo "thundering-herd|scenarios/thundering-herd.ini --replications 2 --set clients.count=300 --set run.baseline=exponential"
     echo "aws-2015-occ|scenarios/aws-2015-occ.ini --replications 3 --set 'sweep clients.values=10,20'"
     echo "idempotency|scenarios/idempotency.ini --replications 2 --set clients.count=200 --set run.timeseries=first"
+    echo "quota-per-instance|scenarios/quota-per-instance.ini --replications 2 --set clients.count=400 --set limits.aws_capacity=100"
     echo "timeouts-and-errors|scenarios/thundering-herd.ini --replications 2 --set clients.count=200 --set 'outage 1.mode=black_hole' --set server.error_rate_500=0.05 --set server.error_rate_404=0.01 --set retry.attempt_timeout_s=0.5 --set 'server.service_time_s=lognormal(0.2,0.3)'"
 }
 

@@ -167,6 +167,8 @@ expect_fail drive-port "drive does not take --port" drive "$SCN" --port 1 --targ
 expect_fail unknown "unknown option '--frob'" drive "$SCN" --target http://127.0.0.1:1/ --frob
 expect_fail occ "has no real counterpart in herd serve" serve scenarios/aws-2015-occ.ini --port 0
 expect_fail layers "herd drive runs one retry loop" drive scenarios/layers.ini --target http://127.0.0.1:1/ -o "$T/out-layers"
+expect_fail instances "herd drive keeps one [limits] state" drive "$SCN" --target http://127.0.0.1:1/ -o "$T/out-instances" \
+    --set limits.limiter=aws_quota --set limits.clients_per_instance=10
 # --seed and --replications given many times: the last wins (one --set each)
 many=""
 for i in $(seq 1 300); do many="$many --seed $i --replications 1"; done

@@ -99,7 +99,7 @@ compare() {
             printf "# %s\n", m[k] > dat
             for (i = 1; i <= ns; i++) {
                 s = order[i]; a = mean[1, s, k]; b = mean[2, s, k]; ca = ci[1, s, k]; cb = ci[2, s, k]
-                if (ca == "nan") ca = 0; if (cb == "nan") cb = 0
+                if (ca == "nan" || ca == "n/a") ca = 0; if (cb == "nan" || cb == "n/a") cb = 0
                 d = b - a; ad = d < 0 ? -d : d
                 rel = a != 0 ? d / a : 0
                 t = k <= 2 ? tol : ptol

@@ -152,6 +152,142 @@ static void breaker_timeline_by_hand(void **state)
     assert_int_equal(ms.len, 0);
 }
 
+/* [limits] clients_per_instance, by hand: 3 clients against a fail-fast
+ * outage that never ends, 3 attempts each (2 retries wanted), an AWS
+ * quota of 15 tokens at 5 a retry (3 retries, never refunded: nothing
+ * succeeds).  Shared by all: 3 of the 6 retries pass.  Per instance of 2
+ * clients: instance 0 (clients 0, 1) wants 4 and gets 3, its quota
+ * exhausted; instance 1 (client 2, the smaller last instance) wants 2 and
+ * gets both, 5 tokens left.  The series' balance is the instances' mean. */
+static void instances_keep_their_own_quota(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "clients.count=3");
+    set(&c, "server.workers=3");
+    set(&c, "retry.max_attempts=3");
+    set(&c, "outage 1.start_s=0");
+    set(&c, "outage 1.end_s=1000");
+    set(&c, "limits.limiter=aws_quota");
+    set(&c, "limits.aws_capacity=15");
+    metrics m;
+    mechseries ms = run_mech(&c, &m);
+    assert_int_equal(m.retries, 3);
+    assert_int_equal(m.retries_denied, 3);
+    assert_int_equal(m.calls, 6);
+    close_to(ms.b[ms.len - 1].limiter_balance, 0);
+    mech_free(&ms);
+
+    set(&c, "limits.clients_per_instance=2");
+    ms = run_mech(&c, &m);
+    assert_int_equal(m.retries, 5);
+    assert_int_equal(m.retries_denied, 1);
+    assert_int_equal(m.calls, 8);
+    uint64_t allowed = 0, denied = 0;
+    for (size_t i = 0; i < ms.len; i++) {
+        allowed += ms.b[i].limiter_allowed;
+        denied += ms.b[i].limiter_denied;
+    }
+    assert_int_equal(allowed, 5);
+    assert_int_equal(denied, 1);
+    close_to(ms.b[ms.len - 1].limiter_balance, 2.5); /* (0 + 5) / 2 */
+    mech_free(&ms);
+
+    /* each instance's own state, as the run left it */
+    char err[SCN_ERR_MAX];
+    assert_int_equal(scn_validate(&c, "test", err), 0);
+    model_spec spec;
+    scn_compile(&c, &spec);
+    assert_int_equal(spec_instances(&spec), 2);
+    sim_t sim;
+    model md;
+    assert_int_equal(sim_init(&sim, rng_replication_seed(c.seed, 0), 16), 0);
+    assert_int_equal(model_init(&md, &spec, scn_data(), HP_EXPONENTIAL, &sim), 0);
+    assert_int_equal(model_run(&md), 0);
+    assert_int_equal(model_guard(&md, 0)->limiter.aws_tokens, 0);
+    assert_int_equal(model_guard(&md, 1)->limiter.aws_tokens, 0); /* client 1: instance 0 */
+    assert_int_equal(model_guard(&md, 2)->limiter.aws_tokens, 5);
+    model_free(&md);
+    sim_free(&sim);
+
+    /* one instance per client: nobody is denied (2 retries = 10 tokens) */
+    set(&c, "limits.clients_per_instance=1");
+    ms = run_mech(&c, &m);
+    assert_int_equal(m.retries, 6);
+    assert_int_equal(m.retries_denied, 0);
+    close_to(ms.b[ms.len - 1].limiter_balance, 5);
+    mech_free(&ms);
+}
+
+/* 2 clients, 10 requests each 0.5 s apart, against a server that fails
+ * every one (503) for 100 s; no retries. */
+static void two_failing_clients(scn_config *c)
+{
+    base(c);
+    set(c, "clients.count=2");
+    set(c, "server.workers=2");
+    set(c, "clients.requests_per_client=10");
+    set(c, "clients.think_time_s=constant(0.5)");
+    set(c, "retry.max_attempts=1");
+    set(c, "outage 1.start_s=0");
+    set(c, "outage 1.end_s=100");
+}
+
+/* A breaker per instance (two_failing_clients): it opens at 2 results and
+ * stays open.  Shared, the first result of each client (at 0.02) opens it
+ * for both: 2 calls, 18 requests refused.  One instance per client, each
+ * breaker needs two results of its own client (0.02, 0.54): 4 calls, 16
+ * refused; in bucket 0 each instance's breaker is open 0.46 s, and so is
+ * their mean. */
+static void instances_keep_their_own_breaker(void **state)
+{
+    (void)state;
+    scn_config c;
+    two_failing_clients(&c);
+    set(&c, "limits.breaker=true");
+    set(&c, "limits.breaker_min_requests=2");
+    set(&c, "limits.breaker_open_s=100");
+    metrics m;
+    mechseries ms = run_mech(&c, &m);
+    assert_int_equal(m.calls, 2);
+    assert_int_equal(m.breaker_rejected, 18);
+    assert_true(fabs(ms.b[1].breaker_open_s - 1.0) < 1e-5); /* open from 0.02 on */
+    mech_free(&ms);
+
+    set(&c, "limits.clients_per_instance=1");
+    ms = run_mech(&c, &m);
+    assert_int_equal(m.calls, 4);
+    assert_int_equal(m.breaker_rejected, 16);
+    assert_true(fabs(ms.b[0].breaker_open_s - 0.46) < 1e-5);
+    assert_true(fabs(ms.b[1].breaker_open_s - 1.0) < 1e-5);
+    mech_free(&ms);
+}
+
+/* Adaptive throttling per instance (two_failing_clients): no accept ever.
+ * Shared, the window holds all 20 requests at the end: p = 20 / 21; one
+ * instance per client, each holds its 10, p = 10 / 11 in both: the series
+ * shows their mean, and the requests of both windows. */
+static void instances_keep_their_own_throttle(void **state)
+{
+    (void)state;
+    scn_config c;
+    two_failing_clients(&c);
+    set(&c, "limits.adaptive_throttling=true");
+    metrics m;
+    mechseries ms = run_mech(&c, &m);
+    assert_int_equal(ms.b[ms.len - 1].throttle_requests, 20);
+    assert_true(fabs(ms.b[ms.len - 1].throttle_reject_p - 20.0 / 21.0) < 1e-6);
+    mech_free(&ms);
+
+    set(&c, "limits.clients_per_instance=1");
+    ms = run_mech(&c, &m);
+    assert_int_equal(ms.b[ms.len - 1].throttle_requests, 20);
+    assert_int_equal(ms.b[ms.len - 1].throttle_accepts, 0);
+    assert_true(fabs(ms.b[ms.len - 1].throttle_reject_p - 10.0 / 11.0) < 1e-6);
+    mech_free(&ms);
+}
+
 static void one_request_no_failure(void **state)
 {
     (void)state;
@@ -464,16 +600,10 @@ static void common_random_numbers(void **state)
 
 /* Every allocation of a run fails in turn: the run reports failure, and
  * (under ASan/valgrind) leaks nothing. */
-static void allocation_failures(void **state)
+static void allocation_failures_of(const scn_config *c)
 {
-    (void)state;
-    scn_config c;
-    base(&c);
-    set(&c, "clients.count=50");
-    set(&c, "outage 1.start_s=0");
-    set(&c, "outage 1.end_s=1");
     model_spec spec;
-    scn_compile(&c, &spec);
+    scn_compile(c, &spec);
     int failures = 0;
     for (long n = 0; n < 64; n++) {
         herd_alloc_fail_after(n);
@@ -494,6 +624,25 @@ static void allocation_failures(void **state)
             break; /* the run needed at most n allocations: all sites seen */
     }
     assert_true(failures >= 3);
+}
+
+static void allocation_failures(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "clients.count=50");
+    set(&c, "outage 1.start_s=0");
+    set(&c, "outage 1.end_s=1");
+    allocation_failures_of(&c);
+    /* and with every per-instance array (clients_per_instance) */
+    set(&c, "limits.limiter=finagle");
+    set(&c, "limits.breaker=true");
+    set(&c, "limits.adaptive_throttling=true");
+    set(&c, "limits.hedging=true");
+    set(&c, "retry.adaptive_rate_limiter=true");
+    set(&c, "limits.clients_per_instance=7");
+    allocation_failures_of(&c);
 }
 
 /* Two tools, half the requests each, against a server that always answers
@@ -614,6 +763,92 @@ static void task_success_rate(void **state)
     double q = pow(1 - pow(0.05, 3), 10), sq = sqrt(q * (1 - q) / 20000);
     assert_true(fabs(r.m.task_success_rate - q) < 4.5 * sq);
     ts_free(&r.ts);
+}
+
+/* One client, one request served in 0.12 s (base): a burst's rates are
+ * over the whole observation (1 request / 0.12 s), recovered is n/a (no
+ * trigger, and a burst), and metric_value says NaN for it, a count. */
+static void closed_population_rates_by_hand(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    close_to(r.m.goodput_per_s, 1 / 0.12);
+    close_to(r.m.offered_per_s, 1 / 0.12);
+    const metric_desc *rec = metric_find("recovered"), *trig = metric_find("trigger_start_s");
+    assert_non_null(rec);
+    assert_non_null(metric_reason(&r.m, rec));
+    assert_true(isnan(metric_value(&r.m, rec)));
+    assert_non_null(metric_reason(&r.m, trig));
+    assert_true(isnan(r.m.trigger_start_s));
+    assert_null(metric_reason(&r.m, metric_find("goodput_per_s")));
+    assert_null(metric_spec_reason(RESULT_CLOSED, metric_find("calls")));
+    assert_non_null(metric_spec_reason(RESULT_BURST, rec));
+    ts_free(&r.ts);
+    /* open at the horizon: a closed population's rate would depend on it */
+    set(&c, "run.horizon_s=0.05");
+    r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.unfinished, 1);
+    assert_true(isnan(r.m.goodput_per_s));
+    assert_non_null(metric_reason(&r.m, metric_find("goodput_per_s")));
+    assert_non_null(metric_reason(&r.m, metric_find("p99_latency_s")));
+    ts_free(&r.ts);
+}
+
+/* Two clients spread over 10 s ([run] seed 1: starts drawn from the
+ * arrivals stream), each request 0.12 s alone: with window_s covering only
+ * the first start, the counts are one request's, the rates one over the
+ * window's width; the whole-run completion time is the second's. */
+static void window_counts_requests_started_in_it(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "clients.count=2");
+    set(&c, "clients.start=spread");
+    set(&c, "clients.spread_s=10");
+    result all = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(all.m.successes, 2);
+    assert_int_equal(all.m.calls, 2);
+    /* the buckets of the two starts (bucket_s 1), from the series */
+    size_t at[2], n = 0;
+    for (size_t i = 0; i < all.ts.len; i++)
+        for (uint32_t k = 0; k < all.ts.b[i].offered && n < 2; k++)
+            at[n++] = i;
+    assert_int_equal(n, 2);
+    assert_true(at[0] < at[1]); /* seed 1: in different buckets */
+    ts_free(&all.ts);
+    /* a window over the first start's bucket only: one request */
+    char kv[64];
+    snprintf(kv, sizeof kv, "run.window_s=%zu:%zu", at[0], at[0] + 1);
+    set(&c, kv);
+    result one = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(one.m.successes, 1);
+    assert_int_equal(one.m.calls, 1);
+    close_to(one.m.offered_per_s, 1);
+    close_to(one.m.goodput_per_s, 1);
+    close_to(one.m.mean_latency_s, 0.12);
+    assert_int_equal(one.m.served, 2); /* whole run */
+    ts_free(&one.ts);
+    set(&c, "run.window_s=0:10");
+    result w = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(w.m.successes, 2);
+    close_to(w.m.goodput_per_s, 0.2);
+    close_to(w.m.completion_time_s, all.m.completion_time_s);
+    ts_free(&w.ts);
+    /* a window that holds neither start: every per-request metric is empty
+     * or n/a, the whole-run ones stay */
+    set(&c, "run.window_s=10:20");
+    w = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(w.m.successes, 0);
+    assert_int_equal(w.m.calls, 0);
+    close_to(w.m.goodput_per_s, 0);
+    assert_non_null(metric_reason(&w.m, metric_find("mean_latency_s")));
+    assert_non_null(metric_reason(&w.m, metric_find("amplification")));
+    assert_int_equal(w.m.served, 2);
+    close_to(w.m.completion_time_s, all.m.completion_time_s);
+    ts_free(&w.ts);
 }
 
 static int count_files(const char *dir)
@@ -797,8 +1032,15 @@ static void adaptive_rate_limiter_paces(void **state)
     assert_true(std.m.status_429 > 1000);
     assert_true(ad.m.status_429 * 10 < std.m.status_429);
     assert_true(ad.m.completion_time_s > std.m.completion_time_s); /* it waits instead */
+    /* one limiter per client (clients_per_instance): each learns of 429s
+     * only from its own, and 200 of them at their 0.5/s floor still send
+     * 100/s against 20 (measured: 1765 429s against 180 shared) */
+    set(&c, "limits.clients_per_instance=1");
+    result own = run(&c, HP_FULL_JITTER, 0);
+    assert_true(own.m.status_429 > 2 * ad.m.status_429);
     ts_free(&std.ts);
     ts_free(&ad.ts);
+    ts_free(&own.ts);
 }
 
 /* Capacity timelines (tests/data/capacity-*.csv), by hand: 4 workers,
@@ -894,6 +1136,21 @@ static void trace_clients_are_the_arrivals(void **state)
     ts_free(&b.ts);
 }
 
+/* The parser's metric list (spec/metrics.h) and the model's metric table
+ * (model/results.c) name the same metrics, in the same order, with the
+ * same type and aggregation: the scenario layer checks `columns` against
+ * the one, the reports write the other. */
+static void metric_lists_agree(void **state)
+{
+    (void)state;
+    assert_int_equal(spec_metric_count, metric_count);
+    for (size_t k = 0; k < metric_count; k++) {
+        assert_string_equal(spec_metrics[k].name, metric_table[k].name);
+        assert_int_equal(spec_metrics[k].type, metric_table[k].type);
+        assert_int_equal(spec_metrics[k].agg, metric_table[k].agg);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -915,6 +1172,8 @@ int main(void)
         cmocka_unit_test(run_allocation_failures),
         cmocka_unit_test(layers_multiply),
         cmocka_unit_test(task_success_rate),
+        cmocka_unit_test(closed_population_rates_by_hand),
+        cmocka_unit_test(window_counts_requests_started_in_it),
         cmocka_unit_test(rate_limit_before_errors),
         cmocka_unit_test(partial_outage_by_hand),
         cmocka_unit_test(retry_after_on_503_by_hand),
@@ -926,6 +1185,10 @@ int main(void)
         cmocka_unit_test(capacity_outage_comes_first),
         cmocka_unit_test(trace_clients_are_the_arrivals),
         cmocka_unit_test(breaker_timeline_by_hand),
+        cmocka_unit_test(metric_lists_agree),
+        cmocka_unit_test(instances_keep_their_own_quota),
+        cmocka_unit_test(instances_keep_their_own_breaker),
+        cmocka_unit_test(instances_keep_their_own_throttle),
     };
     return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }

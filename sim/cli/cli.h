@@ -54,8 +54,17 @@ int int_flag(const char *flag, const char *v, unsigned long long lo, unsigned lo
  * with the message printed. */
 int number_flag(const char *flag, const char *v, double lo, double hi, int integer, double *out);
 
-/* herd rare (rare_cmd.c), herd serve / herd drive (real_cmd.c). */
-extern const char cli_rare_help[];
+/* The size of the text that --term dumb and --live draw: COLUMNS and
+ * LINES when set, else the terminal's (TIOCGWINSZ) when standard output is
+ * one, else 0 (the drawing's default: 80 x 24); each dimension on its own.
+ * 0, or -1 with the error printed (COLUMNS or LINES not a whole number in
+ * [1, 100000]). */
+int cli_term_size(int *cols, int *lines);
+
+/* herd rare (rare_cmd.c), herd serve / herd drive (real_cmd.c), herd
+ * report (report_cmd.c). */
+extern const char cli_rare_help[], cli_report_help[];
+int cmd_report(int argc, char **argv);
 int cmd_rare(int argc, char **argv);
 int cmd_real(int argc, char **argv, int serve);
 

@@ -4,6 +4,7 @@
  *   herd run SCENARIO [-o DIR] [--seed N] [--replications N]
  *                     [--set section.key=value ...] [--jobs N] [--quiet] [--stats] [--plot]
  *   herd plot DIR [options]   the figures of a results directory (gnuplot)
+ *   herd report DIR [-o FILE] one self-contained HTML page of a results directory
  *   herd rare SCENARIO --levels L1,...,K [--effort N] [--repeats R] [--brute N]
  *                     a rare collapse's probability (multilevel splitting, brute force)
  *   herd keys          the scenario key reference (Markdown)
@@ -66,7 +67,9 @@
     "  --mpi                   (herd-mpi, under mpirun) hand jobs out to the MPI ranks;\n" \
     "                          rank 0 writes the outputs\n" \
     "  --live[=SPEED]          first watch replication 0 of every strategy as text, simulated\n" \
-    "                          time paced at SPEED x wall time (default 1), then run the plan\n"
+    "                          time paced at SPEED x wall time (default 1), then run the plan;\n" \
+    "                          as wide as COLUMNS and at most LINES tall (else the terminal's\n" \
+    "                          size; at least 80x24)\n"
 
 static void usage(FILE *f)
 {
@@ -76,6 +79,8 @@ static void usage(FILE *f)
             "                                     events) without running anything\n"
             "       herd plot DIR [options]       draw the figures of a results directory (gnuplot;\n"
             "                                     herd plot --help for styles and selection)\n"
+            "       herd report DIR [-o FILE]     one self-contained HTML page of a results directory, to\n"
+            "                                     share a run (default DIR/report.html; herd report --help)\n"
             "       herd merge OUT DIR... [--plot] combine the shards of one run (--shard) into OUT\n"
             "       herd rare SCENARIO --levels ...  the probability of a rare collapse: multilevel\n"
             "                                     splitting and brute force (herd rare --help)\n"
@@ -138,7 +143,11 @@ int help_for(const char *cmd)
                "checking every CSV in it\n\n"
                "  --style talk|paper      talk (default): 1600x900, 16 pt text, thick lines; paper: smaller\n"
                "  --term png|dumb         png (default): PNG and SVG files beside the CSVs;\n"
-               "                          dumb: the figures as text on stdout (for ssh sessions)\n"
+               "                          dumb: the figures as text on stdout (for ssh sessions), as wide\n"
+               "                          as COLUMNS and a screen of LINES per figure (else the terminal's\n"
+               "                          size; at least 80x24)\n"
+               "  --figure NAME           draw only this figure (timeseries, goodput, compare, variants,\n"
+               "                          sensitivity, replay, sweep_METRIC: those the directory has)\n"
                "  --gif                   also write DIR/load.gif: load over time per strategy, animated\n"
                "  --variant V             the variant drawn over time and in the sweep figures\n"
                "                          (default: the first; goodput draws every variant)\n"
@@ -156,6 +165,8 @@ int help_for(const char *cmd)
                "one run (herd run --shard K/N -o DIR) into OUT, byte for byte the outputs of a single run\n");
     else if (!strcmp(cmd, "rare"))
         printf("%s", cli_rare_help);
+    else if (!strcmp(cmd, "report"))
+        printf("%s", cli_report_help);
     else if (!strcmp(cmd, "serve"))
         printf("usage: herd serve SCENARIO --port P [options]\n"
                "a real HTTP server on 127.0.0.1 that behaves like the scenario's server model: workers, queue,\n"
@@ -383,7 +394,13 @@ static int cmd_run(int argc, char **argv, int check)
         herd_free(text);
         return 2;
     }
-    exp_options opt = {.outdir = outdir, .quiet = quiet, .jobs = jobs, .stats = stats, .queue = queue,
+    int live_cols = 0, live_lines = 0;
+    if (live > 0 && !check && cli_term_size(&live_cols, &live_lines) != 0) {
+        free(cfg);
+        herd_free(text);
+        return 2;
+    }
+    exp_options opt = {.live_cols = live_cols, .live_lines = live_lines, .outdir = outdir, .quiet = quiet, .jobs = jobs, .stats = stats, .queue = queue,
                        .shard_k = shard_k, .shard_n = shard_n, .mpi = mpi, .live = check ? 0 : live,
                        .version = HERD_VERSION, .argc = argc, .argv = argv,
                        .text = text, .textlen = textlen, .sets = flags, .nsets = nflags};
@@ -476,13 +493,14 @@ static int cmd_plot(int argc, char **argv)
     int c;
     plot_opts o;
     plot_opts_init(&o);
-    enum { P_STYLE = 256, P_TERM, P_GIF, P_VARIANT, P_POINT, P_REPLICATION, P_METRIC };
+    enum { P_STYLE = 256, P_TERM, P_GIF, P_VARIANT, P_POINT, P_REPLICATION, P_METRIC, P_FIGURE };
     static const struct option longopts[] = {
         {"quiet", no_argument, NULL, 'q'},          {"help", no_argument, NULL, 'h'},
         {"style", required_argument, NULL, P_STYLE}, {"term", required_argument, NULL, P_TERM},
         {"gif", no_argument, NULL, P_GIF},          {"variant", required_argument, NULL, P_VARIANT},
         {"point", required_argument, NULL, P_POINT}, {"replication", required_argument, NULL, P_REPLICATION},
-        {"metric", required_argument, NULL, P_METRIC}, {NULL, 0, NULL, 0}};
+        {"metric", required_argument, NULL, P_METRIC}, {"figure", required_argument, NULL, P_FIGURE},
+        {NULL, 0, NULL, 0}};
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc - 1, argv + 1, ":qh", longopts, NULL)) != -1) {
@@ -511,6 +529,8 @@ static int cmd_plot(int argc, char **argv)
             o.variant = optarg;
         } else if (c == P_REPLICATION) {
             o.replication = optarg;
+        } else if (c == P_FIGURE) {
+            o.figure = optarg;
         } else if (c == P_POINT || c == P_METRIC) {
             int *n = c == P_POINT ? &o.npoint : &o.nmetric;
             if (*n == PLOT_MAX_SELECT) {
@@ -524,6 +544,8 @@ static int cmd_plot(int argc, char **argv)
     }
     if (cli_one_operand(argc, argv, "plot takes one directory",
                         "plot needs a results directory, e.g. herd plot out/thundering-herd", &dir) != 0)
+        return 2;
+    if (o.term == PLOT_TERM_DUMB && cli_term_size(&o.cols, &o.lines) != 0)
         return 2;
     char err[PLOT_ERR_MAX];
     int rc = plot_render_opts(dir, &o, err, sizeof err);
@@ -617,6 +639,8 @@ static int herd(int argc, char **argv)
         return cmd_plot(argc, argv);
     if (!strcmp(cmd, "merge"))
         return cmd_merge(argc, argv);
+    if (!strcmp(cmd, "report"))
+        return cmd_report(argc, argv);
     if (!strcmp(cmd, "rare"))
         return cmd_rare(argc, argv);
     if (!strcmp(cmd, "serve") || !strcmp(cmd, "drive"))

@@ -8,6 +8,18 @@
  * hp_limiter_balance) after its own calls: the library knows nothing of
  * buckets, the engine nothing of either.  Costs O(1) per call, plus one
  * step per bucket the breaker's time crosses.
+ *
+ * With clients_per_instance (instance.c), the series describes the fleet
+ * of instances: limiter_allowed and limiter_denied count every instance's
+ * decisions; breaker_open_s and breaker_half_open_s are the mean over
+ * instances of the time each spent so (an instance's time is accounted
+ * when its next call comes, and at the end); limiter_balance and
+ * throttle_reject_p are the mean, throttle_requests and throttle_accepts
+ * the sum, over instances, of each instance's value after its last call
+ * (an instance not called yet counts with its initial state).  The means
+ * and sums are kept incrementally from each instance's last value, in
+ * integers (exact, whatever the order), so an update is O(1).  With one
+ * instance every column is that instance's, as it always was.
  */
 #include "model.h"
 
@@ -25,10 +37,11 @@ static mech_bucket *bucket_at(model *md, double t)
     return b;
 }
 
-/* Adds [from, to) spent in state c to the buckets it overlaps. */
+/* Adds [from, to) spent in state c to the buckets it overlaps (divided
+ * by the number of instances: the mean over them). */
 static void add_state_time(model *md, hp_circuit c, double from, double to)
 {
-    double bs = md->ts.bucket_s;
+    double bs = md->ts.bucket_s, n = md->inst.count;
     while (from < to && c != HP_CIRCUIT_CLOSED) {
         mech_bucket *b = bucket_at(md, from);
         if (!b)
@@ -36,7 +49,7 @@ static void add_state_time(model *md, hp_circuit c, double from, double to)
         double end = fmin(to, (floor(from / bs) + 1) * bs);
         if (!(end > from)) /* rounding at a bucket edge: step past it */
             end = nextafter(from, INFINITY);
-        float d = (float)(end - from);
+        float d = (float)((end - from) / n);
         if (c == HP_CIRCUIT_OPEN)
             b->breaker_open_s += d;
         else
@@ -63,6 +76,11 @@ void mech_breaker(model *md)
     md->brk_t = now;
 }
 
+static uint32_t sat32(uint64_t v)
+{
+    return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
 void mech_throttle(model *md)
 {
     double now = sim_now(md->sim);
@@ -71,9 +89,39 @@ void mech_throttle(model *md)
         return;
     uint64_t req = 0, acc = 0;
     hp_throttle_counts(&md->guard.throttle, now, &req, &acc);
-    b->throttle_reject_p = (float)hp_throttle_p_reject(&md->guard.throttle, now);
-    b->throttle_requests = req > UINT32_MAX ? UINT32_MAX : (uint32_t)req;
-    b->throttle_accepts = acc > UINT32_MAX ? UINT32_MAX : (uint32_t)acc;
+    double p = hp_throttle_p_reject(&md->guard.throttle, now);
+    instances *in = &md->inst;
+    if (in->gauge) { /* the fleet: this instance's new values replace its last ones */
+        inst_gauge *g = &in->gauge[in->cur];
+        int64_t nano = llround(p * 1e9);
+        in->reject_nano_sum += nano - g->reject_nano;
+        in->requests_sum += sat32(req) - (uint64_t)g->requests;
+        in->accepts_sum += sat32(acc) - (uint64_t)g->accepts;
+        g->reject_nano = nano;
+        g->requests = sat32(req);
+        g->accepts = sat32(acc);
+        p = (double)in->reject_nano_sum / 1e9 / in->count;
+        req = in->requests_sum;
+        acc = in->accepts_sum;
+    }
+    b->throttle_reject_p = (float)p;
+    b->throttle_requests = sat32(req);
+    b->throttle_accepts = sat32(acc);
+}
+
+/* The series' limiter_balance after a limiter call at now: the current
+ * instance's balance, or with instances their mean. */
+static float balance_now(model *md, double now)
+{
+    double v = hp_limiter_balance(&md->guard.limiter, now);
+    instances *in = &md->inst;
+    if (!in->gauge)
+        return (float)v;
+    inst_gauge *g = &in->gauge[in->cur];
+    int64_t milli = llround(v * 1000); /* every kind's balance is a multiple of 1/1000 */
+    in->balance_milli_sum += milli - g->balance_milli;
+    g->balance_milli = milli;
+    return (float)((double)in->balance_milli_sum / 1000 / in->count);
 }
 
 void mech_limiter(model *md)
@@ -81,7 +129,7 @@ void mech_limiter(model *md)
     double now = sim_now(md->sim);
     mech_bucket *b = bucket_at(md, now);
     if (b)
-        b->limiter_balance = (float)hp_limiter_balance(&md->guard.limiter, now);
+        b->limiter_balance = balance_now(md, now);
 }
 
 void mech_retry(model *md, bool allowed)
@@ -92,15 +140,24 @@ void mech_retry(model *md, bool allowed)
         return;
     b->limiter_allowed += allowed;
     b->limiter_denied += !allowed;
-    b->limiter_balance = (float)hp_limiter_balance(&md->guard.limiter, now);
+    b->limiter_balance = balance_now(md, now);
 }
 
 /* The series reaches the run's last event, also where no call changed
- * anything near the end (a closed breaker writes nothing). */
+ * anything near the end (a closed breaker writes nothing); with
+ * instances, every instance's breaker time up to then (O(instances), once). */
 void mech_finish(model *md)
 {
-    if (md->spec->guard.breaker)
-        mech_breaker(md);
+    if (md->spec->guard.breaker) {
+        uint32_t cur = md->inst.cur;
+        for (uint32_t i = 0; i < md->inst.count; i++) {
+            if (md->inst.count > 1)
+                instance_switch(md, i);
+            mech_breaker(md);
+        }
+        if (md->inst.count > 1)
+            instance_switch(md, cur);
+    }
     bucket_at(md, sim_now(md->sim));
 }
 

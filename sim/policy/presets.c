@@ -137,7 +137,8 @@ static const hp_library_preset presets[] = {
       .retry_only = AWS_RETRIED, .adaptive_rate = true},
      false, {0}, "as aws_standard", "no", "boto/botocore",
      "botocore/retries/adaptive.py, bucket.py, throttling.py, standard.py", "1.43.67 (0e6e2404)",
-     "the limiter (token bucket, CUBIC send rate) is shared by all clients of a run, as by one SDK client"},
+     "the limiter (token bucket, CUBIC send rate) is shared by all clients of a run, as by one SDK client "
+     "(one per instance of N clients with [limits] clients_per_instance)"},
     {"grpc", "gRPC retry policy (gRFC A6), the example config: maxAttempts 4, 0.1 s, 1 s, x2, UNAVAILABLE",
      {.strategy = HP_EXPONENTIAL, .base_s = 0.1, .cap_s = 1.0, .max_attempts = 4, .unknown = HP_UNKNOWN_FAIL,
       .on_timeout = HP_TIMEOUT_NEVER, .jitter = HP_JITTER_SYMMETRIC, .jitter_f = 0.2,

@@ -53,10 +53,15 @@ const char *real_unsupported(const model_spec *spec, int serve)
         return "[clients] side_effect: herd drive sends reads (GET) only; expected side_effect = read";
     if (spec->guard.hedging)
         return "[limits] hedging: herd drive sends no hedged copies; expected hedging = false";
+    if (spec->clients_per_instance)
+        return "[limits] clients_per_instance: herd drive keeps one [limits] state for all its clients; expected no "
+               "clients_per_instance";
     if (spec->task_steps > 1)
         return "[clients] task_steps: herd drive runs single requests; expected task_steps = 1";
     if (spec->warmup_s > 0)
         return "[run] warmup_s: herd drive measures from the start; expected warmup_s = 0";
+    if (spec_has_window(spec))
+        return "[run] window_s: herd drive measures every request; expected no window_s";
     return NULL;
 }
 

@@ -203,9 +203,48 @@ static int job_formats(const folder *fo, const job *j, const char **fmt)
         fmt[0] = "txt";
         return 1;
     }
+    if (fo->o->term == PLOT_TERM_SVG) {
+        fmt[0] = "svg";
+        return 1;
+    }
     fmt[0] = "png";
     fmt[1] = "svg";
     return 2;
+}
+
+/* Whether figure f of job j is drawn (--figure). */
+static int fig_wanted(const folder *fo, const job *j, int f)
+{
+    return !fo->o->figure || !strcmp(fo->o->figure, j->fig[f]);
+}
+
+/* --figure: keeps only the jobs that draw it; PLOT_INVALID with the
+ * figures of this directory when none does. */
+static int select_figure(const folder *fo, job *jobs, int *njobs, char *err, size_t errlen)
+{
+    if (!fo->o->figure)
+        return 0;
+    int kept = 0;
+    char names[1024] = "";
+    for (int i = 0; i < *njobs; i++) {
+        int has = 0;
+        for (int f = 0; f < jobs[i].nfig; f++) {
+            has |= fig_wanted(fo, &jobs[i], f);
+            if (!jobs[i].gif)
+                plot_append(names, sizeof names, ", ", jobs[i].fig[f], NULL);
+        }
+        if (has)
+            jobs[kept++] = jobs[i];
+    }
+    if (kept == 0) {
+        char v[VALUE_SHOWN * 4 + 8];
+        plot_esc(v, sizeof v, fo->o->figure, VALUE_SHOWN);
+        snprintf(err, errlen, "--figure '%s': this directory has no such figure; expected one of: %s", v,
+                 names[0] ? names : "(none: nothing to plot)");
+        return PLOT_INVALID;
+    }
+    *njobs = kept;
+    return 0;
 }
 
 /* Runs job j on wd and checks that it wrote each figure there. */
@@ -370,13 +409,17 @@ int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errl
         goto done;
     }
     njobs = plan_jobs(&fo, o, jobs);
+    if ((rc = select_figure(&fo, jobs, &njobs, err, errlen)) != 0)
+        goto done;
+    rc = -1;
     if (njobs && find_scripts(plots, err, errlen))
         goto done;
+    const char *dest = o->figdir ? o->figdir : d; /* where the figures land */
 
     /* 2. the figures' data, in a private directory beside the figures (so
      * that they can be renamed into place) */
     if (njobs) {
-        if (plot_path_fmt(wd, err, errlen, "%s%s/.herd-plot.XXXXXX", d[0] == '/' ? "" : "./", d))
+        if (plot_path_fmt(wd, err, errlen, "%s%s/.herd-plot.XXXXXX", dest[0] == '/' ? "" : "./", dest))
             goto done;
         if (!mkdtemp(wd)) {
             snprintf(err, errlen, "%s: cannot write figures there: %s", shown, strerror(errno));
@@ -398,14 +441,14 @@ int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errl
         const char *fmt[2];
         int nf = job_formats(&fo, &jobs[i], fmt);
         for (int f = 0; f < jobs[i].nfig; f++)
-            for (int k = 0; k < nf; k++) {
+            for (int k = 0; k < nf && fig_wanted(&fo, &jobs[i], f); k++) {
                 if (!strcmp(fmt[k], "txt")) {
                     if (print_text(wd, jobs[i].fig[f], err, errlen))
                         goto done;
                     continue;
                 }
                 if (plot_path_fmt(from, err, errlen, "%s/%s.%s", wd, jobs[i].fig[f], fmt[k]) ||
-                    plot_path_fmt(to, err, errlen, "%s/%s.%s", d, jobs[i].fig[f], fmt[k]))
+                    plot_path_fmt(to, err, errlen, "%s/%s.%s", dest, jobs[i].fig[f], fmt[k]))
                     goto done;
                 if (rename(from, to) != 0) {
                     char t[SHOWN_MAX + 8];
@@ -427,12 +470,12 @@ int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errl
             const char *fmt[2];
             int nf = job_formats(&fo, &jobs[i], fmt);
             for (int f = 0; f < jobs[i].nfig; f++)
-                for (int k = 0; k < nf; k++) {
+                for (int k = 0; k < nf && fig_wanted(&fo, &jobs[i], f); k++) {
                     char fig[PATH_MAX + 64];
                     drawn = 1;
                     if (!strcmp(fmt[k], "txt"))
                         continue;
-                    snprintf(fig, sizeof fig, "%s/%s.%s", d, jobs[i].fig[f], fmt[k]);
+                    snprintf(fig, sizeof fig, "%s/%s.%s", dest, jobs[i].fig[f], fmt[k]);
                     plot_esc(shown, sizeof shown, fig, SHOWN_MAX);
                     printf("%s%s", sep, shown);
                     sep = ", ";
@@ -494,6 +537,9 @@ int plot_prepare_dir(const char *dir, const plot_opts *o, const char *wd, char *
         goto done;
     }
     int njobs = plan_jobs(&fo, o, jobs);
+    if ((rc = select_figure(&fo, jobs, &njobs, err, errlen)) != 0)
+        goto done;
+    rc = -1;
     if (njobs && plot_prepare(&fo, jobs, njobs, dir, wd, err, errlen))
         goto done;
     rc = 0;

@@ -208,7 +208,8 @@ void plot_csv_close(csv_rd *r);
 enum { K_SUMMARY, K_AGGREGATE, K_TIMESERIES, K_COMPARE, K_TOOLS, NKINDS };
 extern const char *const plot_csv_file[NKINDS];
 
-typedef enum ftype { T_VARIANT, T_KEYVAL, T_STRATEGY, T_U64, T_DBL, T_TOOL } ftype;
+/* T_COUNT: a metric that is a count: an unsigned integer, or n/a (undefined in the run). */
+typedef enum ftype { T_VARIANT, T_KEYVAL, T_STRATEGY, T_U64, T_DBL, T_TOOL, T_COUNT } ftype;
 
 typedef struct colspec {
     char name[96];
@@ -343,6 +344,10 @@ void plot_point_text(const folder *fo, char *out, size_t n, int from);
  * w[max]; their number.  Written as "win" lines of a panel. */
 int plot_windows(const folder *fo, const char *variant, double tmax, window *w, int max);
 void plot_write_windows(FILE *f, const window *w, int n, int panel);
+
+/* The text size of --term dumb: o's, raised to 80 x 24 and bounded by
+ * 1000 x 1000. */
+void plot_dumb_size(const plot_opts *o, int *cols, int *lines);
 
 /* plot_data.c */
 

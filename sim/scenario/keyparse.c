@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/results.h"
+#include "../spec/metrics.h"
 #include "data.h"
 
 static const char *apply_preset(const key *k, void *field, const char *value, char *buf, size_t n);
@@ -106,12 +106,26 @@ int scn_valid_name(const char *s)
 
 void scn_range_text(const key *k, char *buf, size_t n)
 {
+    int no_zero = k->lo == 0 && scn_zero_refusal(k) != NULL; /* (0, hi] */
     if (k->type == K_U64)
         snprintf(buf, n, "an integer in [%.0f, 2^64 - 1]", k->lo);
     else if (k->type == K_U32)
-        snprintf(buf, n, "an integer in [%.0f, %.0f]", k->lo, k->hi);
+        snprintf(buf, n, "an integer in [%.0f, %.0f]", no_zero ? 1 : k->lo, k->hi);
     else
-        snprintf(buf, n, "a number in [%g, %g]%s%s", k->lo, k->hi, *k->unit ? " " : "", k->unit);
+        snprintf(buf, n, "a number in %s%g, %g]%s%s", no_zero ? "(" : "[", k->lo, k->hi, *k->unit ? " " : "",
+                 k->unit);
+}
+
+/* A 0 written to a key whose library field reads 0 as its default (and has
+ * no HP_OFF: compile.c) is refused with the reason.  NULL, or the message
+ * in buf. */
+static const char *refuse_zero(const key *k, double v, const char *range, char *buf, size_t n)
+{
+    const char *why = v == 0 ? scn_zero_refusal(k) : NULL;
+    if (!why)
+        return NULL;
+    snprintf(buf, n, "0 is refused: %s; expected %s", why, range);
+    return buf;
 }
 
 /* Applies value to the field of key k at base.  Returns NULL or a message
@@ -128,7 +142,26 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
             snprintf(buf, n, "expected %s, got '%s'", range, value);
             return buf;
         }
+        if (refuse_zero(k, v, range, buf, n))
+            return buf;
         memcpy(field, &v, sizeof v);
+        return NULL;
+    }
+    case K_WINDOW: {
+        double v[2];
+        const char *colon = strchr(value, ':');
+        char a[64];
+        if (colon && (size_t)(colon - value) < sizeof a) {
+            memcpy(a, value, (size_t)(colon - value));
+            a[colon - value] = '\0';
+        }
+        if (!colon || (size_t)(colon - value) >= sizeof a || scn_parse_double(a, &v[0]) != 0 ||
+            scn_parse_double(colon + 1, &v[1]) != 0 || !(v[0] >= k->lo) || !(v[1] <= k->hi) || !(v[0] < v[1])) {
+            snprintf(buf, n, "expected FROM:TO, two times in seconds with %g <= FROM < TO <= %g (the logical "
+                             "requests started in [FROM, TO) are measured), got '%s'", k->lo, k->hi, value);
+            return buf;
+        }
+        memcpy(field, v, sizeof v);
         return NULL;
     }
     case K_U32:
@@ -139,6 +172,8 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
             snprintf(buf, n, "expected %s, got '%s'", range, value);
             return buf;
         }
+        if (refuse_zero(k, (double)v, range, buf, n))
+            return buf;
         if (k->type == K_U32) {
             uint32_t w = (uint32_t)v;
             memcpy(field, &w, sizeof w);
@@ -262,14 +297,14 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
             if (!len)
                 break;
             size_t m;
-            for (m = 0; m < metric_count; m++)
-                if (strlen(metric_table[m].name) == len && !strncmp(metric_table[m].name, p, len))
+            for (m = 0; m < spec_metric_count; m++)
+                if (strlen(spec_metrics[m].name) == len && !strncmp(spec_metrics[m].name, p, len))
                     break;
-            if (m == metric_count) {
+            if (m == spec_metric_count) {
                 const char *names[128] = {0};
                 size_t nn = 0;
-                for (size_t q = 0; q < metric_count && nn < 128; q++)
-                    names[nn++] = metric_table[q].name;
+                for (size_t q = 0; q < spec_metric_count && nn < 128; q++)
+                    names[nn++] = spec_metrics[q].name;
                 char word[64];
                 snprintf(word, sizeof word, "%.*s", (int)(len < 63 ? len : 63), p);
                 const char *near = scn_nearest(word, names, nn);
@@ -315,6 +350,10 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
             }
             mask |= 1u << cl;
             p += len;
+        }
+        if (!mask) { /* an empty mask is the default (retry_on: every class), not "none" */
+            snprintf(buf, n, "expected a list of at least one class, got '%s'", value);
+            return buf;
         }
         memcpy(field, &mask, sizeof mask);
         return NULL;
@@ -480,6 +519,8 @@ size_t scn_key_field_size(const key *k)
     switch (k->type) {
     case K_DOUBLE:
         return sizeof(double);
+    case K_WINDOW:
+        return 2 * sizeof(double);
     case K_BOOL:
     case K_NBOOL:
         return sizeof(bool);

@@ -70,7 +70,8 @@ static const char *const ts_names[] = {"all", "first", "none", NULL};
     {sec, "budget_mode", K_ENUM, F(P budget_mode), 0, 0, budget_mode_names, "", D("includes_sleep"), d14},      \
     {sec, "adaptive_rate_limiter", K_BOOL, F(P adaptive_rate), 0, 0, bool_names, "", D("false"),                \
      "AWS SDK adaptive mode: before every attempt the client waits for a token of a client-side rate "       \
-     "limiter (botocore's token bucket whose rate follows CUBIC on 429s), shared by all clients."}
+     "limiter (botocore's token bucket whose rate follows CUBIC on 429s), shared by all clients (or per "   \
+     "instance: [limits] clients_per_instance)."}
 #define OWN_DEFAULT(x) x
 #define RETRY_DEFAULT(x) "[retry]"
 
@@ -100,6 +101,12 @@ const key scn_key_table[] = {
     {"run", "warmup_s", K_DOUBLE, C(warmup_s), 0, 1e9, NULL, "s", "0",
      "Logical requests started before warmup_s, and server time before it, are left out of the "
      "latency, wait and utilization metrics (steady-state measurements)."},
+    {"run", "window_s", K_WINDOW, C(window_s), 0, 1e9, NULL, "s", "none (every request)",
+     "FROM:TO: every per-request metric (latency quantiles, successes, failures and their reasons, calls, "
+     "retries and the other attempt counters, amplification, offered_per_s, goodput_per_s, tasks, tools.csv) "
+     "counts the logical requests started in [FROM, TO), with every attempt they make whenever it happens; "
+     "offered_per_s and goodput_per_s are over TO - FROM. Whole-run metrics (completion time, peaks, the "
+     "server's wait and utilization, recovery, events) stay as they are. TO at most horizon_s."},
     {"run", "trigger_start_s", K_DOUBLE, C(trigger_start_s), 0, 1e9, NULL, "s",
      "start of the last outage, else of the spike",
      "Start of the trigger: recovery_time_s counts from here."},
@@ -220,7 +227,8 @@ const key scn_key_table[] = {
      "client's previous one; what content_hash keys confuse."},
 
     {"limits", "limiter", K_ENUM, C(limiter), 0, 0, limiter_names, "", "none",
-     "Retry limiting for the innermost layer, shared by all clients: aws_quota (AWS SDK standard "
+     "Retry limiting for the innermost layer, shared by all clients (or per instance: "
+     "clients_per_instance): aws_quota (AWS SDK standard "
      "retry quota: 500 tokens, a retry costs 5, 10 after a timeout, a success refunds), grpc "
      "(retry throttling: 10 tokens, a failure takes 1, a success adds 0.1, retries while "
      "tokens > 5), envoy (retry budget: active retries < max(3, 20% of active requests)), "
@@ -236,17 +244,18 @@ const key scn_key_table[] = {
     {"limits", "grpc_token_ratio", K_DOUBLE, C(limiter_opts.grpc_token_ratio), 0, 1000, NULL, "", "0.1",
      "grpc: tokens a success adds."},
     {"limits", "envoy_budget_percent", K_DOUBLE, C(limiter_opts.envoy_budget_percent), 0, 100, NULL, "%", "20",
-     "envoy: active retries allowed as a percentage of active requests."},
+     "envoy: active retries allowed as a percentage of active requests (0: only the minimum)."},
     {"limits", "envoy_min_retry_concurrency", K_U32, C(limiter_opts.envoy_min_retry_concurrency), 0, 1000000000,
-     NULL, "", "3", "envoy: active retries always allowed."},
+     NULL, "", "3", "envoy: active retries always allowed (0: none)."},
     {"limits", "finagle_ttl_s", K_DOUBLE, C(limiter_opts.finagle_ttl_s), 0, 1e6, NULL, "s", "10",
      "finagle: how long deposits and withdrawals count."},
     {"limits", "finagle_min_retries_per_s", K_DOUBLE, C(limiter_opts.finagle_min_retries_per_s), 0, 1e9, NULL,
-     "1/s", "10", "finagle: retries always allowed per second."},
+     "1/s", "10", "finagle: retries always allowed per second (0: no reserve)."},
     {"limits", "finagle_percent_can_retry", K_DOUBLE, C(limiter_opts.finagle_percent_can_retry), 0, 1000, NULL, "",
-     "0.2", "finagle: retries allowed as a fraction of requests (0.2 = 20%)."},
+     "0.2", "finagle: retries allowed as a fraction of requests (0.2 = 20%; 0: only the reserve)."},
     {"limits", "breaker", K_BOOL, C(breaker), 0, 0, bool_names, "", "false",
-     "A circuit breaker in front of the server (closed, open, half-open), shared by all clients: "
+     "A circuit breaker in front of the server (closed, open, half-open), shared by all clients (or per "
+     "instance: clients_per_instance): "
      "an attempt it refuses fails at once without reaching the server."},
     {"limits", "breaker_failure_ratio", K_DOUBLE, C(breaker_opts.failure_ratio), 0, 1, NULL, "", "0.5",
      "Failure ratio over the window that opens the breaker."},
@@ -271,10 +280,16 @@ const key scn_key_table[] = {
     {"limits", "hedge_mode", K_ENUM, C(hedge_opts.mode), 0, 0, hedge_mode_names, "", "percentile",
      "percentile: the delay is that percentile of the latencies seen so far (hedge_delay_s until 20 "
      "are seen); fixed: hedge_delay_s."},
-    {"limits", "hedge_delay_s", K_DOUBLE, C(hedge_opts.delay_s), 0, 1e9, NULL, "s", "1", "Fixed hedge delay."},
+    {"limits", "hedge_delay_s", K_DOUBLE, C(hedge_opts.delay_s), 0, 1e9, NULL, "s", "1", "Fixed hedge delay (0: copies at once)."},
     {"limits", "hedge_percentile", K_DOUBLE, C(hedge_opts.percentile), 0, 1, NULL, "", "0.95",
      "The latency percentile that triggers a hedge."},
     {"limits", "hedge_max", K_U32, C(hedge_opts.max_hedges), 0, 100, NULL, "", "1", "Copies per attempt at most."},
+    {"limits", "clients_per_instance", K_U32, C(clients_per_instance), 1, 100000000, NULL, "",
+     "all clients (one instance)",
+     "Keeps the state of [limits] (limiter, breaker, throttling, hedge tracker, and the adaptive "
+     "send-rate limiter of adaptive_rate_limiter) per instance of N clients, as a fleet of hosts "
+     "each with its own SDK client: client i belongs to instance i / N (the last instance may have "
+     "fewer). Refused when it changes nothing: N >= the number of clients, or no such mechanism."},
 
     {"retry", "strategy", K_STRATEGY, C(policy.strategy), 0, 0, NULL, "", "exponential",
      "Strategy when [run] strategies is not given."},
@@ -304,7 +319,7 @@ const key scn_key_table[] = {
     {"retry", "honour_retry_after", K_NBOOL, C(policy.ignore_retry_after), 0, 0, bool_names, "", "true",
      "Sleep at least the Retry-After of a 429."},
     {"retry", "retry_after_max_s", K_DOUBLE, C(policy.retry_after_max_s), 0, 1e9, NULL, "s", "120",
-     "Longest Retry-After honoured; longer ones are clamped."},
+     "Longest Retry-After honoured; longer ones are clamped (0: none beyond 0 s)."},
     {"retry", "not_found_ok_on_retry", K_BOOL, C(policy.not_found_ok_on_retry), 0, 0, bool_names, "", "false",
      "Destructive operations: a 404 after the first attempt means an earlier attempt did it."},
     {"retry", "unknown_errors", K_ENUM, C(policy.unknown), 0, 0, unknown_names, "", "retry",
@@ -473,6 +488,9 @@ void scn_print_reference(FILE *f)
         case K_DATA:
             snprintf(type, sizeof type, "a CSV file, or none");
             break;
+        case K_WINDOW:
+            snprintf(type, sizeof type, "FROM:TO");
+            break;
         }
         fprintf(f, "| `%s` | %s | %s | %s | %s |\n", k->name, type, *k->unit ? k->unit : "-", k->def, k->doc);
         if (!strcmp(k->section, "server") && !strcmp(k->name, "service_time_s"))
@@ -502,7 +520,7 @@ void scn_print_key_list(FILE *f)
         [K_STRATEGY] = "strategy", [K_STRATEGIES] = "strategies", [K_ENUM] = "enum", [K_NAME] = "name",
         [K_OUTCOME] = "outcome", [K_BASELINE] = "baseline", [K_BOOL] = "bool", [K_NBOOL] = "bool",
         [K_PRESET] = "preset", [K_COLUMNS] = "columns", [K_CLASSES] = "classes", [K_DELAY] = "distribution",
-        [K_STATUSES] = "statuses", [K_DATA] = "file"};
+        [K_STATUSES] = "statuses", [K_DATA] = "file", [K_WINDOW] = "window"};
     for (size_t i = 0; i < scn_key_count; i++) {
         const key *k = &scn_key_table[i];
         fprintf(f, "%s\t%s\t%s\t", k->section, k->name, tname[k->type]);

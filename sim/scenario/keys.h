@@ -21,7 +21,8 @@ typedef enum ktype {
     K_CLASSES, /* a list of failure classes, into a bit mask */
     K_DELAY,   /* constant / uniform / exponential, into an hp_policy's delay_* fields */
     K_STATUSES, /* a list of up to HP_MAX_NO_RETRY_STATUS HTTP statuses, into uint16_t[] */
-    K_DATA     /* a CSV data file (lo: its spec_data_kind), into a uint32_t entry index */
+    K_DATA,    /* a CSV data file (lo: its spec_data_kind), into a uint32_t entry index */
+    K_WINDOW   /* FROM:TO, two numbers in [lo, hi] with FROM < TO, into double[2] */
 } ktype;
 
 typedef struct key {
@@ -96,6 +97,11 @@ int scn_valid_name(const char *s);
  * what the operation is (idempotency, key, not_found_ok_on_retry).
  * Negative: none. */
 void scn_apply_preset_policy(hp_policy *p, int preset);
+
+/* Why key k refuses an explicit 0 (its library field reads 0 as the
+ * default and has no HP_OFF; compile.c), or NULL: a 0 written to any other
+ * key is a 0. */
+const char *scn_zero_refusal(const key *k);
 
 /* Bytes of the field key k writes (tool and layer overrides are copied with
  * it). */

@@ -63,6 +63,12 @@ void scn_defaults(scn_config *c)
     c->trigger_end_s = -1;
     c->recovery_window_s = 10;
     c->recovery_fraction = 0.9;
+    /* the library's defaults written out, so that a 0 here is a 0 the
+     * scenario wrote (compile.c maps it to HP_OFF, or the key refused it) */
+    c->limiter_opts = hp_limiter_defaults(HP_LIMITER_NONE);
+    c->breaker_opts = hp_breaker_defaults();
+    c->throttle_opts = hp_throttle_defaults();
+    c->hedge_opts = hp_hedge_defaults();
 }
 
 /* ---- parse state --------------------------------------------------- */

@@ -100,6 +100,7 @@ typedef struct scn_config {
     double bucket_s;
     double horizon_s;
     double warmup_s;            /* requests started before are not measured */
+    double window_s[2];         /* [run] window_s = FROM:TO; {0, 0}: none */
     double trigger_start_s;     /* recovery_time_s counts from here (< 0: start of the last outage or spike) */
     double trigger_end_s;       /* end of the trigger, for figures (< 0: end of the last outage or spike) */
     double recovery_window_s;   /* goodput over every window this long, until the end, */
@@ -180,6 +181,7 @@ typedef struct scn_config {
     hp_throttle_opts throttle_opts;
     bool hedging;
     hp_hedge_opts hedge_opts;
+    uint32_t clients_per_instance; /* 0: not written (one state for all clients) */
 
     /* [retry] */
     hp_policy policy;           /* policy.strategy: the [retry] strategy */

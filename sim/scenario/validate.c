@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../model/model.h"
+#include "../spec/memory.h"
 #include "data.h"
 
 /* "PATH:LINE", "--set ASSIGNMENT" or "PATH" for an origin. */
@@ -340,6 +340,13 @@ int scn_check(const scn_config *c, const scn_origins *from, char err[static SCN_
             "larger bucket_s or a shorter horizon_s)",
             c->bucket_s, c->horizon_s, c->horizon_s / c->bucket_s);
     }
+    if (c->window_s[1] > c->window_s[0] && c->window_s[1] > c->horizon_s) {
+        int l = line_of(from, "run", "window_s");
+        BAD(l ? l : line_of(from, "run", "horizon_s"),
+            "[run] window_s = %g:%g ends after horizon_s = %g s: requests started after the horizon never "
+            "happen; expected TO <= horizon_s",
+            c->window_s[0], c->window_s[1], c->horizon_s);
+    }
     if (c->start == SPEC_START_SPREAD && !(c->spread_s > 0))
         BAD(line_of(from, "clients", "start"), "[clients] start = spread needs spread_s > 0");
     if (c->requests_per_client % c->task_steps)
@@ -390,7 +397,19 @@ int scn_check(const scn_config *c, const scn_origins *from, char err[static SCN_
             "clients x requests_per_client exceeds 4e9 logical requests");
     model_spec spec;
     scn_compile(c, &spec);
-    double need = model_memory_estimate(&spec);
+    if (c->clients_per_instance) {
+        int l = line_of(from, "limits", "clients_per_instance");
+        if (!spec_guard_shares_state(&spec))
+            BAD(l, "[limits] clients_per_instance: no effect, because [limits] configures no limiter, breaker, "
+                   "throttling or hedging, and no innermost retry policy has adaptive_rate_limiter (nothing is "
+                   "kept per instance); expected one of them, or no clients_per_instance");
+        if (c->clients_per_instance >= spec.clients)
+            BAD(l, "[limits] clients_per_instance: no effect, because %u clients per instance put all %u clients "
+                   "in one instance, as without the key (one state shared by all); expected fewer than %u, or no "
+                   "clients_per_instance",
+                c->clients_per_instance, spec.clients, spec.clients);
+    }
+    double need = spec_memory_estimate(&spec);
     double have = scn_memory_limit();
     if (need > have)
         BAD(line_of(from, "clients", "count"),

@@ -84,6 +84,8 @@ typedef struct model_spec {
     double bucket_s;            /* timeseries bucket width */
     double horizon_s;
     double warmup_s;            /* requests started before are not measured */
+    double window_from_s;       /* [run] window_s = FROM:TO: the per-request metrics count the */
+    double window_to_s;         /* logical requests started in [FROM, TO); TO <= FROM: no window */
     double trigger_start_s;     /* recovery_time_s is counted from here (< 0: the last outage or spike) */
     double trigger_end_s;       /* end of the trigger, for figures (< 0: the last outage or spike) */
     double recovery_window_s;   /* see sim/model/recovery.h */
@@ -148,6 +150,31 @@ typedef struct model_spec {
     /* retry limiting, breaker, throttling, hedging, shared by all clients:
      * the policy library's client options as they are (zero: none) */
     hp_client_opts guard;
+    /* [limits] clients_per_instance: the guard's state (with the adaptive
+     * send-rate limiter of policies with adaptive_rate) is kept per group
+     * of this many clients, client i in instance i / clients_per_instance
+     * (the last group may be smaller); 0: one state shared by all */
+    uint32_t clients_per_instance;
 } model_spec;
+
+/* True if the clients share any state through the guard (hp_client): a
+ * retry limiter, breaker, throttling, hedging, or an innermost policy with
+ * adaptive_rate (the library's send-rate limiter lives in the client).
+ * Without one, clients_per_instance changes nothing. */
+static inline bool spec_guard_shares_state(const model_spec *s)
+{
+    if (s->guard.limiter.kind != HP_LIMITER_NONE || s->guard.breaker || s->guard.throttling || s->guard.hedging)
+        return true;
+    if (s->nlayers)
+        return s->layers[s->nlayers - 1].policy.adaptive_rate;
+    for (uint32_t t = 0; t < s->ntools; t++)
+        if (s->tools[t].policy.adaptive_rate)
+            return true;
+    return !s->ntools && s->policy.adaptive_rate;
+}
+
+/* True when [run] window_s is set: the per-request metrics then count the
+ * logical requests started in [window_from_s, window_to_s). */
+static inline bool spec_has_window(const model_spec *s) { return s->window_to_s > s->window_from_s; }
 
 #endif
