@@ -8,7 +8,7 @@
 #   make metastable-maps  recovery maps of every mitigation, headline, hysteresis, into out/ (about 30 min)
 #   make workshop the five lessons of scenarios/workshop/: run, check what each page says, draw
 #   make validate the engine against queueing theory (full table)
-#   make fuzz     libFuzzer over scenario parsing (FUZZ_SECONDS=600)
+#   make fuzz     libFuzzer over scenarios, shards, results folders, data files, serve (FUZZ_SECONDS=600 in all)
 #   make realcheck  herd serve + herd drive (real, loopback) against herd run, side by side
 #   make stress   the tests that use wall-clock time, 20 times with both cores busy (20/20 to pass)
 #   make bench    events/s and peak memory, ladder queue vs heap, 1e4..1e7 clients and the OCC sweep
@@ -33,10 +33,9 @@ DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev 
             clang libclang-rt-14-dev libopenmpi-dev openmpi-bin pkgconf groff-base man-db \
             libmicrohttpd-dev libcurl4-openssl-dev chromium tmux
 FUZZ_SECONDS ?= 600
-FUZZ_SRC = tests/fuzz_scenario.c $(SIM_SRC) $(POLICY_SRC) $(CLI_SRC)
 
 POLICY_SRC := sim/policy/backoff.c sim/policy/call.c sim/policy/classify.c sim/policy/presets.c sim/policy/adaptive.c sim/policy/retry_after.c sim/policy/limit.c sim/policy/breaker.c sim/policy/throttle.c sim/policy/hedge.c
-SIM_SRC    := sim/base/alloc.c sim/base/text.c sim/base/csvread.c \
+SIM_SRC    := sim/base/alloc.c sim/base/text.c sim/base/csvread.c sim/base/fileio.c \
               sim/engine/equeue.c sim/engine/chunk.c sim/engine/ladder.c \
               sim/engine/rng.c sim/engine/sim.c \
               sim/spec/dist.c sim/spec/table.c sim/spec/metrics.c sim/spec/memory.c \
@@ -49,7 +48,7 @@ SIM_SRC    := sim/base/alloc.c sim/base/text.c sim/base/csvread.c \
               sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c sim/experiment/rare.c \
               sim/real/common.c sim/real/serve.c sim/real/backend.c sim/real/drive.c sim/real/session.c
 CLI_SRC    := sim/cli/main.c sim/cli/common.c sim/cli/rare_cmd.c sim/cli/real_cmd.c sim/cli/report_cmd.c
-TESTS      := test_html test_policy test_zero test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model test_recovery
+TESTS      := test_fileio test_html test_policy test_zero test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model test_recovery
 
 POLICY_OBJ := $(POLICY_SRC:%.c=$(BUILD)/%.o)
 HP_VERSION_NUM := $(shell sed -n 's/^\#define HP_VERSION "\(.*\)"/\1/p' sim/policy/herdpolicy.h)
@@ -60,7 +59,7 @@ SIM_OBJ    := $(SIM_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN   := $(TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: mpi all deps run test unit-test cli-test asan-test bench reproduce validate update-golden fuzz install uninstall install-test clean readme-keys \
+.PHONY: mpi all deps run test unit-test cli-test asan-test bench reproduce validate update-golden fuzz fuzz-seeds install uninstall install-test clean readme-keys \
         figures figures-list workshop realcheck stress
 
 all: herd $(BUILD)/libherdpolicy.a $(BUILD)/$(SO_REAL)
@@ -161,24 +160,55 @@ cli-test: herd $(BUILD)/tests/plainhttp
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd report \
 	  $(BUILD)/valgrind-e2e --quiet
 
-# libFuzzer over scenario parsing (clang).  The corpus grows in
-# build/fuzz-corpus; seeds are every scenario and every bad input.
-build/fuzz_scenario: $(FUZZ_SRC)
-	@mkdir -p build
-	clang -std=c11 -D_DEFAULT_SOURCE -Dmain=herd_main -g -O1 -fsanitize=fuzzer,address,undefined \
-	  -fno-sanitize-recover=undefined $(FUZZ_SRC) -linih -lgsl -lgslcblas -lm -lpthread $(REAL_LIBS) -o $@
+# libFuzzer (clang) over everything that reads untrusted input, one
+# harness each: scenario parsing and the command line (fuzz_scenario), the
+# shard reader and herd merge (fuzz_merge), herd plot's results-folder
+# readers (fuzz_plot), the data-file readers (fuzz_data), herd serve's
+# request routing (fuzz_serve).  FUZZ_SECONDS is the total: each harness
+# gets a fifth of it, after replaying the inputs of every crash found so
+# far (tests/fuzz-regressions/, the scenario harness's at the top, the
+# others' in a folder named after the harness).  Corpora grow in
+# build/fuzz-corpus/NAME.
+FUZZERS  := scenario merge plot data serve
+FUZZ_EACH = $$(( $(FUZZ_SECONDS) / 5 > 1 ? $(FUZZ_SECONDS) / 5 : 1 ))
+FUZZ_CC   = clang -std=c11 -D_DEFAULT_SOURCE -Dmain=herd_main -g -O1 -fno-sanitize-recover=undefined
+# the simulator compiled once for every harness (instrumented, not linked
+# with the fuzzer's main), then one link per harness
+FUZZ_OBJ := $(addprefix build/fuzz-obj/,$(SIM_SRC:.c=.o) $(POLICY_SRC:.c=.o) $(CLI_SRC:.c=.o))
 
-fuzz: build/fuzz_scenario
-	@mkdir -p build/fuzz-corpus
-	@cp scenarios/*.ini build/fuzz-corpus/ 2>/dev/null; \
-	 for f in tests/bad/*.ini tests/fuzz-regressions/*; do [ -f "$$f" ] && cp "$$f" build/fuzz-corpus/; done; \
+build/fuzz-obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c $< -o $@
+
+build/libherdfuzz.a: $(FUZZ_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+build/fuzz_%: tests/fuzz_%.c build/libherdfuzz.a
+	@mkdir -p build
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined $< build/libherdfuzz.a -linih -lgsl -lgslcblas -lm -lpthread \
+	  $(REAL_LIBS) -o $@
+
+fuzz-seeds: herd
+	@sh tests/fuzz-seeds.sh ./herd build/fuzz-corpus
+
+fuzz: $(FUZZERS:%=build/fuzz_%) fuzz-seeds
+	@mkdir -p build/fuzz-corpus/scenario
+	@cp scenarios/*.ini build/fuzz-corpus/scenario/ 2>/dev/null; \
+	 for f in tests/bad/*.ini tests/fuzz-regressions/*; do [ -f "$$f" ] && cp "$$f" build/fuzz-corpus/scenario/; done; \
 	 printf '[clients]\ncount = 5\n[sweep]\nkey = run.seed\nvalues = 1:3:1\n--\n--set\nretry.max_attempts=3\n--sweep\nserver.workers=1,2\n--replications\n2\n' \
-	   >build/fuzz-corpus/flags-1.txt; \
-	 printf '[clients]\ncount = 3\n[variant a]\nrun.seed = 4\n--\n--seed\n7\n-o\n\n--jobs\n2\n' >build/fuzz-corpus/flags-2.txt; true
+	   >build/fuzz-corpus/scenario/flags-1.txt; \
+	 printf '[clients]\ncount = 3\n[variant a]\nrun.seed = 4\n--\n--seed\n7\n-o\n\n--jobs\n2\n' >build/fuzz-corpus/scenario/flags-2.txt; true
 	@echo "fuzz: replaying the inputs of every crash found so far (tests/fuzz-regressions)"
-	build/fuzz_scenario -close_fd_mask=3 tests/fuzz-regressions/*
-	build/fuzz_scenario -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -close_fd_mask=1 \
-	  -rss_limit_mb=2048 -print_final_stats=1 build/fuzz-corpus
+	build/fuzz_scenario -close_fd_mask=3 $$(find tests/fuzz-regressions -maxdepth 1 -type f)
+	@set -e; for h in merge plot data serve; do \
+	  if [ -d tests/fuzz-regressions/$$h ] && [ -n "$$(ls tests/fuzz-regressions/$$h)" ]; then \
+	    echo "build/fuzz_$$h tests/fuzz-regressions/$$h/*"; build/fuzz_$$h -close_fd_mask=3 tests/fuzz-regressions/$$h/*; fi; \
+	done
+	@set -e; for h in $(FUZZERS); do \
+	  echo "== fuzz_$$h: $(FUZZ_EACH) s"; \
+	  build/fuzz_$$h -max_total_time=$(FUZZ_EACH) -max_len=$$( [ $$h = merge ] || [ $$h = plot ] && echo 65536 || echo 4096 ) \
+	    -timeout=10 -close_fd_mask=1 -rss_limit_mb=2048 -print_final_stats=1 build/fuzz-corpus/$$h; \
+	done
 
 # Regenerates tests/golden/ on purpose: review the diff before committing.
 update-golden: herd

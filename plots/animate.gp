@@ -4,8 +4,10 @@
 #
 #   gnuplot -c plots/animate.gp DATA
 #
-# (herd plot DIR --gif.)  About 40 frames over the run, then the last one
-# held; one variant, sweep point and replication, as timeseries.gp.
+# (herd plot DIR --gif.)  40 frames over the run, then the last one held
+# 8 times; one variant, sweep point and replication, as timeseries.gp.
+# herd plot gives each panel at most 1000 steps (wider buckets when the
+# run has more), so the work per frame is bounded.
 #
 # DATA is a directory of figure data that herd plot prepares from a
 # validated results directory (HERD_PLOT_DATA=DATA herd plot DIR --gif

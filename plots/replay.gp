@@ -17,7 +17,8 @@
 #   DATA/replay.csv  blocks "x,y": 0 the input CDF, 1 the input rate,
 #                    2 the simulated starts per second, 3.. the quantiles
 #                    of each series (latency, probability)
-#   DATA/replay.tsv  key<TAB>value: hascdf, hasrate, hassim, bw, nq, q (name,
+#   DATA/replay.tsv  key<TAB>value: hascdf, hasrate, hassim, haslat (a
+#                    positive latency quantile to draw), bw, nq, q (name,
 #                    colour: one line per series), title, subtitle, W, H
 # All are read as data only.  Writes DATA/replay.png and .svg (or
 # DATA/replay.txt with term dumb).
@@ -30,10 +31,11 @@ info = data . "/replay.tsv"
 set datafile separator "\t"
 set datafile nocolumnheaders
 set datafile commentschars ""
-hascdf = 0; hasrate = 0; hassim = 0; bw = 1; nq = 0; title = ""; subtitle = ""; W = 1600; H = 900
+hascdf = 0; hasrate = 0; hassim = 0; haslat = 0; bw = 1; nq = 0; title = ""; subtitle = ""; W = 1600; H = 900
 stats info using (k = strcol(1), \
     (k eq "hascdf" ? hascdf = int(column(2)) : 0), (k eq "hasrate" ? hasrate = int(column(2)) : 0), \
     (k eq "hassim" ? hassim = int(column(2)) : 0), (k eq "bw" ? bw = column(2) : 0), \
+    (k eq "haslat" ? haslat = int(column(2)) : 0), \
     (k eq "nq" ? nq = int(column(2)) : 0), \
     (k eq "title" ? title = strcol(2) : 0), (k eq "subtitle" ? subtitle = strcol(2) : 0), \
     (k eq "W" ? W = int(column(2)) : 0), (k eq "H" ? H = int(column(2)) : 0), 0) nooutput
@@ -77,6 +79,9 @@ do for [fmt in (dumb ? "txt" : term eq "svg" ? "svg" : "png svg")] {
     set ylabel "P(latency <= x)"
     set yrange [0:1.02]
     set autoscale x
+    # nothing to draw (no request finished, e.g. a trace that drew no
+    # arrivals): an empty panel that says so, not an invalid range
+    if (!hascdf && !haslat) { set xrange [0.001:1]; set label 98 "no latency to show: a replication where no request finished" at graph 0.5, graph 0.5 center font fS }
     set format x "%g"
     set key bottom right font fS samplen 1.5 spacing 1.1
     plot file index 0 using "x":(hascdf && column("x") > 0 ? column("y") : 1/0) with lines lw lw lc rgb "#6E6E6E" \
@@ -85,6 +90,8 @@ do for [fmt in (dumb ? "txt" : term eq "svg" ? "svg" : "png svg")] {
              ps (dumb ? 1 : 1.6) lc rgb qc[q] title qn[q]
     unset logscale x
     unset label 99
+    unset label 98
+    set autoscale x
 
     # right: arrivals
     set title "arrivals: input trace and simulated" font fN

@@ -397,5 +397,43 @@ byname "$T/qpi/summary.csv" '
 expect_fail badsweep 2 "--sweep clients.count=x: [clients] count: expected an integer" run "$T/small.ini" -o "$T/out-badsweep" --sweep clients.count=1,x
 expect_fail badsweep2 2 "expected section.key=FROM:TO:STEP" run "$T/small.ini" -o "$T/out-badsweep2" --sweep clients.count
 
+# --- zero is a legitimate size --------------------------------------------
+# A low-rate trace (0.2/s for 10 s): replication 6 of seed 1 draws no
+# arrival.  That replication is a result (a row of zeros and n/a), not an
+# error, and herd plot draws the folder.
+printf 'time_s,rate_per_s\n0,0.2\n10,0.2\n' >"$T/low.csv"
+printf '[clients]\nstart = trace\ntrace_file = low.csv\n[run]\nhorizon_s = 20\nreplications = 10\n' >"$T/low.ini"
+if "$HERD" run "$T/low.ini" -o "$T/out-low" --quiet 2>"$T/stderr"; then
+    awk -F, 'NR > 1 && $4 == 0 { z = 1 } END { exit !z }' "$T/out-low/summary.csv" && ok ||
+        bad "low-rate trace: no replication without arrivals (the test no longer covers zero)"
+    "$HERD" plot "$T/out-low" --quiet 2>"$T/stderr" && [ -s "$T/out-low/replay.png" ] && ok ||
+        bad "low-rate trace: herd plot: $(cat "$T/stderr")"
+else
+    bad "low-rate trace with an empty replication: $(cat "$T/stderr")"
+fi
+
+# --- error messages name the right place ----------------------------------
+printf '[clients]\ncount = 5\n[server]\nerror_rate_503 = 0.6\n' >"$T/er.ini"
+expect_fail er-set 2 "--set server.error_rate_500=0.6: [server] the error_rate_* probabilities sum to 1.2" \
+    run "$T/er.ini" -o "$T/out-er-set" --set server.error_rate_500=0.6
+expect_fail er-last 2 "--set server.error_rate_503=0.9: [server] the error_rate_* probabilities sum to 1.5" \
+    run "$T/er.ini" -o "$T/out-er-last" --set server.error_rate_500=0.3 --set server.error_rate_500=0.6 --set run.seed=2 \
+    --set server.error_rate_503=0.9
+expect_fail seed-0 2 "--seed 0: [run] seed" run "$T/er.ini" -o "$T/out-seed-0" --seed 0
+expect_fail reps-0 2 "--replications 0: [run] replications" run "$T/er.ini" -o "$T/out-reps-0" --replications 0
+expect_fail rare-seed-0 2 "--seed 0: [run] seed" rare "$T/er.ini" --levels 3 -o "$T/out-rare-seed-0" --seed 0
+expect_fail limits-set 2 "--set limits.aws_capacity=3: [limits] aws_capacity: aws_retry_cost exceeds aws_capacity" \
+    run "$T/er.ini" -o "$T/out-limits-set" --set limits.limiter=aws_quota --set limits.aws_capacity=3
+# a byte-order mark opening a data file is not part of its header
+printf '\357\273\277value_s\n0.01\n0.02\n' >"$T/bom.csv"
+printf '[clients]\ncount = 5\n[server]\nservice_time_s = empirical(bom.csv)\n' >"$T/bom.ini"
+"$HERD" check "$T/bom.ini" >/dev/null 2>"$T/stderr" && ok || bad "data file with a BOM: $(cat "$T/stderr")"
+# the longest line (198 characters) is as long with CRLF as with LF
+c198=$(printf '%0196d' 0)
+printf '[clients]\r\ncount = 5\r\n; %s\r\n' "$c198" >"$T/crlf.ini"
+"$HERD" check "$T/crlf.ini" >/dev/null 2>"$T/stderr" && ok || bad "198-character CRLF line: $(cat "$T/stderr")"
+printf '[clients]\r\ncount = 5\r\n; %s0\r\n' "$c198" >"$T/crlf199.ini"
+expect_fail crlf199 2 "crlf199.ini:3: line longer than 198 characters" check "$T/crlf199.ini"
+
 echo "cli: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

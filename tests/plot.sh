@@ -297,5 +297,31 @@ HERD_PLOT_DATA="$T/keep" "$HERD" plot "$T/plain" --quiet >"$T/keep.out" 2>&1 && 
 [ "$(cat "$T/outside.txt")" = outside ] && [ ! -L "$T/keep/timeseries.csv" ] && [ -s "$T/keep/timeseries.csv" ] && ok \
     || bad "HERD_PLOT_DATA wrote through a link outside its directory"
 
+# Bounded work: 200,000 buckets.  The animation draws each panel with at
+# most 1000 steps per frame and the static figure at most 20000 (buckets
+# merged into wider ones, the subtitle says how wide); 40 frames + 8 held
+# whatever the bucket count.  (On 100,000 buckets --gif took 4.5 minutes
+# when every frame drew every bucket; the timeout only keeps a regression
+# from hanging the suite.)
+printf '[clients]\ncount = 40\nstart = spread\nspread_s = 20\n[run]\nhorizon_s = 20\nbucket_s = 0.0001\nreplications = 1\nstrategies = exponential, full_jitter\n' >"$T/many.ini"
+if "$HERD" run "$T/many.ini" -o "$T/many" --quiet; then
+    rm -rf "$T/many-data"
+    HERD_PLOT_DATA="$T/many-data" timeout 300 "$HERD" plot "$T/many" --gif --quiet 2>"$T/err"
+    rc=$?
+    if [ "$rc" -ne 0 ] || [ ! -s "$T/many/load.gif" ]; then bad "--gif on 200000 buckets: exit $rc: $(cat "$T/err")"
+    else
+        # steps per panel: data rows between headers
+        most() { awk -F, '/^time_s/ { if (n > m) m = n; n = 0; next } NF == 3 { n++ } END { if (n > m) m = n; print m }' "$1"; }
+        g=$(most "$T/many-data/load.csv") s=$(most "$T/many-data/timeseries.csv")
+        [ "$g" -le 1001 ] && [ "$g" -ge 500 ] && ok || bad "--gif: $g steps in a panel, want at most 1000 (+1)"
+        [ "$s" -le 20001 ] && [ "$s" -ge 10000 ] && ok || bad "timeseries: $s steps in a panel, want at most 20000 (+1)"
+        grep -q '^subtitle	replication 0, 0.0[0-9]* s buckets' "$T/many-data/load.tsv" && ok ||
+            bad "--gif: the subtitle does not give the merged bucket: $(grep subtitle "$T/many-data/load.tsv")"
+        grep -q '^frames = 40$' "$ROOT/plots/animate.gp" && ok || bad "animate.gp: frames is not 40"
+    fi
+else
+    bad "the 200000-bucket run failed"
+fi
+
 echo "plot: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

@@ -79,6 +79,36 @@ cp scenarios/thundering-herd.ini "$T/foreign/partial.herd"
 expect_refused foreign "not a herd partial results file" "$T/occ-3-1" "$T/foreign" "$T/occ-3-3"
 expect_refused no-file "cannot open" "$T/occ-3-1" "$T/nowhere" "$T/occ-3-3"
 
+# A shard of another split (same plan, another N): named as such, and the
+# values shown differ
+"$HERD" run scenarios/aws-2015-occ.ini --replications 4 --set 'sweep clients.values=10:40:10' --jobs 1 \
+    --shard 2/4 -o "$T/occ-4-2" --quiet || bad "occ-4-2 failed"
+expect_refused other-split "shard 2/4, but" "$T/occ-3-1" "$T/occ-4-2"
+
+# The fingerprint covers every data file's bytes: a capacity_file rewritten
+# between two shards (same name, same number of rows) is refused, and the
+# two fingerprints shown differ.
+mkdir -p "$T/cap/data"
+sed 's/replications = 5/replications = 2/; s/horizon_s = 1900/horizon_s = 1300/' scenarios/incident-replay.ini >"$T/cap/s.ini"
+printf 'time_s,rate_per_s\n0,20\n1200,20\n' >"$T/cap/data/trace.csv"
+cp scenarios/data/latency-histogram.csv "$T/cap/data/"
+printf 'time_s,workers_factor,speed_factor,error_rate\n0,1,1,0\n900,0.3,1,0.02\n1140,1,1,0\n' >"$T/cap/data/capacity.csv"
+"$HERD" run "$T/cap/s.ini" --shard 1/2 -o "$T/cap-1" --quiet || bad "cap shard 1 failed"
+printf 'time_s,workers_factor,speed_factor,error_rate\n0,1,1,0\n900,0.1,1,0.02\n1140,1,1,0\n' >"$T/cap/data/capacity.csv"
+"$HERD" run "$T/cap/s.ini" --shard 2/2 -o "$T/cap-2" --quiet || bad "cap shard 2 failed"
+expect_refused capacity-rewritten "a shard of another plan" "$T/cap-1" "$T/cap-2"
+if grep -q 'fingerprints \([0-9a-f]*\) and \1)' "$T/err"; then bad "capacity-rewritten: the same fingerprint twice: $(cat "$T/err")"; else ok; fi
+
+# partial.herd that is a FIFO (or a directory): refused at once, never a hang
+mkdir -p "$T/fifo-shard" "$T/dir-shard/partial.herd"
+if mkfifo "$T/fifo-shard/partial.herd" 2>/dev/null; then
+    timeout 20 "$HERD" merge "$T/refused-fifo" "$T/occ-3-1" "$T/fifo-shard" >"$T/out" 2>"$T/err"
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -qF "is not a regular file" "$T/err" && [ ! -e "$T/refused-fifo" ]; then ok
+    else bad "merge fifo: exit $rc: $(cat "$T/err")"; fi
+fi
+expect_refused dir-shard "is a directory" "$T/occ-3-1" "$T/dir-shard"
+
 # the README's Slurm recipe, with the array variables set by hand
 for k in 1 2 3 4; do
     SLURM_ARRAY_TASK_ID=$k SLURM_ARRAY_TASK_COUNT=4 sh -c \

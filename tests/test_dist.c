@@ -531,6 +531,66 @@ TEST(test_ks_other_kinds)
     check_ks("gamma(0.5, 1)");
 }
 
+/* The support, judged by what a distribution is: every draw of many lies
+ * in [lo, hi], and the spellings of "always 0" all have hi = 0. */
+TEST(test_support_draws)
+{
+    static const char *const texts[] = {"constant(0)", "0", "constant(2.5)", "uniform(0, 0)", "uniform(1, 3)",
+                                        "exponential(1)", "normal(3, 0)", "normal(1, 2)", "abs_normal(-2, 0)",
+                                        "abs_normal(1, 1)", "lognormal(1, 0)", "lognormal(1, 2)",
+                                        "pareto(0.5, 2)", "weibull(1, 2)", "gamma(2, 1)"};
+    static const double lo_want[] = {0, 0, 2.5, 0, 1, 0, 3, 0, 2, 0, 1, 0, 0.5, 0, 0};
+    static const double hi_want[] = {0, 0, 2.5, 0, 3, INFINITY, 3, INFINITY, 2, INFINITY, 1, INFINITY, INFINITY,
+                                     INFINITY, INFINITY};
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 7);
+    for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++) {
+        dist d;
+        assert_null(dist_parse(texts[k], &d));
+        double lo, hi;
+        dist_support(&d, NULL, &lo, &hi);
+        assert_true(lo == lo_want[k]);
+        assert_true(hi == hi_want[k]);
+        for (int i = 0; i < 2000; i++) {
+            double x = dist_sample(&d, NULL, r);
+            assert_true(x >= lo && x <= hi);
+        }
+    }
+    /* data: samples of zeros; a histogram with an empty bucket at each end;
+     * a mixture of constant(0) and those zeros */
+    spec_table t = {0};
+    double *v;
+    dist *dd;
+    uint32_t zeros = spec_table_add(&t, SPEC_DATA_SAMPLES, 3, 3, &v, 0, NULL);
+    assert_true(zeros > 0);
+    v[0] = v[1] = v[2] = 0;
+    uint32_t hist = spec_table_add(&t, SPEC_DATA_HISTOGRAM, 3, 8, &v, 0, NULL);
+    assert_true(hist > 0);
+    const double h[] = {0, 1, 2, 5, /* cum */ 0, 0, 1, 1};
+    memcpy(v, h, sizeof h);
+    uint32_t mix = spec_table_add(&t, SPEC_DATA_MIXTURE, 2, 2, &v, 2, &dd);
+    assert_true(mix > 0);
+    v[0] = 0.5;
+    v[1] = 1;
+    dd[0] = (dist){.kind = DIST_CONSTANT, .a = 0};
+    dd[1] = (dist){.kind = DIST_EMPIRICAL, .ref = zeros};
+    double lo, hi;
+    dist_support(&(dist){.kind = DIST_EMPIRICAL, .ref = zeros}, &t, &lo, &hi);
+    assert_true(lo == 0 && hi == 0);
+    dist_support(&(dist){.kind = DIST_EMPIRICAL, .ref = hist}, &t, &lo, &hi);
+    assert_true(lo == 1 && hi == 2);
+    dist_support(&(dist){.kind = DIST_MIXTURE, .ref = mix}, &t, &lo, &hi);
+    assert_true(lo == 0 && hi == 0);
+    dd = t.d + t.e[mix].doff;
+    dd[1] = (dist){.kind = DIST_EMPIRICAL, .ref = hist};
+    dist_support(&(dist){.kind = DIST_MIXTURE, .ref = mix}, &t, &lo, &hi);
+    assert_true(lo == 0 && hi == 2);
+    dist_support(&(dist){.kind = DIST_EMPIRICAL, .ref = 99}, &t, &lo, &hi); /* no such entry: NaN */
+    assert_true(isnan(lo) && isnan(hi));
+    spec_table_free(&t);
+    gsl_rng_free(r);
+}
+
 TEST(test_ks_detects_wrong_distribution)
 {
     /* the KS check has power: the exponential(2.2) and exponential(2) CDFs
@@ -644,6 +704,7 @@ int main(void)
         cmocka_unit_test(test_ks_other_kinds),
         cmocka_unit_test(test_ks_detects_wrong_distribution),
         cmocka_unit_test(test_support),
+        cmocka_unit_test(test_support_draws),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

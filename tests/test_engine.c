@@ -420,6 +420,28 @@ static void set(scn_config *c, const char *kv)
 /* Through the whole stack: immediate retries with no delay against a
  * server that refuses for ever keep the clock at 0; the run fails with a
  * message instead of hanging, and no output appears. */
+/* A source of no events (a trace that drew no arrival) is a legitimate
+ * lane: it never fires, takes no sequence number, and the run ends. */
+static void never_called(void *ctx, uint64_t i, eq_event *ev)
+{
+    (void)ctx;
+    (void)i;
+    (void)ev;
+    fail();
+}
+
+TEST(test_empty_source)
+{
+    sim_t sim;
+    assert_int_equal(sim_init_queue(&sim, 1, 0, 0), 0);
+    uint64_t seq0 = sim.seq;
+    assert_true(sim_source(&sim, 0, never_called, NULL) >= 0);
+    assert_int_equal(sim.seq, seq0);
+    assert_int_equal(sim_run(&sim, INFINITY), 0);
+    assert_int_equal(sim.events, 0);
+    sim_free(&sim);
+}
+
 TEST(test_stuck_run_is_reported)
 {
     scn_config c;
@@ -463,6 +485,7 @@ int main(void)
         cmocka_unit_test(test_same_instant_bound),
         cmocka_unit_test(test_same_instant_resets),
         cmocka_unit_test(test_stuck_run_is_reported),
+        cmocka_unit_test(test_empty_source),
         cmocka_unit_test(test_queue_names),
     };
     return cmocka_run_group_tests_name("engine", tests, NULL, NULL);

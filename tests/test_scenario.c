@@ -227,7 +227,7 @@ static void cross_key_rules(void **state)
     }
     expect_error("[outage 1]\nstart_s = 0\nend_s = 10\nmode = black_hole\n", 1, "for [retry]",
                  NULL);
-    expect_error("[server]\nerror_rate_500 = 0.6\nerror_rate_503 = 0.6\n", 0, "sum to 1.2", NULL);
+    expect_error("[server]\nerror_rate_500 = 0.6\nerror_rate_503 = 0.6\n", 3, "sum to 1.2", NULL);
     expect_error("[clients]\nstart = spread\n", 2, "spread_s > 0", NULL);
     expect_error("[clients]\ncount = 100000000\nrequests_per_client = 1000000\n", 3, "exceeds 4e9", NULL);
     expect_error("[clients]\ncount = 100000000\nrequests_per_client = 30\n", 2, "GiB of memory", NULL);

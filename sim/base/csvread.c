@@ -9,46 +9,34 @@
 #include <sys/stat.h>
 
 #include "alloc.h"
+#include "fileio.h"
 
 const char *csvr_open(csvr *c, const char *path, const char *shown, long max_bytes, char *buf, size_t n)
 {
     memset(c, 0, sizeof *c);
     snprintf(c->shown, sizeof c->shown, "%s", shown);
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        snprintf(buf, n, "%s: cannot open the data file: %s", c->shown, strerror(errno));
-        return buf;
-    }
-    if (!S_ISREG(st.st_mode)) {
+    /* the one checked open: a regular file, judged without blocking, at
+     * most max_bytes, a leading UTF-8 BOM skipped, no NUL */
+    int e = 0;
+    herd_file_status s = herd_file_read(path, max_bytes, HERD_FILE_TEXT, &c->buf, &c->len, &e);
+    switch (s) {
+    case HERD_FILE_OK:
+        break;
+    case HERD_FILE_DIRECTORY:
+    case HERD_FILE_NOT_REGULAR:
         snprintf(buf, n, "%s: is not a regular file; expected a CSV data file", c->shown);
         return buf;
-    }
-    if (st.st_size > max_bytes) {
-        snprintf(buf, n, "%s: larger than %ld MiB; expected a smaller CSV data file", c->shown,
-                 max_bytes >> 20);
+    case HERD_FILE_TOO_LARGE:
+        snprintf(buf, n, "%s: larger than %ld MiB; expected a smaller CSV data file", c->shown, max_bytes >> 20);
         return buf;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(buf, n, "%s: cannot open the data file: %s", c->shown, strerror(errno));
-        return buf;
-    }
-    c->buf = herd_malloc_array((size_t)st.st_size + 1, 1);
-    if (!c->buf) {
-        fclose(f);
-        snprintf(buf, n, "%s: out of memory", c->shown);
-        return buf;
-    }
-    c->len = fread(c->buf, 1, (size_t)st.st_size + 1, f);
-    int bad = ferror(f) || c->len > (size_t)st.st_size;
-    fclose(f);
-    if (bad) {
-        snprintf(buf, n, "%s: cannot read the data file (it changed while read?)", c->shown);
-        return buf;
-    }
-    c->buf[c->len] = '\0';
-    if (memchr(c->buf, '\0', c->len)) {
+    case HERD_FILE_EMBEDDED_NUL:
         snprintf(buf, n, "%s: contains a NUL byte; expected a text CSV file", c->shown);
+        return buf;
+    default:
+        if (e == ENOMEM)
+            snprintf(buf, n, "%s: out of memory", c->shown);
+        else
+            snprintf(buf, n, "%s: cannot open the data file: %s", c->shown, strerror(e ? e : EIO));
         return buf;
     }
     if (c->len == 0) {

@@ -13,6 +13,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "../base/text.h"
 #include "../spec/dist.h"
 
 #ifdef HERD_MPI
@@ -26,18 +27,7 @@ void errorf(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    size_t o = 0;
-    for (const unsigned char *p = (const unsigned char *)msg; *p && o + 5 < sizeof out; p++) {
-        if (*p == '\n' || *p == '\r' || *p == '\t') {
-            out[o++] = '\\';
-            out[o++] = *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't';
-        } else if (*p < 0x20 || *p == 0x7f) {
-            o += (size_t)snprintf(out + o, sizeof out - o, "\\x%02x", *p);
-        } else {
-            out[o++] = (char)*p;
-        }
-    }
-    out[o] = '\0';
+    text_visible(msg, out, sizeof out); /* no raw control or invisible byte reaches the terminal */
 #ifdef HERD_MPI
     if (cli_mpi_on && cli_mpi_rank != 0)
         return; /* every rank fails alike: rank 0 says it once */

@@ -242,6 +242,7 @@ static int cmd_run(int argc, char **argv, int check)
     static char setbuf[MAX_SETS][SCN_SWEEP_VALUES_MAX + 128];
     int nsweep = 0;
     const char *sets[MAX_SETS];
+    const char *set_shown[MAX_SETS]; /* how sets[i] was written, for messages (NULL: --set sets[i]) */
     static char flagbuf[MAX_SETS][SCN_SWEEP_VALUES_MAX + 160];
     const char *flags[MAX_SETS]; /* every override as given, for the manifest */
     int nsets = 0, nflags = 0, quiet = 0, stats = 0, plot = 0, mpi = 0, queue = SIM_QUEUE_LADDER;
@@ -293,9 +294,10 @@ static int cmd_run(int argc, char **argv, int check)
                 return 2;
             }
             snprintf(setbuf[nsets], sizeof setbuf[0], "run.%s=%s", name, v);
-            sets[nsets] = setbuf[nsets];
-            nsets++;
             snprintf(flagbuf[nflags], sizeof flagbuf[0], "--%s %s", name, v);
+            sets[nsets] = setbuf[nsets];
+            set_shown[nsets] = flagbuf[nflags];
+            nsets++;
             flags[nflags] = flagbuf[nflags];
             nflags++;
             break;
@@ -312,13 +314,15 @@ static int cmd_run(int argc, char **argv, int check)
                 return 2;
             }
             nsweep++;
+            snprintf(flagbuf[nflags], sizeof flagbuf[0], "--sweep %s", v);
             snprintf(setbuf[nsets], sizeof setbuf[0], "sweep cli-%d.key=%.*s", nsweep, (int)(eq - v), v);
             sets[nsets] = setbuf[nsets];
+            set_shown[nsets] = flagbuf[nflags];
             nsets++;
             snprintf(setbuf[nsets], sizeof setbuf[0], "sweep cli-%d.values=%s", nsweep, eq + 1);
             sets[nsets] = setbuf[nsets];
+            set_shown[nsets] = flagbuf[nflags];
             nsets++;
-            snprintf(flagbuf[nflags], sizeof flagbuf[0], "--sweep %s", v);
             flags[nflags] = flagbuf[nflags];
             nflags++;
             break;
@@ -328,6 +332,7 @@ static int cmd_run(int argc, char **argv, int check)
                 errorf("too many --set (at most %d)", MAX_SETS);
                 return 2;
             }
+            set_shown[nsets] = NULL;
             sets[nsets++] = v;
             snprintf(flagbuf[nflags], sizeof flagbuf[0], "--set %s", v);
             flags[nflags] = flagbuf[nflags];
@@ -414,7 +419,7 @@ static int cmd_run(int argc, char **argv, int check)
     char err[SCN_ERR_MAX];
     char *text = NULL;
     size_t textlen = 0;
-    if (scn_load_text(cfg, scenario, sets, nsets, err, &text, &textlen) != 0) {
+    if (scn_load_text(cfg, scenario, sets, set_shown, nsets, err, &text, &textlen) != 0) {
         errorf("%s", err);
         free(cfg);
         return 2;

@@ -68,8 +68,9 @@ static int parse_levels(const char *v, rare_options *o)
 int cmd_rare(int argc, char **argv)
 {
     const char *scenario = NULL;
-    static char seedbuf[64];
+    static char seedbuf[64], seedflag[64];
     const char *sets[MAX_SETS];
+    const char *set_shown[MAX_SETS]; /* how sets[i] was written (NULL: --set sets[i]) */
     int nsets = 0;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     rare_options o = {.effort = 1000, .repeats = 10, .jobs = ncpu < 1 ? 1 : ncpu > 8 ? 8 : (int)ncpu};
@@ -121,6 +122,8 @@ int cmd_rare(int argc, char **argv)
                 return 2;
             }
             snprintf(seedbuf, sizeof seedbuf, "run.seed=%s", v);
+            snprintf(seedflag, sizeof seedflag, "--seed %s", v);
+            set_shown[nsets] = seedflag;
             sets[nsets++] = seedbuf;
             break;
         case O_SET:
@@ -128,6 +131,7 @@ int cmd_rare(int argc, char **argv)
                 errorf("too many --set (at most %d)", MAX_SETS);
                 return 2;
             }
+            set_shown[nsets] = NULL;
             sets[nsets++] = v;
             break;
         case 'o':
@@ -163,7 +167,7 @@ int cmd_rare(int argc, char **argv)
     char *text = NULL;
     size_t textlen = 0;
     scn_display_path(scenario, shown, sizeof shown);
-    if (scn_load_text(cfg, scenario, sets, nsets, err, &text, &textlen) != 0) {
+    if (scn_load_text(cfg, scenario, sets, set_shown, nsets, err, &text, &textlen) != 0) {
         errorf("%s", err);
         free(cfg);
         return 2;

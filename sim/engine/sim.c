@@ -272,7 +272,6 @@ void sim_schedule_lane(sim_t *sim, int lane, uint32_t type, uint32_t obj, uint32
 
 int sim_source(sim_t *sim, uint64_t count, sim_source_fn gen, void *ctx)
 {
-    assert(count > 0);
     int i = new_lane(sim, SIM_LANE_SOURCE, 0, 0);
     if (i < 0)
         return -1;
@@ -281,6 +280,10 @@ int sim_source(sim_t *sim, uint64_t count, sim_source_fn gen, void *ctx)
     l->gen_ctx = ctx;
     l->gn = count;
     l->gseq = sim->seq;
+    if (count == 0) { /* an empty source: a lane that never fires */
+        l->head.time = INFINITY;
+        return i;
+    }
     sim->seq += count;
     gen(ctx, 0, &l->head);
     l->head.seq = l->gseq;

@@ -171,8 +171,9 @@ void sim_schedule_lane(sim_t *sim, int lane, uint32_t type, uint32_t obj, uint32
  * when the one before it has been dispatched; their times must not
  * decrease with i nor be before now.  They take the next `count` sequence
  * numbers, as if all were scheduled now in order: scheduling N events
- * this way costs no memory.  Returns the lane, or -1 if all lanes are in
- * use (then schedule them one by one). */
+ * this way costs no memory.  A count of 0 is an empty source (a lane that
+ * never fires).  Returns the lane, or -1 if all lanes are in use (then
+ * schedule them one by one). */
 int sim_source(sim_t *sim, uint64_t count, sim_source_fn gen, void *ctx);
 
 /* Asks the engine to prefetch base + obj * stride for events about to be

@@ -52,7 +52,12 @@ static void run_job(pool *p, size_t j)
                            pt->timeseries == SCN_TS_ALL || (pt->timeseries == SCN_TS_FIRST && rep == 0));
     } else if (!atomic_exchange(&p->failed, md.ts.over ? 2 : 1)) {
         atomic_store(&p->failed_job, j);
-        if (sim.error == SIM_ERR_STUCK)
+        if (md.trace_over)
+            snprintf(p->why, sizeof p->why,
+                     "the trace drew %llu arrivals, more than the room of %u the plan made (ten standard deviations "
+                     "above the mean)",
+                     (unsigned long long)md.trace_over, pt->spec.clients);
+        else if (sim.error == SIM_ERR_STUCK)
             snprintf(p->why, sizeof p->why, "simulated time stopped advancing at t = %.9g s (more than %llu events in a row at that instant)",
                      sim.now, (unsigned long long)sim.same_time_limit);
         else

@@ -104,8 +104,8 @@ void exp_point_events(const exp_point *p, double *lo, double *hi);
 long exp_plan_shard(const exp_plan *plan, uint32_t k, uint32_t n, uint8_t *mine);
 
 /* A 64-bit fingerprint of the plan's text (its description, scenario
- * and overrides: the manifest), so shards of different plans are told
- * apart. */
+ * and overrides, the hash of every data file's bytes: the manifest), so
+ * shards of different plans are told apart. */
 uint64_t exp_plan_fingerprint(const char *manifest);
 
 void exp_plan_free(exp_plan *plan);

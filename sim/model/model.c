@@ -173,8 +173,10 @@ static void poisson_start(void *ctx, uint64_t i, eq_event *ev)
 }
 
 /* start = trace: the spec of this run, with one client per arrival of
- * the trace (counted on a copy of the arrivals stream).  0, or -1 (the
- * data is missing, or the arrivals exceed the room the plan made). */
+ * the trace (counted on a copy of the arrivals stream; none is a valid
+ * count: a quiet replication).  0, or -1 (the data is missing, or the
+ * arrivals exceed the room the plan made: md->trace_over is then their
+ * number). */
 static int trace_clients(model *md, const model_spec *spec, sim_t *sim)
 {
     const spec_entry *e = spec_table_entry(md->data, spec->trace);
@@ -185,8 +187,10 @@ static int trace_clients(model *md, const model_spec *spec, sim_t *sim)
         return -1;
     uint64_t n = trace_count(md->data, e, spec->trace_linear, copy);
     gsl_rng_free(copy);
-    if (n > spec->clients || n == 0)
-        return -1; /* beyond ten standard deviations of the count (see scn_trace_clients), or none */
+    if (n > spec->clients) {
+        md->trace_over = n; /* beyond ten standard deviations of the count (see scn_trace_clients) */
+        return -1;
+    }
     md->local = *spec;
     md->local.clients = (uint32_t)n;
     md->spec = &md->local;

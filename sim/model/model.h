@@ -172,6 +172,7 @@ typedef struct model {
     sim_t *sim;
     int timeout_lane;   /* timer lane of the constant attempt timeout, or -1 */
     int start_lane;     /* source lane of the clients' first starts, or -1 */
+    uint64_t trace_over; /* start = trace: arrivals drawn beyond the plan's room (model_init failed), or 0 */
     gsl_rng *start_rng; /* poisson starts: the arrivals stream as it was before them */
     double start_t;     /* poisson starts: the last one produced */
     int delay_lane;     /* lane of a constant network delay, or -1 */

@@ -178,6 +178,13 @@ const char *const *metric_agg_extra(const metric_desc *d, size_t *n)
     }
 }
 
+uint64_t metric_count_value(const metrics *m, const metric_desc *d)
+{
+    uint64_t v;
+    memcpy(&v, (const char *)m + d->off, sizeof v);
+    return v;
+}
+
 const char *metric_spec_reason(uint32_t facts, const metric_desc *d)
 {
     return d->why_spec ? d->why_spec(facts) : NULL;

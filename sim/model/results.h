@@ -149,6 +149,9 @@ const char *const *metric_agg_extra(const metric_desc *d, size_t *n);
 /* The metric's value as a double (u64 converted); NaN when the metric is
  * undefined in the run (metric_reason non-NULL), whatever its type. */
 double metric_value(const metrics *m, const metric_desc *d);
+/* A METRIC_U64 metric exactly (metric_value rounds counts above 2^53, and
+ * 2^64 - 1 to 2^64, which no uint64_t holds). */
+uint64_t metric_count_value(const metrics *m, const metric_desc *d);
 
 /* NULL if the metric is defined in the run m, else the reason it is not
  * (a static string). */

@@ -91,6 +91,31 @@ char *backend_stats_text(backend *s);
 /* The HTTP layer's side (serve.c). */
 void serve_suspend(struct MHD_Connection *conn);  /* under s->mu */
 bool serve_peer_gone(struct MHD_Connection *conn); /* the client already closed it (gave up) */
+
+/* What a request asks of herd serve, decided from its path and query
+ * alone (no connection: tests/fuzz_serve.c calls it directly). */
+typedef enum serve_route_kind {
+    SERVE_MODEL = 0,   /* any path outside /_herd/: the simulated server */
+    SERVE_INFO,        /* /_herd/info */
+    SERVE_RESET,       /* /_herd/reset?seed=N[&bucket_s=S&horizon_s=S]: seed, bucket_s, horizon_s set */
+    SERVE_BAD_RESET,   /* /_herd/reset with a missing or malformed argument: 400 */
+    SERVE_STATS,       /* /_herd/stats */
+    SERVE_NO_ENDPOINT  /* another /_herd/ path: 404 */
+} serve_route_kind;
+
+typedef struct serve_route {
+    serve_route_kind kind;
+    uint64_t seed;
+    double bucket_s, horizon_s; /* seconds in (0, 1e6]; the defaults when not given */
+} serve_route;
+
+/* The query argument `name` of a request, or NULL (ctx: the caller's). */
+typedef const char *(*serve_arg_fn)(void *ctx, const char *name);
+
+/* Routes url (NUL-terminated, the path without the query) with its query
+ * arguments from arg(ctx, name); bucket_s and horizon_s are the defaults
+ * a reset keeps.  Pure: no state, no allocation. */
+serve_route serve_route_of(const char *url, serve_arg_fn arg, void *ctx, double bucket_s, double horizon_s);
 void serve_resume_list(job *list);                /* outside s->mu: answers (or closes) each job */
 
 #endif

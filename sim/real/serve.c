@@ -285,10 +285,9 @@ static int reset(server *s, uint64_t seed, double bucket_s, double horizon_s)
     return 0;
 }
 
-/* The query argument name as an unsigned decimal (required). */
-static int query_u64(struct MHD_Connection *conn, const char *name, uint64_t *out)
+/* v as an unsigned decimal (required): 0, or -1. */
+static int parse_u64(const char *v, uint64_t *out)
 {
-    const char *v = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, name);
     if (!v || *v < '0' || *v > '9')
         return -1;
     char *end;
@@ -300,10 +299,9 @@ static int query_u64(struct MHD_Connection *conn, const char *name, uint64_t *ou
     return 0;
 }
 
-/* The query argument name as seconds in (0, 1e6] (optional: *out kept). */
-static int query_seconds(struct MHD_Connection *conn, const char *name, double *out)
+/* v as seconds in (0, 1e6] (optional: NULL keeps *out): 0, or -1. */
+static int parse_seconds(const char *v, double *out)
 {
-    const char *v = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, name);
     if (!v)
         return 0;
     char *end;
@@ -314,21 +312,44 @@ static int query_seconds(struct MHD_Connection *conn, const char *name, double *
     return 0;
 }
 
+serve_route serve_route_of(const char *url, serve_arg_fn arg, void *ctx, double bucket_s, double horizon_s)
+{
+    serve_route r = {.kind = SERVE_MODEL, .bucket_s = bucket_s, .horizon_s = horizon_s};
+    if (strncmp(url, "/_herd/", 7) != 0)
+        return r;
+    if (!strcmp(url, "/_herd/info")) {
+        r.kind = SERVE_INFO;
+    } else if (!strcmp(url, "/_herd/reset")) {
+        r.kind = parse_u64(arg(ctx, "seed"), &r.seed) != 0 || parse_seconds(arg(ctx, "bucket_s"), &r.bucket_s) != 0 ||
+                         parse_seconds(arg(ctx, "horizon_s"), &r.horizon_s) != 0
+                     ? SERVE_BAD_RESET
+                     : SERVE_RESET;
+    } else if (!strcmp(url, "/_herd/stats")) {
+        r.kind = SERVE_STATS;
+    } else {
+        r.kind = SERVE_NO_ENDPOINT;
+    }
+    return r;
+}
+
+static const char *conn_arg(void *ctx, const char *name)
+{
+    return MHD_lookup_connection_value(ctx, MHD_GET_ARGUMENT_KIND, name);
+}
+
 static enum MHD_Result control(server *s, struct MHD_Connection *conn, const char *url)
 {
-    if (!strcmp(url, "/_herd/info"))
+    serve_route r = serve_route_of(url, conn_arg, conn, s->m.spec->bucket_s, s->m.spec->horizon_s);
+    switch (r.kind) {
+    case SERVE_INFO:
         return answer_copy(conn, 200, "herd serve\n");
-    if (!strcmp(url, "/_herd/reset")) {
-        uint64_t seed;
-        double bucket = s->m.spec->bucket_s, horizon = s->m.spec->horizon_s;
-        if (query_u64(conn, "seed", &seed) != 0 || query_seconds(conn, "bucket_s", &bucket) != 0 ||
-            query_seconds(conn, "horizon_s", &horizon) != 0)
-            return answer_copy(conn, 400, "expected /_herd/reset?seed=N[&bucket_s=S&horizon_s=S]\n");
-        if (reset(s, seed, bucket, horizon) != 0)
+    case SERVE_BAD_RESET:
+        return answer_copy(conn, 400, "expected /_herd/reset?seed=N[&bucket_s=S&horizon_s=S]\n");
+    case SERVE_RESET:
+        if (reset(s, r.seed, r.bucket_s, r.horizon_s) != 0)
             return answer_copy(conn, 503, "out of memory\n");
         return answer_copy(conn, 200, "reset\n");
-    }
-    if (!strcmp(url, "/_herd/stats")) {
+    case SERVE_STATS: {
         char *t = backend_stats_text(&s->m);
         if (!t)
             return MHD_NO;
@@ -336,7 +357,9 @@ static enum MHD_Result control(server *s, struct MHD_Connection *conn, const cha
         herd_free(t);
         return rc;
     }
-    return answer_copy(conn, 404, "no such control endpoint (/_herd/info, /_herd/reset?seed=N, /_herd/stats)\n");
+    default:
+        return answer_copy(conn, 404, "no such control endpoint (/_herd/info, /_herd/reset?seed=N, /_herd/stats)\n");
+    }
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
@@ -354,7 +377,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         job *j = *req_cls;
         return j->answer ? answer(conn, s->m.spec, (unsigned)j->answer, "ok\n", -1, false) : MHD_NO;
     }
-    if (!strncmp(url, "/_herd/", 7)) {
+    if (serve_route_of(url, conn_arg, conn, 1, 1).kind != SERVE_MODEL) {
         *req_cls = &control_marker;
         if (*upload_size) { /* a body comes: answer once it is read */
             *upload_size = 0;

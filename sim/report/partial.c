@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "../base/alloc.h"
+#include "../base/fileio.h"
 #include "csv.h"
 
 #define MAGIC "HERD-PARTIAL\n"
@@ -242,33 +243,41 @@ static void partial_free(partial *p)
     memset(p, 0, sizeof *p);
 }
 
+/* Everything that must agree between the shards of one run, in one
+ * value: the plan's fingerprint (the manifest, data files included), the
+ * tables' checksum, the job and shard counts. */
+static uint64_t shard_identity(const partial *p)
+{
+    uint64_t v[4] = {p->fingerprint, p->table_sum, p->njobs, p->n};
+    return rep_fnv(REP_FNV_OFFSET, v, sizeof v);
+}
+
 /* Reads and checks path into *p (everything but the records).  0, or -1
  * with err. */
 static int partial_read(const char *path, partial *p, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    int e = 0;
+    char *bytes = NULL;
+    herd_file_status s = herd_file_read(path, (long long)MAX_FILE, 0, &bytes, &p->len, &e);
+    p->data = (uint8_t *)bytes;
+    if (s != HERD_FILE_OK) {
+        char why[160];
+        if (s == HERD_FILE_MISSING || s == HERD_FILE_ERROR)
+            snprintf(err, errlen, "%s: cannot open: %s", path, strerror(e ? e : EIO));
+        else
+            snprintf(err, errlen, "%s: %s; expected a herd partial results file (a regular file of at most 16 GiB)",
+                     path, herd_file_why(s, (long long)MAX_FILE, e, why, sizeof why));
+        memset(p, 0, sizeof *p);
         return -1;
     }
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > MAX_FILE) {
-        snprintf(err, errlen, "%s: not a regular file of at most 16 GiB", path);
-        fclose(f);
-        return -1;
-    }
-    p->len = (size_t)st.st_size;
-    p->data = herd_malloc_array(p->len ? p->len : 1, 1);
     p->cap = 2 * p->len + 64;
     p->arena = herd_malloc_array(p->cap, 1);
-    if (!p->data || !p->arena || fread(p->data, 1, p->len, f) != p->len) {
-        snprintf(err, errlen, "%s: cannot read it (or out of memory)", path);
-        fclose(f);
+    if (!p->arena) {
+        snprintf(err, errlen, "%s: out of memory reading it", path);
         partial_free(p);
         return -1;
     }
-    fclose(f);
     if (p->len < strlen(MAGIC) + 8 || memcmp(p->data, MAGIC, strlen(MAGIC))) {
         snprintf(err, errlen, "%s: not a herd partial results file (no HERD-PARTIAL header)", path);
         goto bad_noclean;
@@ -424,11 +433,19 @@ int rep_merge(const char *out, const char *const *dirs, int ndirs, char *err, si
             goto done;
         nread = i + 1;
         const partial *a = &parts[0], *p = &parts[i];
-        if (p->fingerprint != a->fingerprint || p->table_sum != a->table_sum || p->njobs != a->njobs ||
-            p->n != a->n) {
+        /* what is shown is what is compared: the plan's fingerprint with
+         * the tables, the job count and the shard count folded in, so two
+         * shards refused here never show the same value */
+        uint64_t fa = shard_identity(a), fp = shard_identity(p);
+        if (p->fingerprint == a->fingerprint && p->n != a->n) {
+            snprintf(err, errlen, "%s: shard %u/%u, but %s/partial.herd is shard %u/%u; expected the shards of one "
+                                  "split (the same N)", path, p->k, p->n, dirs[0], a->k, a->n);
+            goto done;
+        }
+        if (fp != fa) {
             snprintf(err, errlen, "%s: a shard of another plan than %s/partial.herd (fingerprints %016llx and "
                                   "%016llx); expected the shards of one run", path, dirs[0],
-                     (unsigned long long)p->fingerprint, (unsigned long long)a->fingerprint);
+                     (unsigned long long)fp, (unsigned long long)fa);
             goto done;
         }
         for (int q = 0; q < i; q++)

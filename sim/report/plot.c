@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "../base/alloc.h"
+#include "../base/fileio.h"
 #include "../model/results.h"
 #include "csv.h"
 
@@ -410,9 +411,12 @@ static int print_text(const char *wd, const char *name, char *err, size_t errlen
     char p[PATH_MAX];
     if (plot_path_fmt(p, err, errlen, "%s/%s.txt", wd, name))
         return -1;
-    FILE *f = fopen(p, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s.txt: %s", name, strerror(errno));
+    FILE *f;
+    int e = 0;
+    herd_file_status s = herd_file_open(p, 1LL << 30, 0, &f, NULL, &e);
+    if (s != HERD_FILE_OK) {
+        char why[160];
+        snprintf(err, errlen, "%s.txt: %s", name, herd_file_why(s, 1LL << 30, e, why, sizeof why));
         return -1;
     }
     int c, col = 0;
@@ -493,6 +497,57 @@ void plot_opts_init(plot_opts *o)
     o->term = PLOT_TERM_PNG;
 }
 
+/* The figures of the loaded folder fo, into jobs[0..9): their number. */
+static int plan_jobs(const folder *fo, const plot_opts *o, job *jobs)
+{
+    int nsweeps = fo->ks.k - fo->ks.variant, njobs = 0;
+    int ml[MAX_WANT], nm;
+    if (fo->ts.rows > 0) {
+        jobs[njobs].script = "timeseries.gp";
+        add_fig(&jobs[njobs++], "", "timeseries");
+    }
+    if (nsweeps > 0) {
+        jobs[njobs].script = "sweep.gp";
+        jobs[njobs].a1 = "auto";
+        nm = plot_sweep_metric_list(fo, ml);
+        for (int i = 0; i < nm; i++)
+            add_fig(&jobs[njobs], "sweep_", metric_table[ml[i]].name);
+        njobs++;
+    }
+    if (fo->cmp.present) {
+        if (nsweeps > 0) { /* swept: drawn like the sweep figures */
+            jobs[njobs].script = "sweep.gp";
+            jobs[njobs].a1 = "linear";
+            jobs[njobs].a2 = "compare";
+        } else {
+            jobs[njobs].script = "compare.gp";
+        }
+        add_fig(&jobs[njobs++], "", "compare");
+    }
+    if (fo->cmp.present && nsweeps == 2 && !fo->ks.variant) {
+        jobs[njobs].script = "sensitivity.gp";
+        add_fig(&jobs[njobs++], "", "sensitivity");
+    }
+    if (fo->ks.variant) {
+        jobs[njobs].script = "variants.gp";
+        add_fig(&jobs[njobs++], "", "variants");
+    }
+    if (fo->ts.rows > 0) {
+        jobs[njobs].script = "goodput.gp";
+        add_fig(&jobs[njobs++], "", "goodput");
+    }
+    if (fo->in.present) {
+        jobs[njobs].script = "replay.gp";
+        add_fig(&jobs[njobs++], "", "replay");
+    }
+    if (o->gif) {
+        jobs[njobs].script = "animate.gp";
+        jobs[njobs].gif = 1;
+        add_fig(&jobs[njobs++], "", "load");
+    }
+    return njobs;
+}
+
 int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errlen)
 {
     char d[PATH_MAX], wd[PATH_MAX], plots[PATH_MAX], from[PATH_MAX], to[PATH_MAX];
@@ -526,56 +581,12 @@ int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errl
     rc = -1;
 
     /* the figures */
-    int nsweeps = fo.ks.k - fo.ks.variant;
-    int ml[MAX_WANT], nm;
     jobs = herd_calloc(9, sizeof *jobs);
     if (!jobs) {
         plot_oom(err, errlen);
         goto done;
     }
-    if (fo.ts.rows > 0) {
-        jobs[njobs].script = "timeseries.gp";
-        add_fig(&jobs[njobs++], "", "timeseries");
-    }
-    if (nsweeps > 0) {
-        jobs[njobs].script = "sweep.gp";
-        jobs[njobs].a1 = "auto";
-        nm = plot_sweep_metric_list(&fo, ml);
-        for (int i = 0; i < nm; i++)
-            add_fig(&jobs[njobs], "sweep_", metric_table[ml[i]].name);
-        njobs++;
-    }
-    if (fo.cmp.present) {
-        if (nsweeps > 0) { /* swept: drawn like the sweep figures */
-            jobs[njobs].script = "sweep.gp";
-            jobs[njobs].a1 = "linear";
-            jobs[njobs].a2 = "compare";
-        } else {
-            jobs[njobs].script = "compare.gp";
-        }
-        add_fig(&jobs[njobs++], "", "compare");
-    }
-    if (fo.cmp.present && nsweeps == 2 && !fo.ks.variant) {
-        jobs[njobs].script = "sensitivity.gp";
-        add_fig(&jobs[njobs++], "", "sensitivity");
-    }
-    if (fo.ks.variant) {
-        jobs[njobs].script = "variants.gp";
-        add_fig(&jobs[njobs++], "", "variants");
-    }
-    if (fo.ts.rows > 0) {
-        jobs[njobs].script = "goodput.gp";
-        add_fig(&jobs[njobs++], "", "goodput");
-    }
-    if (fo.in.present) {
-        jobs[njobs].script = "replay.gp";
-        add_fig(&jobs[njobs++], "", "replay");
-    }
-    if (o->gif) {
-        jobs[njobs].script = "animate.gp";
-        jobs[njobs].gif = 1;
-        add_fig(&jobs[njobs++], "", "load");
-    }
+    njobs = plan_jobs(&fo, o, jobs);
     if ((rc = select_figure(&fo, jobs, &njobs, err, errlen)) != 0)
         goto done;
     rc = -1;
@@ -686,4 +697,43 @@ int plot_render(const char *dir, int quiet, char *err, size_t errlen)
 int plot_dir(const char *dir, char *err, size_t errlen)
 {
     return plot_render(dir, 0, err, errlen);
+}
+
+int plot_prepare_dir(const char *dir, const plot_opts *o, const char *wd, char *err, size_t errlen)
+{
+    char d[PATH_MAX], from[PATH_MAX], shown[SHOWN_MAX + 8];
+    int rc = -1;
+    job *jobs = NULL;
+    folder fo;
+    memset(&fo, 0, sizeof fo);
+    fo.o = o;
+    if (plot_path_fmt(d, err, errlen, "%s", dir) || plot_path_fmt(from, err, errlen, "%s/aggregate.csv", d))
+        return -1;
+    struct stat st;
+    if (stat(from, &st) != 0) {
+        plot_esc(shown, sizeof shown, dir, SHOWN_MAX);
+        snprintf(err, errlen, "%s: not a herd results directory (no aggregate.csv)", shown);
+        return -1;
+    }
+    if ((rc = plot_load_manifest(&fo, d, err, errlen)) != 0)
+        goto done;
+    plot_want_metrics(&fo);
+    if ((rc = plot_load_csvs(&fo, d, dir, err, errlen)) != 0)
+        goto done;
+    rc = -1;
+    if (!(jobs = herd_calloc(9, sizeof *jobs))) {
+        plot_oom(err, errlen);
+        goto done;
+    }
+    int njobs = plan_jobs(&fo, o, jobs);
+    if ((rc = select_figure(&fo, jobs, &njobs, err, errlen)) != 0)
+        goto done;
+    rc = -1;
+    if (njobs && plot_prepare(&fo, jobs, njobs, dir, wd, 0, err, errlen))
+        goto done;
+    rc = 0;
+done:
+    herd_free(jobs);
+    plot_folder_free(&fo);
+    return rc;
 }

@@ -95,6 +95,12 @@ int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errl
  * run's CSVs would show results that are no longer there. */
 void plot_remove_figures(const char *dir);
 
+/* Stages 1 and 2 of plot_render_opts without gnuplot: loads and checks
+ * the results directory dir (as plot_render_opts: 0, PLOT_INVALID or -1
+ * with err) and writes the figures' data into the existing directory wd
+ * (what HERD_PLOT_DATA keeps).  For tests and the fuzzer (tests/fuzz_plot.c). */
+int plot_prepare_dir(const char *dir, const plot_opts *o, const char *wd, char *err, size_t errlen);
+
 /* plot_render_opts with the defaults. */
 int plot_dir(const char *dir, char *err, size_t errlen);
 

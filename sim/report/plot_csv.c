@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "../base/alloc.h"
+#include "../base/fileio.h"
 #include "../model/results.h"
 #include "../policy/herdpolicy.h"
 
@@ -182,45 +183,33 @@ int plot_csv_line(csv_rd *r)
  * (PLOT_INVALID in *rc for a file that is not regular). */
 static FILE *open_regular(const char *path, csv_rd *r, int *missing, int *rc)
 {
-    struct stat st;
+    FILE *f;
+    long long size;
+    int e = 0;
     *missing = 0;
     *rc = -1;
-    if (stat(path, &st) != 0) {
-        if (errno == ENOENT) {
-            *missing = 1;
-            return NULL;
-        }
-        snprintf(r->err, r->errlen, "%s: %s", r->shown, strerror(errno));
-        return NULL;
-    }
+    herd_file_status s = herd_file_open(path, CSV_MAX_BYTES, HERD_FILE_TEXT, &f, &size, &e);
     r->line = 1;
-    if (!S_ISREG(st.st_mode)) {
+    switch (s) {
+    case HERD_FILE_OK:
+        return f;
+    case HERD_FILE_MISSING:
+        *missing = 1;
+        return NULL;
+    case HERD_FILE_DIRECTORY:
+    case HERD_FILE_NOT_REGULAR:
         *rc = plot_csv_fail(r, "not a regular file; expected a herd CSV");
         return NULL;
-    }
-    /* O_NONBLOCK: a FIFO swapped in after the stat must not hang us. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        snprintf(r->err, r->errlen, "%s: %s", r->shown, strerror(errno));
+    case HERD_FILE_TOO_LARGE:
+        *rc = plot_csv_fail(r, "the file is %lld bytes; expected at most %lld", size, CSV_MAX_BYTES);
+        return NULL;
+    default:
+        if (e == ENOMEM)
+            snprintf(r->err, r->errlen, "out of memory reading the results");
+        else
+            snprintf(r->err, r->errlen, "%s: %s", r->shown, strerror(e ? e : EIO));
         return NULL;
     }
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        *rc = plot_csv_fail(r, "not a regular file; expected a herd CSV");
-        return NULL;
-    }
-    if (st.st_size > CSV_MAX_BYTES) {
-        close(fd);
-        *rc = plot_csv_fail(r, "the file is %lld bytes; expected at most %lld", (long long)st.st_size, CSV_MAX_BYTES);
-        return NULL;
-    }
-    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    FILE *f = fdopen(fd, "r");
-    if (!f) {
-        close(fd);
-        snprintf(r->err, r->errlen, "out of memory reading the results");
-    }
-    return f;
 }
 
 /* Opens dir/name for reading into r (its line buffers allocated).  1 when

@@ -71,29 +71,63 @@ static int prep_timeseries(const folder *fo, const char *dir, const char *wd, co
         return plot_data_fail(err, errlen, dir, "timeseries.csv", "no data at the selected point and replication");
     if (bucket <= 0)
         bucket = 1;
+    /* Bounded work: a panel gets at most PLOT_TS_MAX_POINTS (an animation
+     * PLOT_GIF_MAX_POINTS, drawn once per frame) steps; more buckets are
+     * merged k at a time into buckets k times as wide (sums of counts, so
+     * the rates stay exact averages over the wider bucket). */
+    double span = lt > 0 ? lt : 0;
+    for (size_t i = 0; i < ts->n; i++)
+        if (ts->r[i].variant == vsel && ts->r[i].t > span)
+            span = ts->r[i].t;
+    double nbuckets = floor(span / bucket + 0.5) + 1, maxpts = gif ? PLOT_GIF_MAX_POINTS : PLOT_TS_MAX_POINTS;
+    double k = nbuckets > maxpts ? ceil(nbuckets / maxpts) : 1;
+    double wide = k * bucket;
     /* pass 2: the blocks */
     if (plot_w_open(&d, wd, name, "csv", err, errlen) || plot_w_open(&in, wd, name, "tsv", err, errlen))
         goto done;
     last = -1;
     int nb = 0;
+    double g_t = 0, g_a = 0, g_r = 0, g_id = -1;
+    if (k > 1)
+        amax = fmax = 0;
     for (size_t i = 0; i < ts->n; i++) {
         const tsrow *p = &ts->r[i];
         if (p->variant != vsel)
             continue;
+        double id = k > 1 ? floor(p->t / wide + 1e-9) : (double)i;
+        if ((p->strategy != last || id != g_id) && g_id >= 0) { /* the group so far */
+            plot_put_num(d.f, g_t);
+            fprintf(d.f, ",%.17g,%.17g\n", g_a, g_r);
+            amax = k > 1 && g_a > amax ? g_a : amax;
+            fmax = k > 1 && g_r > fmax ? g_r : fmax;
+            g_id = -1;
+        }
         if (p->strategy != last) {
             if (nb == ns)
                 break;
             if (last >= 0)
-                fprintf(d.f, "%.17g,0,0\n\n\n", lt + bucket);
+                fprintf(d.f, "%.17g,0,0\n\n\n", lt + wide);
             fprintf(d.f, "time_s,arrivals,refused\n");
             last = p->strategy;
             nb++;
         }
-        lt = p->t;
-        plot_put_num(d.f, p->t);
-        fprintf(d.f, ",%.17g,%.17g\n", p->arrivals, p->refused);
+        if (g_id < 0) {
+            g_id = id;
+            g_t = k > 1 ? id * wide : p->t;
+            g_a = g_r = 0;
+        }
+        g_a += p->arrivals;
+        g_r += p->refused;
+        lt = k > 1 ? g_t : p->t;
     }
-    fprintf(d.f, "%.17g,0,0\n", lt + bucket);
+    if (g_id >= 0) {
+        plot_put_num(d.f, g_t);
+        fprintf(d.f, ",%.17g,%.17g\n", g_a, g_r);
+        amax = k > 1 && g_a > amax ? g_a : amax;
+        fmax = k > 1 && g_r > fmax ? g_r : fmax;
+    }
+    fprintf(d.f, "%.17g,0,0\n", lt + wide);
+    bucket = wide;
     plot_info_n(in.f, "ns", ns);
     for (int s = 0; s < ns; s++)
         fprintf(in.f, "panel\t%s\t%s\t%d\t%d\n", plot_sname(strat[s]), plot_scolor(strat[s]), hasa[s], hasr[s]);
@@ -890,7 +924,7 @@ static int prep_replay(const folder *fo, const char *dir, const char *wd, char *
     static const char *const qname[] = {"p50_latency_s", "p90_latency_s", "p99_latency_s", "p999_latency_s"};
     static const double qp[] = {0.5, 0.9, 0.99, 0.999};
     wfile d = {0}, in = {0};
-    int rc = -1, nq = 0, block = 0;
+    int rc = -1, nq = 0, block = 0, haslat = 0;
     char text[600], pt[400];
     if (plot_w_open(&d, wd, "replay", "csv", err, errlen) || plot_w_open(&in, wd, "replay", "tsv", err, errlen))
         goto done;
@@ -955,11 +989,13 @@ static int prep_replay(const folder *fo, const char *dir, const char *wd, char *
             double v = col[q] >= 0 ? p->v[2 * col[q]] : NAN;
             plot_put_num(d.f, v);
             fprintf(d.f, ",%.17g\n", qp[q]);
+            haslat |= isfinite(v) && v > 0; /* drawable on the log scale */
         }
         fprintf(in.f, "q\t%s\t%s\n", name, plot_palette(nq));
         nq++;
     }
     plot_info_n(in.f, "nq", nq);
+    plot_info_n(in.f, "haslat", haslat);
     snprintf(text, sizeof text, "%s: the run laid over its input data", plot_title_name(fo));
     plot_info_s(in.f, "title", text);
     plot_point_text(fo, pt, sizeof pt, fo->ks.variant);

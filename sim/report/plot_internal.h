@@ -168,6 +168,10 @@ extern const char *const plot_compared[PLOT_NCOMPARED];
 /* plot_csv.c */
 
 #define CSV_MAX_BYTES (1LL << 30) /* 1 GiB per file */
+/* Bounded work: the most steps one timeseries panel draws (more buckets
+ * are merged into wider ones); an animation draws every frame anew. */
+#define PLOT_TS_MAX_POINTS 20000
+#define PLOT_GIF_MAX_POINTS 1000
 #define MAX_COLS 1024             /* fields of a line */
 #define VALUE_SHOWN 40            /* characters of a bad value echoed */
 

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "../base/alloc.h"
+#include "../base/fileio.h"
 #include "../model/results.h"
 #include "../policy/herdpolicy.h"
 
@@ -471,22 +472,9 @@ static void load_manifest(const char *dir, manifest *m)
     m->spike_start = m->spike_end = NAN;
     if (plot_path_fmt(path, e, sizeof e, "%s/manifest.txt", dir))
         return;
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+    FILE *f;
+    if (herd_file_open(path, CSV_MAX_BYTES, HERD_FILE_TEXT, &f, NULL, NULL) != HERD_FILE_OK)
         return;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > CSV_MAX_BYTES) {
-        close(fd);
-        return;
-    }
-    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    FILE *f = fdopen(fd, "r");
-    if (!f) {
-        close(fd);
-        return;
-    }
     char *line = herd_malloc_array(MANIFEST_LINE + 2, 1);
     if (!line) {
         fclose(f);

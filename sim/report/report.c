@@ -104,8 +104,8 @@ static void write_summary(csv_out *o, const rep_table *t)
                 double v = metric_value(&grp->runs[r].m, &metric_table[k]);
                 if (isnan(v)) /* n/a: the manifest says why */
                     csv_str(o, CSV_NA, 0);
-                else if (metric_table[k].type == METRIC_U64)
-                    csv_u64(o, (uint64_t)v, 0);
+                else if (metric_table[k].type == METRIC_U64) /* exact: a count never goes through a double */
+                    csv_u64(o, metric_count_value(&grp->runs[r].m, &metric_table[k]), 0);
                 else
                     csv_dbl(o, v, 0);
             }

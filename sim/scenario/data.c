@@ -28,6 +28,9 @@ typedef struct data_file {
     char path[PATH_MAX];        /* as opened (resolved) */
     spec_data_kind kind;        /* the form asked for (SAMPLES stands for "empirical") */
     uint32_t idx;
+    uint64_t hash;              /* FNV-1a 64 of the file's bytes as read */
+    int *lines;                 /* capacity timelines: the file line of each row (herd_malloc), else NULL */
+    uint32_t nlines;
 } data_file;
 
 static spec_table store;
@@ -35,10 +38,14 @@ static data_file files[SCN_DATA_MAX_FILES];
 static uint32_t nfiles;
 static char base_dir[PATH_MAX] = ".";
 static int atexit_done;
+static int *kept_lines;         /* the row lines of the timeline just read, for its data_file */
+static uint32_t kept_nlines;
 
 static void data_end(void)
 {
     spec_table_free(&store);
+    for (uint32_t i = 0; i < nfiles; i++)
+        herd_free(files[i].lines);
     nfiles = 0;
 }
 
@@ -70,8 +77,11 @@ void scn_data_print_files(FILE *f)
     for (uint32_t i = 0; i < nfiles; i++) {
         const spec_entry *e = spec_table_entry(&store, files[i].idx);
         uint32_t n = e ? e->n : 0;
-        fprintf(f, "data file %s: %s, %u %s%s\n", files[i].path, what[files[i].kind], n,
-                e && e->kind == SPEC_DATA_HISTOGRAM ? "bin" : "row", n == 1 ? "" : "s");
+        /* the hash of the bytes: the manifest, hence the plan's fingerprint
+         * (herd merge), changes when a file is rewritten, whatever it holds */
+        fprintf(f, "data file %s: %s, %u %s%s, fnv1a64 %016llx\n", files[i].path, what[files[i].kind], n,
+                e && e->kind == SPEC_DATA_HISTOGRAM ? "bin" : "row", n == 1 ? "" : "s",
+                (unsigned long long)files[i].hash);
     }
 }
 
@@ -313,7 +323,12 @@ static const char *read_timeline(csvr *c, const char *const *cols, int ncols, co
     if (csv_rows(c, cols, ncols, lo, hi, v, rows, &lines, buf, n))
         return buf;
     const char *err = check_times(c, *v, ncols, *rows, lines, buf, n);
-    herd_free(lines);
+    if (!err && kind == SPEC_DATA_CAPACITY) { /* checks after reading name a row by its line */
+        kept_lines = lines;
+        kept_nlines = *rows;
+    } else {
+        herd_free(lines);
+    }
     if (!err && *rows < min_rows) {
         snprintf(buf, n, "%s: one data row; expected at least two (the last row's time_s ends the trace)", c->shown);
         err = buf;
@@ -397,14 +412,25 @@ const char *scn_load_data(const char *file, spec_data_kind kind, uint32_t *idx, 
     char shown[128];
     scn_display_path(path, shown, sizeof shown);
     const char *err = csvr_open(&c, path, shown, SCN_DATA_MAX_BYTES, buf, n);
+    uint64_t hash = 14695981039346656037ULL;
+    for (size_t i = 0; !err && i < c.len; i++) {
+        hash ^= (unsigned char)c.buf[i];
+        hash *= 1099511628211ULL;
+    }
     if (!err)
         err = kind == SPEC_DATA_TRACE      ? load_trace(&c, idx, buf, n)
               : kind == SPEC_DATA_CAPACITY ? load_capacity(&c, idx, buf, n)
                                            : load_empirical(&c, idx, buf, n);
     csvr_close(&c);
-    if (err)
+    int *lines = kept_lines;
+    uint32_t nlines = kept_nlines;
+    kept_lines = NULL;
+    kept_nlines = 0;
+    if (err) {
+        herd_free(lines);
         return err;
-    files[nfiles] = (data_file){.kind = kind, .idx = *idx};
+    }
+    files[nfiles] = (data_file){.kind = kind, .idx = *idx, .hash = hash, .lines = lines, .nlines = nlines};
     snprintf(files[nfiles].path, sizeof files[nfiles].path, "%s", path);
     nfiles++;
     return NULL;
@@ -611,4 +637,21 @@ int scn_data_input_csv(const scn_config *c, char **out)
     *out = herd_strdup(buf); /* through the allocation hook, like the rest */
     free(buf);
     return *out ? 0 : -1;
+}
+
+int scn_data_row_origin(uint32_t idx, uint32_t row, char *where, size_t n)
+{
+    for (uint32_t i = 0; i < nfiles; i++)
+        if (files[i].idx == idx) {
+            char shown[128];
+            scn_display_path(files[i].path, shown, sizeof shown);
+            if (files[i].lines && row < files[i].nlines) {
+                snprintf(where, n, "%s:%d", shown, files[i].lines[row]);
+                return 0;
+            }
+            snprintf(where, n, "%s", shown);
+            return -1;
+        }
+    snprintf(where, n, "the data file");
+    return -1;
 }

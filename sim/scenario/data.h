@@ -34,6 +34,11 @@ void scn_data_begin(const char *scenario_path);
  * about a data file, which it then names with its line). */
 const char *scn_parse_dist(const char *value, dist *out, char *buf, size_t n, int *from_file);
 
+/* "FILE:LINE" of row `row` (from 0) of the data file of store entry idx
+ * (capacity timelines keep their row lines), into where[0..n): 0, or -1
+ * with only the file (or "the data file") when the line is not known. */
+int scn_data_row_origin(uint32_t idx, uint32_t row, char *where, size_t n);
+
 /* Reads a data file of `kind` (SPEC_DATA_TRACE or SPEC_DATA_CAPACITY) into
  * the store: *idx receives its entry.  Returns NULL or a message in buf
  * ("FILE:LINE: column ...: expected ..."). */

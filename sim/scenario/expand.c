@@ -345,9 +345,10 @@ int scn_derive(scn_config *out, const scn_config *base, int variant, const char 
     return scn_validate(out, where, err);
 }
 
-int scn_check_variation(const scn_config *c, const char *path, const char *const *sets, int nsets,
-                        char err[static SCN_ERR_MAX])
+int scn_check_variation(const scn_config *c, const char *path, const char *const *sets, const char *const *shown,
+                        int nsets, char err[static SCN_ERR_MAX])
 {
+    char flag[SCN_ERR_MAX / 2];
     char a[SCN_SWEEP_KEY_MAX + 64], b[SCN_SWEEP_KEY_MAX + 64], origin[SCN_ERR_MAX / 2];
     const char *why;
     for (uint32_t i = 0; i < c->nsweeps; i++) {
@@ -409,7 +410,8 @@ int scn_check_variation(const scn_config *c, const char *path, const char *const
             scn_key_canonical(c->sweeps[i].key, b, sizeof b);
             if (!strcmp(a, b)) {
                 sweep_origin(&c->sweeps[i], path, origin, sizeof origin, 1);
-                snprintf(err, SCN_ERR_MAX, "--set %s: this key is swept by %s; set the sweep's values instead", sets[k],
+                scn_override_text(sets, shown, k, flag, sizeof flag);
+                snprintf(err, SCN_ERR_MAX, "%s: this key is swept by %s; set the sweep's values instead", flag,
                          origin);
                 return -1;
             }
@@ -418,10 +420,11 @@ int scn_check_variation(const scn_config *c, const char *path, const char *const
             for (const char *p = c->variants[v].sets; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n')) {
                 scn_key_canonical(p, b, sizeof b);
                 if (!strcmp(a, b)) {
+                    scn_override_text(sets, shown, k, flag, sizeof flag);
                     snprintf(err, SCN_ERR_MAX,
-                             "--set %s: [variant %s] (%s:%d) also sets this key, and would replace it in that "
+                             "%s: [variant %s] (%s:%d) also sets this key, and would replace it in that "
                              "variant; change the variant instead",
-                             sets[k], c->variants[v].name, path, c->variants[v].line);
+                             flag, c->variants[v].name, path, c->variants[v].line);
                     return -1;
                 }
             }

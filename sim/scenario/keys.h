@@ -52,7 +52,9 @@ typedef struct scn_origins {
     const char *path;        /* the file as shown in messages */
     const int *key_line;     /* per scn_key_table entry: its origin; NULL: none known */
     const char *const *sets; /* the --set assignments SET_ORIGIN refers to */
+    const char *const *shown; /* how each was written ("--seed 0"); NULL or a NULL entry: "--set " + sets[k] */
     int nsets;
+    const int *error_line;   /* per [server] error_rate_* (c->errors[i]): its origin; NULL: none known */
 } scn_origins;
 
 /* The classes herd's table retries (what [layer] retry_on documents). */
@@ -84,8 +86,13 @@ void scn_origin_label(const scn_config *c, const char *path, const char *const *
  * scn_key_table, or scn_key_count. */
 size_t scn_key_find(const char *section, const char *name);
 
-/* "PATH:LINE", "--set ASSIGNMENT" or "PATH" for an origin. */
+/* "PATH:LINE", the flag of an override as written ("--set ASSIGNMENT",
+ * "--seed N", "--sweep KEY=VALUES") or "PATH" for an origin. */
 void scn_origin_text(const scn_origins *o, int where, char *out, size_t n);
+
+/* Override k as written on the command line: shown[k] when given, else
+ * "--set " + sets[k]; into out[0..n). */
+void scn_override_text(const char *const *sets, const char *const *shown, int k, char *out, size_t n);
 
 /* The checks across keys of a parsed scenario (validate.c).  0, or -1 with
  * err naming the origin of the key at fault. */

@@ -26,6 +26,7 @@
 #include <ini.h>
 
 #include "../base/alloc.h"
+#include "../base/fileio.h"
 #include "../base/text.h"
 #include "data.h"
 #include "keys.h"
@@ -86,9 +87,11 @@ typedef struct pstate {
     char section[LINE_MAX_LEN];
     unsigned char seen_outage_key[SPEC_MAX_OUTAGES][SCN_MAX_KEYS];
     unsigned char seen_error[1000 + 8];
+    int error_line[SPEC_MAX_ERRORS]; /* the origin of c->errors[i] (a line, SET_ORIGIN(k)) */
     /* --set overrides: while one is applied, set_origin = SET_ORIGIN(k);
      * key_line and section lines record it, so validation blames the flag */
     const char *const *sets;
+    const char *const *shown;
     int nsets;
     int set_origin;
 } pstate;
@@ -96,7 +99,9 @@ typedef struct pstate {
 /* The parse state's record of where things came from, for validate.c. */
 static scn_origins origins_of(const pstate *ps)
 {
-    return (scn_origins){.path = ps->path, .key_line = ps->key_line, .sets = ps->sets, .nsets = ps->nsets};
+    return (scn_origins){.path = ps->path, .key_line = ps->key_line, .sets = ps->sets, .shown = ps->shown,
+                         .nsets = ps->nsets,
+                         .error_line = ps->error_line};
 }
 
 static void fail(pstate *ps, int line, const char *fmt, const char *a, const char *b, const char *c)
@@ -353,6 +358,7 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
             if (c->errors[i].outcome == outcome) {
                 c->errors[i].p = p;
                 c->error_origin[i] = origin_code(ps, line);
+                ps->error_line[i] = line > 0 ? line : ps->set_origin;
                 return 1;
             }
         if (c->nerrors == SPEC_MAX_ERRORS) {
@@ -360,6 +366,7 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
             return 0;
         }
         c->error_origin[c->nerrors] = origin_code(ps, line);
+        ps->error_line[c->nerrors] = line > 0 ? line : ps->set_origin;
         c->errors[c->nerrors++] = (spec_error_rate){.outcome = outcome, .p = p};
         return 1;
     }
@@ -454,6 +461,14 @@ static char *reader(char *str, int num, void *stream)
         return NULL;
     ps->lineno++;
     size_t len = strlen(str);
+    if (len == (size_t)num - 1 && str[len - 1] == '\r') {
+        /* a line of the longest length ending in CRLF: the CR is not one of
+         * its characters, and the LF is still to come */
+        int ch = fgetc(ps->fp);
+        if (ch == '\n' || ch == EOF)
+            return str;
+        ungetc(ch, ps->fp);
+    }
     if (len == (size_t)num - 1 && str[len - 1] != '\n' && !feof(ps->fp)) {
         int ch;
         while ((ch = fgetc(ps->fp)) != EOF && ch != '\n')
@@ -731,55 +746,46 @@ void scn_display_path(const char *path, char *out, size_t n)
 
 int scn_load(scn_config *c, const char *path, const char *const *sets, int nsets, char err[static SCN_ERR_MAX])
 {
-    return scn_load_text(c, path, sets, nsets, err, NULL, NULL);
+    return scn_load_text(c, path, sets, NULL, nsets, err, NULL, NULL);
 }
 
-/* The whole file into a NUL-terminated buffer (herd_malloc).  0, or -1
- * with err filled. */
+/* The whole file into a NUL-terminated buffer (herd_malloc), through the
+ * one checked open.  0, or -1 with err filled. */
 static int slurp(const char *path, const char *shown, char **out, size_t *len, char err[static SCN_ERR_MAX])
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, SCN_ERR_MAX, "%s: cannot open scenario: %s", shown, strerror(errno));
-        return -1;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = herd_malloc_array(cap, 1);
-    for (;;) {
-        if (!buf) {
-            fclose(f);
+    const long long max = 64LL << 20;
+    int e = 0;
+    herd_file_status s = herd_file_read(path, max, 0, out, len, &e);
+    switch (s) {
+    case HERD_FILE_OK:
+        return 0;
+    case HERD_FILE_MISSING:
+        snprintf(err, SCN_ERR_MAX, "%s: cannot open scenario: %s", shown, strerror(e));
+        break;
+    case HERD_FILE_DIRECTORY:
+        snprintf(err, SCN_ERR_MAX, "%s: is a directory; expected a scenario file (.ini)", shown);
+        break;
+    case HERD_FILE_NOT_REGULAR:
+        snprintf(err, SCN_ERR_MAX, "%s: is not a regular file (a FIFO or a device); expected a scenario file (.ini)",
+                 shown);
+        break;
+    case HERD_FILE_TOO_LARGE:
+        snprintf(err, SCN_ERR_MAX, "%s: larger than 64 MiB; expected a scenario file", shown);
+        break;
+    default:
+        if (e == ENOMEM)
             snprintf(err, SCN_ERR_MAX, "%s: out of memory reading the scenario", shown);
-            return -1;
-        }
-        n += fread(buf + n, 1, cap - 1 - n, f);
-        if (n < cap - 1)
-            break;
-        if (cap >= ((size_t)64 << 20)) {
-            herd_free(buf);
-            fclose(f);
-            snprintf(err, SCN_ERR_MAX, "%s: larger than 64 MiB; expected a scenario file", shown);
-            return -1;
-        }
-        char *bigger = herd_realloc_array(buf, cap * 2, 1);
-        if (!bigger)
-            herd_free(buf);
-        buf = bigger;
-        cap *= 2;
+        else if (e == EACCES || e == EPERM)
+            snprintf(err, SCN_ERR_MAX, "%s: cannot open scenario: %s", shown, strerror(e));
+        else
+            snprintf(err, SCN_ERR_MAX, "%s: cannot read the file", shown);
+        break;
     }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        herd_free(buf);
-        snprintf(err, SCN_ERR_MAX, "%s: cannot read the file", shown);
-        return -1;
-    }
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return 0;
+    return -1;
 }
 
-int scn_load_text(scn_config *c, const char *path, const char *const *sets, int nsets, char err[static SCN_ERR_MAX],
+int scn_load_text(scn_config *c, const char *path, const char *const *sets, const char *const *set_shown, int nsets,
+                  char err[static SCN_ERR_MAX],
                   char **text, size_t *textlen)
 {
     char *buf = NULL;
@@ -802,20 +808,6 @@ int scn_load_text(scn_config *c, const char *path, const char *const *sets, int 
     err[0] = '\0';
     int rc = -1;
 
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        snprintf(err, SCN_ERR_MAX, "%s: cannot open scenario: %s", ps->path, strerror(errno));
-        goto out;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        snprintf(err, SCN_ERR_MAX, "%s: is a directory; expected a scenario file (.ini)", ps->path);
-        goto out;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        snprintf(err, SCN_ERR_MAX, "%s: is not a regular file (a FIFO or a device); expected a scenario file (.ini)",
-                 ps->path);
-        goto out;
-    }
     if (slurp(path, ps->path, &buf, &buflen, err) != 0)
         goto out;
     ps->fp = buflen ? fmemopen(buf, buflen, "r") : NULL;
@@ -852,6 +844,7 @@ int scn_load_text(scn_config *c, const char *path, const char *const *sets, int 
         goto out;
     }
     ps->sets = sets;
+    ps->shown = set_shown;
     ps->nsets = nsets;
     if (nsets && !(file_only = herd_malloc_array(1, sizeof *file_only))) {
         snprintf(err, SCN_ERR_MAX, "%s: out of memory", ps->path);
@@ -875,7 +868,7 @@ int scn_load_text(scn_config *c, const char *path, const char *const *sets, int 
     scn_origins o = origins_of(ps);
     rc = scn_check(c, &o, err);
     if (rc == 0)
-        rc = scn_check_variation(c, ps->path, sets, nsets, err);
+        rc = scn_check_variation(c, ps->path, sets, set_shown, nsets, err);
     if (rc == 0)
         rc = scn_check_effect(c, file_only, ps->path, sets, nsets, err);
 out:

@@ -218,10 +218,14 @@ void scn_defaults(scn_config *c);
  * when the plan is built).  Returns 0, or -1 with a one-line message in err
  * (FILE:LINE: ...).  *c is only meaningful on success.  With text != NULL,
  * *text receives the file's bytes as read (NUL-terminated, *len bytes; free
- * with herd_free), so a manifest can quote exactly what ran. */
+ * with herd_free), so a manifest can quote exactly what ran.  set_shown[k]
+ * (scn_load_text; the array or an entry may be NULL) is how override k was
+ * written ("--seed 0", "--sweep KEY=VALUES"): messages blame that flag,
+ * not "--set " + sets[k]. */
 int scn_load(scn_config *c, const char *path, const char *const *sets, int nsets,
              char err[static SCN_ERR_MAX]);
-int scn_load_text(scn_config *c, const char *path, const char *const *sets, int nsets, char err[static SCN_ERR_MAX],
+int scn_load_text(scn_config *c, const char *path, const char *const *sets, const char *const *set_shown, int nsets,
+                  char err[static SCN_ERR_MAX],
                   char **text, size_t *len);
 
 /* path as messages show it: whole up to 120 bytes, else "..." and its
@@ -262,8 +266,8 @@ long scn_sweep_labels(const scn_sweep *s, char (*out)[SCN_VALUE_MAX], long max, 
  * and variants change only keys that may vary, and no --set of
  * sets[0..nsets) names a key a variant or a sweep also sets.  0, or -1
  * with a one-line message. */
-int scn_check_variation(const scn_config *c, const char *path, const char *const *sets, int nsets,
-                        char err[static SCN_ERR_MAX]);
+int scn_check_variation(const scn_config *c, const char *path, const char *const *sets, const char *const *shown,
+                        int nsets, char err[static SCN_ERR_MAX]);
 
 /* The scenario of one point: *out = base with variant `variant`'s
  * overrides (-1: none), then labels[i] for the i-th sweep's key, applied
@@ -329,7 +333,9 @@ void scn_print_reference(FILE *f);
 
 /* The data store of the scenario loaded last (files read once, shared by
  * every point and thread; valid until the next scn_load), and a line per
- * data file it read (for `herd check`). */
+ * data file it read (for `herd check` and the manifest: its path, form,
+ * rows and the FNV-1a 64 hash of its bytes, so that the plan's
+ * fingerprint changes when a data file is rewritten). */
 const spec_table *scn_data(void);
 void scn_data_print_files(FILE *f);
 

@@ -21,9 +21,17 @@ void scn_origin_text(const scn_origins *o, int where, char *out, size_t n)
     if (where > 0)
         snprintf(out, n, "%s:%d", o->path, where);
     else if (where <= -2 && o->sets && -where - 2 < o->nsets)
-        snprintf(out, n, "--set %s", o->sets[-where - 2]);
+        scn_override_text(o->sets, o->shown, -where - 2, out, n);
     else
         snprintf(out, n, "%s", o->path);
+}
+
+void scn_override_text(const char *const *sets, const char *const *shown, int k, char *out, size_t n)
+{
+    if (shown && shown[k])
+        snprintf(out, n, "%s", shown[k]);
+    else
+        snprintf(out, n, "--set %s", sets[k]);
 }
 
 static int key_index(const char *section, const char *name)
@@ -44,12 +52,15 @@ static int line_of(const scn_origins *from, const char *section, const char *nam
     return w > 0 || w <= -2 ? w : 0;
 }
 
-/* The [limits] key a library check message is about: the key whose name
- * (or "breaker x" for breaker_x, and so on) appears first in it. */
-static const char *limits_key_for(const char *msg)
+/* The [limits] key a library check message is about: of the keys whose
+ * names (or "breaker x" for breaker_x, and so on) it mentions, the first
+ * one the scenario set (a consistency message names two keys, "a exceeds
+ * b", and the one set is the one to blame), else the first mentioned, else
+ * "limiter". */
+static const char *limits_key_for(const char *msg, const scn_origins *from)
 {
-    const char *best = "limiter";
-    const char *at = NULL;
+    const char *best = "limiter", *best_set = NULL;
+    const char *at = NULL, *at_set = NULL;
     for (size_t i = scn_first_key("limits"); i < scn_key_count && !strcmp(scn_key_table[i].section, "limits"); i++) {
         const char *name = scn_key_table[i].name;
         char alt[96];
@@ -61,12 +72,18 @@ static const char *limits_key_for(const char *msg)
         const char *q = strstr(msg, alt);
         if (!p || (q && q < p))
             p = q;
-        if (p && (!at || p < at)) {
+        if (!p)
+            continue;
+        if (!at || p < at) {
             at = p;
             best = name;
         }
+        if (line_of(from, "limits", name) != 0 && (!at_set || p < at_set)) {
+            at_set = p;
+            best_set = name;
+        }
     }
-    return best;
+    return best_set ? best_set : best;
 }
 
 double scn_memory_limit(void)
@@ -102,6 +119,19 @@ static const char *unbounded_wait(const scn_config *c)
         }
     }
     return NULL;
+}
+
+/* True if every sleep of p between attempts is 0, whatever its spelling:
+ * immediate, or random (no jitter) whose delay distribution can draw only
+ * 0 (constant(0), uniform(0, 0)). */
+static int never_sleeps(const hp_policy *p)
+{
+    if (p->strategy == HP_IMMEDIATE)
+        return 1;
+    if (p->strategy != HP_RANDOM || p->jitter != HP_JITTER_NONE)
+        return 0;
+    double hi = p->delay_kind == HP_DELAY_UNIFORM ? p->delay_b : p->delay_a;
+    return p->delay_kind != HP_DELAY_EXPONENTIAL && hi == 0; /* exponential(0) means exponential(base_s) */
 }
 
 /* The rules of data files: a trace goes with start = trace and nothing
@@ -154,9 +184,11 @@ static int check_data(const scn_config *c, const scn_origins *from, char *err)
         const double *er = data->v + cap->off + 3 * (size_t)cap->n;
         for (uint32_t r = 0; r < cap->n && !m[0]; r++)
             if (er[r] + bg > 1 + 1e-12) {
+                char row[200];
+                scn_data_row_origin(c->capacity, r, row, sizeof row);
                 l = line_of(from, "server", "capacity_file");
-                snprintf(m, sizeof m, "[server] capacity_file: row %u's error_rate %g plus the error_rate_* keys (%g) "
-                                      "exceed 1; expected at most 1", r + 1, er[r], bg);
+                snprintf(m, sizeof m, "[server] capacity_file: %s: column 4 (error_rate): %g plus the error_rate_* "
+                                      "keys (%g) exceeds 1; expected at most 1 in all", row, er[r], bg);
             }
     }
     if (!m[0])
@@ -225,8 +257,13 @@ int scn_check(const scn_config *c, const scn_origins *from, char err[static SCN_
         if (!m && c->hedging)
             m = hp_hedge_check(&c->hedge_opts);
         if (m) {
-            const char *lk = limits_key_for(m);
-            BAD(line_of(from, "limits", lk), "[limits] %s: %s; expected consistent [limits] values", lk, m);
+            const char *lk = limits_key_for(m, from);
+            int l = line_of(from, "limits", lk);
+            /* a default against a default: the key that turned the mechanism on */
+            static const char *const on[] = {"limiter", "breaker", "adaptive_throttling", "hedging"};
+            for (size_t i = 0; !l && i < sizeof on / sizeof on[0]; i++)
+                l = line_of(from, "limits", on[i]);
+            BAD(l, "[limits] %s: %s; expected consistent [limits] values", lk, m);
         }
     }
     if (c->hedging && c->nlayers)
@@ -285,25 +322,30 @@ int scn_check(const scn_config *c, const scn_origins *from, char err[static SCN_
     }
     /* A retry loop that can spin at one instant for ever: unlimited
      * attempts, no sleep (immediate), no network delay, against a server
-     * that can fail at once (an outage, errors, a full queue). */
-    if (c->kind == SPEC_SERVER_QUEUE && c->delay.kind == DIST_CONSTANT && c->delay.a == 0) {
+     * that can fail at once (an outage, errors, a full queue).  The delay
+     * is judged by its support, not its spelling: constant(0), an
+     * empirical file of zeros, a mixture of such are all "no delay". */
+    double delay_lo, delay_hi;
+    dist_support(&c->delay, scn_data(), &delay_lo, &delay_hi);
+    if (c->kind == SPEC_SERVER_QUEUE && delay_hi == 0) {
         hp_strategy run[HP_STRATEGY_COUNT];
         uint32_t nrun = scn_strategies(c, run);
         for (uint32_t s = 0; s < nrun; s++) {
             uint32_t n = c->nlayers ? c->nlayers : c->ntools ? c->ntools : 1;
             for (uint32_t i = 0; i < n; i++) {
                 hp_policy p = c->nlayers ? scn_layer_policy(c, i, run[s]) : scn_tool_policy(c, c->ntools ? i : SPEC_MAX_TOOLS, run[s]);
-                if (p.strategy != HP_IMMEDIATE || p.max_attempts != 0)
+                if (!never_sleeps(&p) || p.max_attempts != 0)
                     continue;
                 char what[SCN_NAME_MAX + 16];
                 snprintf(what, sizeof what, c->nlayers ? "[layer %s]" : c->ntools ? "[tool %s]" : "[retry]",
                          c->nlayers ? c->layers[i].name : c->ntools ? c->tools[i].name : "");
                 int l = c->nlayers ? c->layers[i].line : c->ntools ? c->tools[i].line : line_of(from, "retry", "max_attempts");
                 BAD(l ? l : line_of(from, "network", "delay_s"),
-                    "%s max_attempts = 0 (unlimited) with strategy immediate and [network] delay_s = 0: a failing "
+                    "%s max_attempts = 0 (unlimited) with strategy %s and [network] delay_s = 0%s: a failing "
                     "request would retry for ever at one instant; expected max_attempts > 0, a network delay > 0 "
                     "or a strategy that sleeps",
-                    what);
+                    what, p.strategy == HP_IMMEDIATE ? "immediate" : "random with delay_s always 0",
+                    c->delay.kind == DIST_CONSTANT ? "" : " (every value it can draw is 0)");
             }
         }
     }
@@ -336,8 +378,17 @@ int scn_check(const scn_config *c, const scn_origins *from, char err[static SCN_
     double total = 0;
     for (uint32_t i = 0; i < c->nerrors; i++)
         total += c->errors[i].p;
-    if (total > 1 + 1e-12)
-        BAD(0, "[server] the error_rate_* probabilities sum to %g; expected at most 1", total);
+    if (total > 1 + 1e-12) {
+        /* blame the rate applied last: a --set (the latest) before any line
+         * of the file (the last one) */
+        int where = 0;
+        for (uint32_t i = 0; from && from->error_line && i < c->nerrors; i++) {
+            int w = from->error_line[i];
+            if (w <= -2 ? (where > 0 || where == 0 || w < where) : (where >= 0 && w > where))
+                where = w;
+        }
+        BAD(where, "[server] the error_rate_* probabilities sum to %g; expected at most 1", total);
+    }
     for (uint32_t i = 0; i < c->noutages; i++) {
         const scn_outage *o = &c->outages[i];
         if (isnan(o->start_s) || isnan(o->end_s))

@@ -1,0 +1,63 @@
+#!/bin/sh
+# tests/fuzz-seeds.sh - seed corpora for make fuzz's harnesses, from small
+# real runs: partial.herd files of shards (fuzz_merge, as written and with
+# the checksum switch on), results folders as "==> NAME <==" bundles
+# (fuzz_plot), the data files of scenarios/ and tests/bad/ (fuzz_data), and
+# herd serve's request paths (fuzz_serve).  Existing seeds are kept.
+#
+#   sh tests/fuzz-seeds.sh ./herd build/fuzz-corpus
+set -u
+HERD=${1:-./herd}
+C=${2:-build/fuzz-corpus}
+T=$(mktemp -d /tmp/herd-seeds.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$C/merge" "$C/plot" "$C/data" "$C/serve"
+
+# merge: one-shard plans (accepted) and a shard of three (refused: missing)
+i=0
+for args in "scenarios/thundering-herd.ini --set clients.count=30 --replications 2 --shard 1/1" \
+            "scenarios/agent-tools.ini --set clients.count=10 --replications 1 --shard 1/1" \
+            "scenarios/aws-2015-occ.ini --replications 1 --shard 1/1" \
+            "scenarios/incident-replay.ini --replications 1 --shard 1/1" \
+            "scenarios/thundering-herd.ini --set clients.count=30 --replications 3 --shard 2/3"; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086
+    "$HERD" run $args -o "$T/m$i" --quiet 2>/dev/null || continue
+    { printf '\000'; cat "$T/m$i/partial.herd"; } >"$C/merge/shard-$i"
+    { printf '\001'; cat "$T/m$i/partial.herd"; } >"$C/merge/shard-$i-fix"
+done
+
+# plot: results folders
+bundle() { # bundle DIR OUT [gif]
+    { [ "${3:-}" = gif ] && echo gif
+      for f in aggregate.csv summary.csv timeseries.csv compare.csv tools.csv input.csv mechanisms.csv manifest.txt; do
+          [ -f "$1/$f" ] && { echo "==> $f <=="; head -c 20000 "$1/$f"; }
+      done; } >"$2"
+}
+i=0
+for args in "scenarios/thundering-herd.ini --set clients.count=30 --replications 2 --set run.baseline=exponential" \
+            "scenarios/agent-tools.ini --set clients.count=10 --replications 2" \
+            "scenarios/aws-2015-occ.ini --replications 2" \
+            "scenarios/incident-replay.ini --replications 2" \
+            "scenarios/jitter-62-65-sensitivity.ini --replications 2 --set clients.count=20" \
+            "scenarios/metastable.ini --replications 1 --set clients.count=2000 --set run.horizon_s=200"; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086
+    "$HERD" run $args -o "$T/p$i" --quiet 2>/dev/null || continue
+    bundle "$T/p$i" "$C/plot/folder-$i"
+    bundle "$T/p$i" "$C/plot/folder-$i-gif" gif
+done
+
+# data: every data file shipped or refused
+for f in scenarios/data/*.csv tests/bad/data/*.csv tests/data/*.csv; do
+    [ -f "$f" ] && cp "$f" "$C/data/$(echo "$f" | tr / _)"
+done
+
+# serve: request paths
+n=0
+for u in / /api/x?a=1 /_herd/info /_herd/stats /_herd/reset?seed=7 '/_herd/reset?seed=7&bucket_s=0.5&horizon_s=60' \
+         '/_herd/reset?seed=18446744073709551615' '/_herd/reset?seed=-1' '/_herd/reset?bucket_s=1e6&seed=1' /_herd/ /_herd/x; do
+    n=$((n + 1))
+    printf '%s' "$u" >"$C/serve/path-$n"
+done
+exit 0
