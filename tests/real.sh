@@ -88,6 +88,19 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
     || bad "real summary: want 4 rows, 80 finished requests, some refused during the outage: $(cat "$T/real/summary.csv")"
 grep -q '^herd drive' "$T/real/manifest.txt" && grep -q 'herd serve' "$T/real/manifest.txt" && ok || bad "manifest.txt"
 
+# --- Retry-After above the policy's cap, retry_after_above = stop ---------
+# 503 + Retry-After: 5 in the outage; the policy sleeps a Retry-After of at
+# most 1 s instead of its backoff and stops above that: every request fails
+# at its first attempt, in the simulation and against the real server
+# (drive once read the header clamped to 1 s, so "above" never happened).
+RA_SETS="--set run.strategies=exponential --set clients.count=20 --set 'outage 1.end_s=0.3' --set 'outage 1.status=503' --set server.retry_after_on_503=true --set server.retry_after_s=5 --set retry.retry_after=instead --set retry.retry_after_max_s=1 --set retry.retry_after_above=stop"
+KEEP_PID=$PID KEEP_URL=$URL
+eval "start_server $RA_SETS"
+eval "\"\$HERD\" drive \"\$SCN\" --target \"\$URL\" -o \"\$T/ra\" --quiet --replications 1 $RA_SETS" 2>"$T/ra.err" || bad "drive, Retry-After above the cap: $(cat "$T/ra.err")"
+kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null; PID=$KEEP_PID URL=$KEEP_URL
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { exit !($(c["failures"]) == 20 && $(c["retries"]) == 0) }' \
+    "$T/ra/summary.csv" && ok || bad "Retry-After 5 s above retry_after_max_s = 1 with retry_after_above = stop: want 20 failures, 0 retries: $(cat "$T/ra/summary.csv")"
+
 # --- bounds: the run stops by itself and says so --------------------------
 "$HERD" drive "$SCN" --target "$URL" -o "$T/bound" --quiet --replications 1 --set run.strategies=exponential \
     --set clients.count=20 --set 'outage 1.end_s=0.3' --max-requests 5 2>"$T/bound.err"

@@ -56,6 +56,10 @@
 #include "../model/sample.h"
 #include "drive.h"
 
+/* The longest Retry-After a reply is read as: above any retry_after_max_s
+ * a scenario can set (the key table allows at most 1e9 s). */
+#define DRIVE_RETRY_AFTER_PARSE_MAX_S 1e12
+
 enum { P_START = 0, P_BACKOFF, P_WAIT, P_DONE };
 
 typedef struct dclient {
@@ -311,7 +315,10 @@ static void complete(driver *d, uint32_t id, CURLcode rc, double now)
     /* the headers as the policy reads them: retry-after-ms first when it
      * does (ra_ms), then Retry-After; X-RateLimit-Reset with ra_reset */
     hp_result r = {.outcome = out, .retry_after_s = -1, .overloaded = c->overloaded, .reset_s = 0};
-    double ra, max = d->policy.retry_after_max_s > 0 ? d->policy.retry_after_max_s : HP_DEFAULT_RETRY_AFTER_MAX_S;
+    /* parsed without the policy's cap: hp_decide_result applies
+     * retry_after_max_s itself, and ra_above (stop, backoff) needs to see
+     * how long the server asked for (a clamped value never exceeds it) */
+    double ra, max = DRIVE_RETRY_AFTER_PARSE_MAX_S;
     if (d->policy.ra_ms && c->retry_after_ms[0] && hp_parse_retry_after_ms(c->retry_after_ms, max, &ra) == 0)
         r.retry_after_s = ra;
     else if (c->retry_after[0] && hp_parse_retry_after(c->retry_after, (double)time(NULL), max, &ra) == 0)

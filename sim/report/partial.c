@@ -47,6 +47,8 @@ static void put(rep_buf *b, const void *p, size_t n)
 {
     if (b->oom)
         return;
+    if (!n) /* nothing to add (p may be NULL): memcpy's pointer must not be */
+        return;
     if (b->len + n > b->cap) {
         size_t cap = b->cap ? b->cap : 4096;
         while (cap < b->len + n)
