@@ -46,8 +46,9 @@ SIM_SRC    := sim/base/alloc.c sim/base/text.c \
               sim/report/plot_csv.c sim/report/plot_load.c sim/report/plot_data.c sim/report/plot_figure.c \
               sim/report/presets.c \
               sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c sim/experiment/rare.c \
+              sim/tune/paired.c sim/tune/space.c sim/tune/race.c sim/tune/recommend.c \
               sim/real/common.c sim/real/serve.c sim/real/backend.c sim/real/drive.c sim/real/session.c
-CLI_SRC    := sim/cli/main.c sim/cli/common.c sim/cli/rare_cmd.c sim/cli/real_cmd.c
+CLI_SRC    := sim/cli/main.c sim/cli/common.c sim/cli/rare_cmd.c sim/cli/real_cmd.c sim/cli/tune_cmd.c
 TESTS      := test_policy test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model test_recovery
 
 POLICY_OBJ := $(POLICY_SRC:%.c=$(BUILD)/%.o)

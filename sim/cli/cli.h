@@ -54,6 +54,13 @@ int int_flag(const char *flag, const char *v, unsigned long long lo, unsigned lo
  * with the message printed. */
 int number_flag(const char *flag, const char *v, double lo, double hi, int integer, double *out);
 
+/* herd's version (main.c), for manifests. */
+extern const char cli_version[];
+
+/* herd tune (tune_cmd.c). */
+extern const char cli_tune_help[];
+int cmd_tune(int argc, char **argv);
+
 /* herd rare (rare_cmd.c), herd serve / herd drive (real_cmd.c). */
 extern const char cli_rare_help[];
 int cmd_rare(int argc, char **argv);

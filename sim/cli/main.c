@@ -6,6 +6,8 @@
  *   herd plot DIR [options]   the figures of a results directory (gnuplot)
  *   herd rare SCENARIO --levels L1,...,K [--effort N] [--repeats R] [--brute N]
  *                     a rare collapse's probability (multilevel splitting, brute force)
+ *   herd tune SCENARIO --search KEY=SPEC ... --minimize METRIC [--subject-to 'M<=X' ...]
+ *                     the setting to use, raced across operating points (sim/tune)
  *   herd keys          the scenario key reference (Markdown)
  *   herd serve SCENARIO --port P       a real HTTP server that behaves like the scenario's server
  *   herd drive SCENARIO --target URL   the scenario's clients in real time against a server
@@ -38,6 +40,8 @@
 #include "cli.h"
 
 #define HERD_VERSION "0.2.0"
+
+const char cli_version[] = HERD_VERSION;
 
 #ifdef HERD_MPI
 #include <mpi.h>
@@ -76,6 +80,9 @@ static void usage(FILE *f)
             "                                     events) without running anything\n"
             "       herd plot DIR [options]       draw the figures of a results directory (gnuplot;\n"
             "                                     herd plot --help for styles and selection)\n"
+            "       herd tune SCENARIO --search KEY=SPEC ... --minimize METRIC [--subject-to 'M<=X' ...]\n"
+            "                                     the setting to use: a search raced on common random\n"
+            "                                     numbers across operating points (herd tune --help)\n"
             "       herd merge OUT DIR... [--plot] combine the shards of one run (--shard) into OUT\n"
             "       herd rare SCENARIO --levels ...  the probability of a rare collapse: multilevel\n"
             "                                     splitting and brute force (herd rare --help)\n"
@@ -156,6 +163,8 @@ int help_for(const char *cmd)
                "one run (herd run --shard K/N -o DIR) into OUT, byte for byte the outputs of a single run\n");
     else if (!strcmp(cmd, "rare"))
         printf("%s", cli_rare_help);
+    else if (!strcmp(cmd, "tune"))
+        printf("%s", cli_tune_help);
     else if (!strcmp(cmd, "serve"))
         printf("usage: herd serve SCENARIO --port P [options]\n"
                "a real HTTP server on 127.0.0.1 that behaves like the scenario's server model: workers, queue,\n"
@@ -614,6 +623,8 @@ static int herd(int argc, char **argv)
         return cmd_merge(argc, argv);
     if (!strcmp(cmd, "rare"))
         return cmd_rare(argc, argv);
+    if (!strcmp(cmd, "tune"))
+        return cmd_tune(argc, argv);
     if (!strcmp(cmd, "serve") || !strcmp(cmd, "drive"))
         return cmd_real(argc, argv, !strcmp(cmd, "serve"));
     if (!strcmp(cmd, "columns"))
