@@ -136,6 +136,7 @@ cli-test: herd
 	@sh tests/workshop.sh ./herd --check
 	@sh tests/bad.sh ./herd
 	@sh tests/rare.sh ./herd
+	@sh tests/tune.sh ./herd
 	@sh tests/real.sh ./herd
 	@sh tests/golden.sh ./herd
 	@sh tests/metamorphic.sh ./herd

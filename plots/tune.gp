@@ -11,8 +11,9 @@
 #                   dropped, 1 finalist, 2 recommended, 3 the front, in
 #                   the constraint's order)
 #   DATA/tune.tsv   key<TAB>value: np, xlabel, ylabel, bound (absent
-#                   without a constraint), title, subtitle, point (one line
-#                   per operating point)
+#                   without a constraint), title, subtitle, point and valid
+#                   (one line each per operating point: its name, and 0
+#                   when no candidate has a defined value there)
 # Both are read as data only.  Writes DATA/tune.png and DATA/tune.svg.
 
 if (ARGC < 1 || strlen(ARG1) == 0) { print "usage: gnuplot -c plots/tune.gp DATA"; exit status 2 }
@@ -27,9 +28,10 @@ stats info using (k = strcol(1), \
     (k eq "ylabel" ? ylabel = strcol(2) : 0), (k eq "bound" ? (bound = column(2), hasbound = 1) : 0), \
     (k eq "title" ? title = strcol(2) : 0), (k eq "subtitle" ? subtitle = strcol(2) : 0), 0) nooutput
 if (np < 1) { print "tune.gp: no figure data in " . ARG1; exit status 1 }
-array pname[np]
-i = 0
-stats info using (strcol(1) eq "point" && i < np ? (i = i + 1, pname[i] = strcol(2)) : 0, 0) nooutput
+array pname[np]; array pvalid[np]
+i = 0; j = 0
+stats info using (strcol(1) eq "point" && i < np ? (i = i + 1, pname[i] = strcol(2)) : 0, \
+                  strcol(1) eq "valid" && j < np ? (j = j + 1, pvalid[j] = int(column(2))) : 0, 0) nooutput
 set datafile separator comma
 set datafile columnheaders
 set datafile commentschars "#"
@@ -39,7 +41,7 @@ cols = np <= 2 ? np : (np <= 4 ? 2 : 3)
 rows = int((np + cols - 1) / cols)
 W = 1600; H = 900
 fN = sprintf(",%g", fs); fS = sprintf(",%g", sfs); fT = sprintf(",%g", tfs)
-top = 1 - (1.5 * tfs + 1.8 * sfs + 30.0) / H
+top = 1 - (1.5 * tfs + 1.8 * sfs + 1.6 * fs + 34.0) / H
 
 do for [fmt in "png svg"] {
     if (fmt eq "png") { set terminal pngcairo noenhanced size W, H font fN }
@@ -53,9 +55,17 @@ do for [fmt in "png svg"] {
     set key top right font fS samplen 1.5
     do for [p = 1:np] {
         if (p > 1) { unset key }
-        set title pname[p] font fN
+        if (np > 1) { set title pname[p] font fN } else { unset title }
         if (hasbound) { set arrow 1 from first bound, graph 0 to first bound, graph 1 nohead dt 2 lw 2 lc rgb "#444444" }
         f = data . "/front.csv"
+        if (!pvalid[p]) {
+            set xrange [0:1]; set yrange [0:1]; unset arrow 1
+            set label 97 "no candidate has defined values here (n/a)" at graph 0.5, graph 0.5 center font fN
+            plot NaN notitle
+            unset label 97; set xrange [*:*]; set yrange [*:*]
+            unset label 98
+            continue
+        }
         plot f index (p - 1) using "x":(column("kind") == 3 ? column("y") : NaN) with steps lw 2 lc rgb "#999999" title "Pareto front", \
              f index (p - 1) using "x":(column("kind") == 0 ? column("y") : NaN) with points pt 7 ps 1.2 lc rgb "#b0b0b0" title "dropped", \
              f index (p - 1) using "x":(column("kind") == 1 ? column("y") : NaN) with points pt 7 ps 2 lc rgb "#1f77b4" title "finalist", \

@@ -36,7 +36,7 @@ void tune_point_label(const tune_state *st, size_t p, char *out, size_t n)
         o += (size_t)snprintf(out + o, o < n ? n - o : 0, "%s%s=%s", o ? " " : "", st->base->sweeps[i].key,
                               plan->labels[i][pt->value[i]]);
     if (!o)
-        snprintf(out, n, "all");
+        snprintf(out, n, "the one operating point");
 }
 
 /* Candidate c's overrides as text "KEY=V, KEY=V" (messages). */

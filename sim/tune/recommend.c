@@ -339,6 +339,14 @@ static int write_figure_data(const tune_state *st, const char *wd, int xk)
         herd_free(ord);
         return -1;
     }
+    int *valid = herd_calloc(st->npoints, sizeof *valid);
+    if (!valid) {
+        fclose(f);
+        herd_free(xs);
+        herd_free(ys);
+        herd_free(ord);
+        return -1;
+    }
     for (size_t p = 0; p < st->npoints; p++) {
         fprintf(f, "x,y,kind\n");
         for (size_t c = 0; c < st->ncand; c++) {
@@ -351,8 +359,10 @@ static int write_figure_data(const tune_state *st, const char *wd, int xk)
                 xs[c] = (double)(c + 1);
             (void)m;
             int kind = cd->status == TUNE_RECOMMENDED ? 2 : cd->status == TUNE_FINALIST ? 1 : 0;
-            if (isfinite(xs[c]) && isfinite(ys[c]))
+            if (isfinite(xs[c]) && isfinite(ys[c])) {
                 fprintf(f, "%.9g,%.9g,%d\n", xs[c], ys[c], kind);
+                valid[p] = 1;
+            }
             ord[c] = c;
         }
         /* the front: sorted by x (the constraint's better side first), a
@@ -380,12 +390,16 @@ static int write_figure_data(const tune_state *st, const char *wd, int xk)
     herd_free(xs);
     herd_free(ys);
     herd_free(ord);
-    if (fclose(f) != 0)
+    if (fclose(f) != 0) {
+        herd_free(valid);
         return -1;
+    }
     snprintf(path, sizeof path, "%s/tune.tsv", wd);
     f = fopen(path, "w");
-    if (!f)
+    if (!f) {
+        herd_free(valid);
         return -1;
+    }
     fprintf(f, "np\t%zu\n", st->npoints);
     fprintf(f, "ylabel\t%s (search mean)\n", rq->objective->name);
     if (xk >= 0)
@@ -401,7 +415,9 @@ static int write_figure_data(const tune_state *st, const char *wd, int xk)
         char pl[256];
         tune_point_label(st, p, pl, sizeof pl);
         fprintf(f, "point\t%s\n", pl);
+        fprintf(f, "valid\t%d\n", valid[p]);
     }
+    herd_free(valid);
     return fclose(f) != 0 ? -1 : 0;
 }
 
@@ -523,8 +539,11 @@ static int summary(const tune_state *st, FILE *f)
         char os[512], pl[256];
         settings(st, c, os, sizeof os);
         tune_point_label(st, wp, pl, sizeof pl);
-        fprintf(f, "beats %s: %s %s by %.6g +/- %.3g at its worst point %s (paired, validation seeds)\n", os,
-                rq->objective->name, (rq->maximize ? d < 0 : d > 0) ? "better" : "worse", fabs(d), h, pl);
+        if (d == 0 && h == 0)
+            fprintf(f, "against %s: the same %s in every validation run at %s\n", os, rq->objective->name, pl);
+        else
+            fprintf(f, "against %s: %s %s by %.6g +/- %.3g at its worst point %s (paired, validation seeds)\n", os,
+                    rq->objective->name, (rq->maximize ? d < 0 : d > 0) ? "better" : "worse", fabs(d), h, pl);
     }
     return ferror(f) ? -1 : 0;
 }
