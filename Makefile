@@ -61,7 +61,7 @@ CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN   := $(TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: mpi all deps run test unit-test cli-test asan-test bench reproduce validate update-golden fuzz install uninstall install-test clean readme-keys \
-        figures figures-list workshop realcheck
+        figures figures-list workshop realcheck tune-check tune-coverage
 
 all: herd $(BUILD)/libherdpolicy.a $(BUILD)/$(SO_REAL)
 
@@ -271,6 +271,15 @@ plots/realcheck.png: herd scenarios/realcheck.ini plots/realcheck.gp tests/realc
 plots/metastable-map.png: build/figures/metastable-map/aggregate.csv tests/map-figure.sh plots/metastable-map.gp
 	sh tests/map-figure.sh build/figures/metastable-map plots
 plots/metastable-boundaries.png: plots/metastable-map.png
+
+# herd tune against the exhaustive grid on the thundering herd (at most 30%
+# of its events, the grid's optimum), and the winner's curse measured over
+# 40 tunes (the coverage of the validated CI by fresh runs, Wilson
+# interval): a few minutes each, not part of make test.
+tune-check: herd
+	sh tests/tune-grid.sh ./herd build/tune-check
+tune-coverage: herd
+	sh tests/tune-coverage.sh ./herd build/tune-coverage 40
 
 # The metastability maps, their headline, the trigger-height check and the
 # hysteresis (README, "Metastable failures"): about 35 minutes of one core

@@ -37,7 +37,13 @@ void paired_bounds(const double *x, size_t n, double alpha, double *lower, doubl
 {
     double m, se;
     paired_mean_se(x, n, &m, &se);
-    double h = n >= 2 && !constant(x, n) ? gsl_cdf_tdist_Qinv(alpha, (double)(n - 1)) * se : 0;
+    if (n >= 2 && constant(x, n)) {
+        int decided = ldexp(1.0, -(int)(n > 1000 ? 1000 : n)) <= alpha;
+        *lower = decided ? m : -INFINITY;
+        *upper = decided ? m : INFINITY;
+        return;
+    }
+    double h = n >= 2 ? gsl_cdf_tdist_Qinv(alpha, (double)(n - 1)) * se : INFINITY;
     *lower = m - h;
     *upper = m + h;
 }
@@ -65,7 +71,7 @@ double paired_p_greater(const double *a, const double *b, size_t n)
         ss += e * (d - m);
     }
     if (same)
-        return d0 > 0 ? 0 : 1;
+        return d0 > 0 ? ldexp(1.0, -(int)(n > 1000 ? 1000 : n)) : 1;
     double se = sqrt(fmax(ss, 0) / (double)(n - 1) / (double)n);
     if (!(se > 0))
         return m > 0 ? 0 : 1;

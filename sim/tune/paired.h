@@ -5,9 +5,12 @@
  *
  * Every function takes plain samples (no NaN: the caller decides what an
  * undefined value means before testing) and is pure.  A sample without
- * spread (every value equal, which discrete metrics often give) is
- * treated exactly: its bounds are the mean, and a paired difference that
- * is the same nonzero number in every pair is significant at any level.
+ * spread (every value equal, which counts such as failures often give in
+ * a few replications) makes Student's t degenerate; it is judged by the
+ * sign test instead: n equal values show that the median lies there with
+ * error 2^-n, so they decide only once 2^-n <= alpha (n >= 5 at 0.05),
+ * and a paired difference that is the same positive number in all n
+ * pairs has p-value 2^-n.
  */
 #ifndef HERD_PAIRED_H
 #define HERD_PAIRED_H
@@ -19,7 +22,8 @@ void paired_mean_se(const double *x, size_t n, double *mean, double *se);
 
 /* The one-sided (1 - alpha) bounds of the mean of x[0..n):
  * mean -/+ t(1 - alpha, n - 1) s / sqrt(n).  n >= 2; with no spread both
- * are the mean.  alpha in (0, 0.5). */
+ * are the value once 2^-n <= alpha, -inf and +inf before (undecided).
+ * alpha in (0, 0.5). */
 void paired_bounds(const double *x, size_t n, double alpha, double *lower, double *upper);
 
 /* The half-width of the two-sided 95% interval of the mean of x[0..n)
@@ -28,8 +32,8 @@ double paired_ci95(const double *x, size_t n);
 
 /* The p-value of the one-sided paired t test of H1: mean(a - b) > 0 over
  * the pairs (a[i], b[i]), i < n (the same replication seeds).  1 when
- * n < 2 or every difference is 0; 0 when every difference is the same
- * positive number; else the upper tail of Student t with n - 1 degrees of
+ * n < 2 or every difference is 0; 2^-n (the sign test) when every
+ * difference is the same positive number; else the upper tail of Student t with n - 1 degrees of
  * freedom at mean / (s / sqrt(n)). */
 double paired_p_greater(const double *a, const double *b, size_t n);
 
