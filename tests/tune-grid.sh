@@ -54,6 +54,6 @@ awk -F, -v st="$strategy" -v cap="$cap" -v att="$att" -v ev="$E" -v R="$R" -v ou
         okrec = !(rec in bad) && (worst[rec] == worst[best] || worst[rec] <= worst[best] + wci[best])
         okev = ev <= 0.3 * gev
         print (okrec ? "ok   the recommendation is the grid optimum or inside its CI" : "FAIL the recommendation is not the grid optimum")
-        print (okev ? "ok   at most 30% of the grid's events" : "FAIL more than 30% of the grid's events")
+        print (okev ? "ok   at most 30% of the grid events" : "FAIL more than 30% of the grid events")
         exit !(okrec && okev)
     }' "$OUT/grid/aggregate.csv"

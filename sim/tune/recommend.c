@@ -539,11 +539,24 @@ static int summary(const tune_state *st, FILE *f)
         char os[512], pl[256];
         settings(st, c, os, sizeof os);
         tune_point_label(st, wp, pl, sizeof pl);
+        char broken[320] = "";
+        for (int k = 0; k < rq->ncons && !broken[0]; k++)
+            for (size_t p = 0; p < st->npoints && !broken[0]; p++) {
+                double m, se;
+                paired_mean_se(tune_vy(st, o, st->con_m[k], p), o->vreps, &m, &se);
+                if (rq->cons[k].upper ? m > rq->cons[k].bound : m < rq->cons[k].bound) {
+                    char bp[256];
+                    tune_point_label(st, p, bp, sizeof bp);
+                    snprintf(broken, sizeof broken, "; it breaks %s (%s %.6g at %s)", rq->cons[k].text,
+                             rq->cons[k].metric->name, m, bp);
+                }
+            }
         if (d == 0 && h == 0)
-            fprintf(f, "against %s: the same %s in every validation run at %s\n", os, rq->objective->name, pl);
+            fprintf(f, "against %s: the same %s in every validation run at %s%s\n", os, rq->objective->name, pl, broken);
         else
-            fprintf(f, "against %s: %s %s by %.6g +/- %.3g at its worst point %s (paired, validation seeds)\n", os,
-                    rq->objective->name, (rq->maximize ? d < 0 : d > 0) ? "better" : "worse", fabs(d), h, pl);
+            fprintf(f, "against %s: the recommendation's %s is %.6g +/- %.3g %s at its worst point %s (paired, "
+                       "validation seeds)%s\n", os, rq->objective->name, fabs(d), h, d > 0 ? "lower" : "higher", pl,
+                    broken);
     }
     return ferror(f) ? -1 : 0;
 }
