@@ -150,6 +150,10 @@ cli-test: herd
 	  --set run.baseline=exponential -o $(BUILD)/valgrind-e2e
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd plot \
 	  $(BUILD)/valgrind-e2e --quiet
+	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd tune \
+	  tests/tune/known.ini --set clients.count=100 --search retry.max_attempts=1:3:1 --minimize failures \
+	  --subject-to 'amplification<=1.6' --min-replications 2 --max-replications 4 --validation-replications 2 \
+	  --jobs 2 --quiet -o $(BUILD)/valgrind-tune
 
 # libFuzzer over scenario parsing (clang).  The corpus grows in
 # build/fuzz-corpus; seeds are every scenario and every bad input.
@@ -214,7 +218,7 @@ FIGURES := plots/thundering-herd.png plots/thundering-herd.gif plots/aws-2015-co
            plots/metastable-goodput.png plots/agent-stack-variants.png plots/incident-replay.png \
            plots/incident-replay-goodput.png plots/metastable-breaker.png plots/metastable-throttle.png \
            plots/metastable-budget.png plots/realcheck.png plots/metastable-map.png plots/metastable-boundaries.png \
-           plots/quota-per-instance-variants.png
+           plots/quota-per-instance-variants.png plots/tune-brownout.png
 FIGURE   = sh tests/figure.sh ./herd $@
 FIG_DEPS = herd tests/figure.sh $(wildcard plots/*.gp)
 
@@ -267,6 +271,14 @@ plots/metastable-budget.png: $(MECH_DEPS)
 plots/realcheck.png: herd scenarios/realcheck.ini plots/realcheck.gp tests/realcheck.sh
 	sh tests/realcheck.sh ./herd build/realcheck
 	cp build/realcheck/realcheck.png $@
+# herd tune's figure: the search of scenarios/tune-brownout.ini (README,
+# "Tuning retries: herd tune"; several minutes on 2 cores)
+TUNE_BROWNOUT = --search retry.max_attempts=2:5:1 --search retry.cap_s=1,4,20 \
+                --search limits.limiter=none,aws_quota --search limits.breaker=false,true \
+                --minimize failures --subject-to 'peak_inflight<=120'
+plots/tune-brownout.png: herd scenarios/tune-brownout.ini plots/tune.gp
+	./herd tune scenarios/tune-brownout.ini $(TUNE_BROWNOUT) -o build/figures/tune-brownout --quiet
+	cp build/figures/tune-brownout/tune.png $@
 # both maps from one run (about 4 minutes on 2 cores): see tests/map-figure.sh
 plots/metastable-map.png: build/figures/metastable-map/aggregate.csv tests/map-figure.sh plots/metastable-map.gp
 	sh tests/map-figure.sh build/figures/metastable-map plots
