@@ -554,7 +554,7 @@ static int summary(const tune_state *st, FILE *f)
         if (d == 0 && h == 0)
             fprintf(f, "against %s: the same %s in every validation run at %s%s\n", os, rq->objective->name, pl, broken);
         else
-            fprintf(f, "against %s: the recommendation's %s is %.6g +/- %.3g %s at its worst point %s (paired, "
+            fprintf(f, "against %s: the recommendation's %s, %.6g +/- %.3g %s, at its worst point %s (paired, "
                        "validation seeds)%s\n", os, rq->objective->name, fabs(d), h, d > 0 ? "lower" : "higher", pl,
                     broken);
     }
