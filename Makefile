@@ -275,7 +275,7 @@ plots/realcheck.png: herd scenarios/realcheck.ini plots/realcheck.gp tests/realc
 # "Tuning retries: herd tune"; several minutes on 2 cores)
 TUNE_BROWNOUT = --search retry.max_attempts=2:5:1 --search retry.cap_s=1,4,20 \
                 --search limits.limiter=none,aws_quota --search limits.breaker=false,true \
-                --minimize failures --subject-to 'peak_inflight<=120'
+                --minimize failures --subject-to 'amplification<=1.3'
 plots/tune-brownout.png: herd scenarios/tune-brownout.ini plots/tune.gp
 	./herd tune scenarios/tune-brownout.ini $(TUNE_BROWNOUT) -o build/figures/tune-brownout --quiet
 	cp build/figures/tune-brownout/tune.png $@

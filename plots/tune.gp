@@ -47,7 +47,7 @@ do for [fmt in "png svg"] {
     if (fmt eq "png") { set terminal pngcairo noenhanced size W, H font fN }
     if (fmt eq "svg") { set terminal svg noenhanced size W, H font fN }
     set output data . "/tune." . fmt
-    set multiplot layout rows, cols title title font fT margins 0.08, 0.98, 0.1, top spacing 0.07, 0.14
+    set multiplot layout rows, cols title title font fT margins 0.08, 0.98, 0.1, top spacing 0.1, 0.14
     set label 98 subtitle at screen 0.5, screen 1 - (1.5 * tfs + 0.9 * sfs + 4) / H center font fS
     set grid lt 1 lw 1 lc rgb "#d8d8d8"
     set xlabel xlabel font fS
