@@ -288,6 +288,21 @@ static int identical(const tune_state *st, const tune_cand *a, const tune_cand *
     return 1;
 }
 
+/* 1 if every constrained metric of a is at least as good as b's in each
+ * of the n runs at every point (the same seeds). */
+static int no_worse(const tune_state *st, const tune_cand *a, const tune_cand *b, uint32_t n)
+{
+    const tune_request *rq = st->rq;
+    for (int k = 0; k < rq->ncons; k++)
+        for (size_t p = 0; p < st->npoints; p++) {
+            const double *x = tune_y(st, a, st->con_m[k], p), *y = tune_y(st, b, st->con_m[k], p);
+            for (uint32_t r = 0; r < n; r++)
+                if (rq->cons[k].upper ? x[r] > y[r] : x[r] < y[r])
+                    return 0;
+        }
+    return 1;
+}
+
 /* The p-value of "c's objective is worse than i's" after n paired
  * replications.  Mean over points: the paired t test on the per-
  * replication means.  Worst point: c is worse if at some point p its
@@ -330,8 +345,9 @@ static long decide(tune_state *st, uint32_t round, uint32_t n)
     double *pv = herd_malloc_array(nc, sizeof *pv), *tmp = herd_malloc_array(2 * (size_t)n, sizeof *tmp);
     int *rej = herd_malloc_array(nc, sizeof *rej);
     size_t *idx = herd_malloc_array(nc, sizeof *idx);
+    long *vsx = herd_malloc_array(nc, sizeof *vsx);
     long alive = -1;
-    if (!feas || !pv || !tmp || !rej || !idx)
+    if (!feas || !pv || !tmp || !rej || !idx || !vsx)
         goto done;
     for (size_t c = 0; c < nc; c++) {
         tune_cand *cd = &st->c[c];
@@ -368,26 +384,46 @@ static long decide(tune_state *st, uint32_t round, uint32_t n)
                 inc = (long)c;
             }
         }
-    if (inc >= 0) {
-        size_t m = 0;
-        for (size_t c = 0; c < nc; c++)
-            if (st->c[c].status == TUNE_ALIVE && (long)c != inc) {
-                idx[m] = c;
-                pv[m++] = p_worse(st, &st->c[c], &st->c[inc], n, tmp);
+    /* Each candidate is tested against the incumbent; while none is
+     * proven feasible, against the best candidate (by its mean objective)
+     * whose constrained metrics are at least as good as its own in every
+     * run at every point: that one is feasible whenever it is. */
+    size_t m = 0;
+    for (size_t c = 0; c < nc; c++) {
+        if (st->c[c].status != TUNE_ALIVE || (long)c == inc)
+            continue;
+        long vs = inc;
+        if (vs < 0) {
+            double bo = agg_objective(st, &st->c[c], n);
+            for (size_t e = 0; e < nc; e++) {
+                if (e == c || st->c[e].status != TUNE_ALIVE || !no_worse(st, &st->c[e], &st->c[c], n))
+                    continue;
+                double o = agg_objective(st, &st->c[e], n);
+                if (o < bo) {
+                    bo = o;
+                    vs = (long)e;
+                }
             }
-        if (paired_holm(pv, m, rq->alpha, rej) < 0)
-            goto done;
-        for (size_t k = 0; k < m; k++)
-            if (rej[k]) {
-                tune_cand *cd = &st->c[idx[k]];
-                cd->status = TUNE_DROPPED;
-                cd->round = (int)round;
-                cd->reason = TUNE_DOMINATED;
-                cd->versus = inc;
-                snprintf(cd->why, sizeof cd->why, "%s worse than candidate %ld's (paired t, one-sided p = %.3g, "
-                         "Holm over %zu tests at %g)", rq->objective->name, inc + 1, pv[k], m, rq->alpha);
-            }
+        }
+        if (vs < 0)
+            continue;
+        idx[m] = c;
+        vsx[m] = vs;
+        pv[m++] = p_worse(st, &st->c[c], &st->c[vs], n, tmp);
     }
+    if (paired_holm(pv, m, rq->alpha, rej) < 0)
+        goto done;
+    for (size_t k = 0; k < m; k++)
+        if (rej[k]) {
+            tune_cand *cd = &st->c[idx[k]];
+            cd->status = TUNE_DROPPED;
+            cd->round = (int)round;
+            cd->reason = TUNE_DOMINATED;
+            cd->versus = vsx[k];
+            snprintf(cd->why, sizeof cd->why, "%s worse than candidate %ld's%s (paired t, one-sided p = %.3g, "
+                     "Holm over %zu tests at %g)", rq->objective->name, vsx[k] + 1,
+                     inc < 0 ? ", whose constrained metrics are no worse in any run" : "", pv[k], m, rq->alpha);
+        }
     alive = 0;
     for (size_t c = 0; c < nc; c++)
         alive += st->c[c].status == TUNE_ALIVE;
@@ -409,6 +445,7 @@ done:
     herd_free(tmp);
     herd_free(rej);
     herd_free(idx);
+    herd_free(vsx);
     return alive;
 }
 

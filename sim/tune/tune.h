@@ -16,9 +16,11 @@
  *     entirely beyond its bound at some point, or when a metric it needs
  *     is undefined (NaN: n/a) in some run; and as dominated when the
  *     one-sided paired t test shows its objective worse than the
- *     incumbent's (the best candidate proven feasible), Holm-corrected at
- *     alpha across the round's tests, or when its results are identical
- *     run for run to a candidate kept;
+ *     incumbent's (the best candidate proven feasible; while there is
+ *     none, the best candidate whose constrained metrics are no worse than
+ *     its own in any run), Holm-corrected at alpha across the round's
+ *     tests, or when its results are identical run for run to a candidate
+ *     kept;
  *   - the survivors are the finalists; they (and the scenario as written,
  *     when it is one candidate) run again on validation seeds the search
  *     never used (master seed: the replication seed of the search's seed
