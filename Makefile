@@ -188,6 +188,8 @@ asan-test:
 	./herd-asan run scenarios/thundering-herd.ini --quiet -o $(BUILD)/asan-e2e \
 	  --set clients.count=500 --replications 2 --jobs 2
 	@sh tests/real.sh ./herd-asan
+	./herd-asan tune tests/tune/known.ini --set clients.count=200 --search retry.max_attempts=1:4:1 \
+	  --minimize failures --subject-to 'amplification<=1.8' --jobs 2 --quiet -o $(BUILD)/asan-tune
 	@echo "asan: end-to-end run clean"
 
 # herd-mpi: the same program with MPI job distribution (herd run --mpi
