@@ -98,6 +98,18 @@ for f in tune.csv recommendation.txt manifest.txt; do cmp -s "$T/b/$f" "$T/b1/$f
 [ $same = 1 ] && ok "--jobs 1 and --jobs 2: byte-identical outputs" || bad "--jobs 1 and --jobs 2 differ"
 [ -s "$T/b/tune.png" ] && [ -s "$T/b/tune.svg" ] && ok "the figure is drawn" || bad "no tune.png / tune.svg"
 
+# --aggregate mean (the objective's mean over the points) and --maximize
+# give the same known answers
+if "$HERD" tune "$K" --sweep server.error_rate_503=0.2,0.5 --search retry.max_attempts=1:6:1 --minimize failures \
+    --subject-to 'amplification<=1.6' --aggregate mean -o "$T/mean" --quiet --jobs 2 2>"$T/err" \
+    && [ "$(rec "$T/mean" retry.max_attempts)" = 2 ] && grep -q '^# failures = .*; the mean over operating points)$' "$T/mean/recommendation.txt"; then
+    ok "--aggregate mean: max_attempts=2, the figures are the mean over the points"
+else bad "--aggregate mean: $(cat "$T/err") $(cat "$T/mean/recommendation.txt" 2>/dev/null)"; fi
+if "$HERD" tune "$K" --search retry.max_attempts=1:6:1 --maximize successes --subject-to 'amplification<=1.8' \
+    -o "$T/max" --quiet --jobs 2 2>"$T/err" && [ "$(rec "$T/max" retry.max_attempts)" = 3 ]; then
+    ok "--maximize successes: max_attempts=3"
+else bad "--maximize successes: $(cat "$T/err") $(grep -- --set "$T/max/recommendation.txt" 2>/dev/null)"; fi
+
 # an undefined metric is not measurable: every candidate infeasible, and
 # the reason says n/a
 if "$HERD" tune "$K" --search retry.max_attempts=1:3:1 --minimize recovery_time_s -o "$T/u" >"$T/u.out" 2>&1; then
