@@ -5,11 +5,12 @@
 #   make          build ./herd and libherdpolicy.a
 #   make reproduce  the AWS 2015 simulation and the 62/65 claim, with figures, into out/
 #   make figures  every figure the README shows, into plots/ (a rule per image)
-#   make metastable-maps  recovery maps of every mitigation, headline, hysteresis, into out/ (about 20 min)
+#   make metastable-maps  recovery maps of every mitigation, headline, hysteresis, into out/ (about 30 min)
 #   make workshop the five lessons of scenarios/workshop/: run, check what each page says, draw
 #   make validate the engine against queueing theory (full table)
 #   make fuzz     libFuzzer over scenario parsing (FUZZ_SECONDS=600)
 #   make realcheck  herd serve + herd drive (real, loopback) against herd run, side by side
+#   make stress   the tests that use wall-clock time, 20 times with both cores busy (20/20 to pass)
 #   make bench    events/s and peak memory, ladder queue vs heap, 1e4..1e7 clients and the OCC sweep
 #   make install  PREFIX=/usr/local DESTDIR= (make uninstall: the same files removed)
 #   make readme-keys  regenerate the key reference in README.md
@@ -30,26 +31,26 @@ LDLIBS   := -linih -lgsl -lgslcblas -lm -lpthread $(REAL_LIBS)
 
 DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev valgrind \
             clang libclang-rt-14-dev libopenmpi-dev openmpi-bin pkgconf groff-base man-db \
-            libmicrohttpd-dev libcurl4-openssl-dev
+            libmicrohttpd-dev libcurl4-openssl-dev chromium tmux
 FUZZ_SECONDS ?= 600
 FUZZ_SRC = tests/fuzz_scenario.c $(SIM_SRC) $(POLICY_SRC) $(CLI_SRC)
 
 POLICY_SRC := sim/policy/backoff.c sim/policy/call.c sim/policy/classify.c sim/policy/presets.c sim/policy/adaptive.c sim/policy/retry_after.c sim/policy/limit.c sim/policy/breaker.c sim/policy/throttle.c sim/policy/hedge.c
-SIM_SRC    := sim/base/alloc.c sim/base/text.c \
+SIM_SRC    := sim/base/alloc.c sim/base/text.c sim/base/csvread.c \
               sim/engine/equeue.c sim/engine/chunk.c sim/engine/ladder.c \
               sim/engine/rng.c sim/engine/sim.c \
-              sim/spec/dist.c sim/spec/table.c \
+              sim/spec/dist.c sim/spec/table.c sim/spec/metrics.c sim/spec/memory.c \
               sim/model/sample.c sim/model/results.c sim/model/lathist.c sim/model/model.c sim/model/client.c \
               sim/model/server.c sim/model/occ.c sim/model/mech.c sim/model/instance.c sim/model/recovery.c \
-              sim/scenario/scenario.c sim/scenario/validate.c sim/scenario/keys.c sim/scenario/keyparse.c sim/scenario/expand.c sim/scenario/compile.c sim/scenario/data.c \
+              sim/scenario/scenario.c sim/scenario/validate.c sim/scenario/keys.c sim/scenario/keyparse.c sim/scenario/expand.c sim/scenario/compile.c sim/scenario/explain.c sim/scenario/effect.c sim/scenario/data.c \
               sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/report/plot.c \
               sim/report/plot_csv.c sim/report/plot_load.c sim/report/plot_data.c sim/report/plot_figure.c \
-              sim/report/presets.c \
+              sim/report/presets.c sim/report/html.c sim/report/html_read.c sim/report/html_figs.c \
               sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c sim/experiment/rare.c \
               sim/tune/paired.c sim/tune/space.c sim/tune/race.c sim/tune/recommend.c \
               sim/real/common.c sim/real/serve.c sim/real/backend.c sim/real/drive.c sim/real/session.c
-CLI_SRC    := sim/cli/main.c sim/cli/common.c sim/cli/rare_cmd.c sim/cli/real_cmd.c sim/cli/tune_cmd.c
-TESTS      := test_policy test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model test_recovery test_tune
+CLI_SRC    := sim/cli/main.c sim/cli/common.c sim/cli/rare_cmd.c sim/cli/real_cmd.c sim/cli/report_cmd.c sim/cli/tune_cmd.c
+TESTS      := test_html test_policy test_zero test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model test_recovery test_tune
 
 POLICY_OBJ := $(POLICY_SRC:%.c=$(BUILD)/%.o)
 HP_VERSION_NUM := $(shell sed -n 's/^\#define HP_VERSION "\(.*\)"/\1/p' sim/policy/herdpolicy.h)
@@ -61,7 +62,7 @@ CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN   := $(TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: mpi all deps run test unit-test cli-test asan-test bench reproduce validate update-golden fuzz install uninstall install-test clean readme-keys \
-        figures figures-list workshop realcheck tune-check tune-coverage
+        figures figures-list workshop realcheck stress tune-check tune-coverage
 
 all: herd $(BUILD)/libherdpolicy.a $(BUILD)/$(SO_REAL)
 
@@ -129,26 +130,37 @@ unit-test: $(TEST_BIN) $(BUILD)/tests/validate
 validate: $(BUILD)/tests/validate
 	$(BUILD)/tests/validate
 
-cli-test: herd
+cli-test: herd $(BUILD)/tests/plainhttp
 	@sh tests/cli.sh ./herd
 	@sh tests/plot.sh ./herd
 	@sh tests/hostile-plot.sh ./herd
+	@sh tests/plot-signal.sh ./herd
+	@sh tests/plot-matrix.sh ./herd
+	@sh tests/report.sh ./herd
+	@sh tests/term.sh ./herd
 	@sh tests/workshop.sh ./herd --check
 	@sh tests/bad.sh ./herd
+	@sh tests/noop.sh ./herd
+	@sh tests/zero.sh ./herd
+	@sh tests/layers.sh
 	@sh tests/rare.sh ./herd
 	@sh tests/tune.sh ./herd
-	@sh tests/real.sh ./herd
+	@sh tests/real.sh ./herd $(BUILD)/tests/plainhttp
 	@sh tests/golden.sh ./herd
 	@sh tests/metamorphic.sh ./herd
+	@sh tests/metrics.sh ./herd
+	@sh tests/calibrate.sh ./herd
 	@sh tests/mutate.sh ./herd 30
 	@if command -v mpicc >/dev/null; then $(MAKE) --no-print-directory mpi >/dev/null && sh tests/shard.sh ./herd ./herd-mpi; \
 	 else sh tests/shard.sh ./herd; fi
 	@$(MAKE) --no-print-directory install-test
-	@echo "== valgrind: one end-to-end run and its plots"
+	@echo "== valgrind: one end-to-end run, its plots and its report"
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd run \
 	  scenarios/thundering-herd.ini --quiet --set clients.count=300 --replications 2 --jobs 2 \
 	  --set run.baseline=exponential -o $(BUILD)/valgrind-e2e
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd plot \
+	  $(BUILD)/valgrind-e2e --quiet
+	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd report \
 	  $(BUILD)/valgrind-e2e --quiet
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd tune \
 	  tests/tune/known.ini --set clients.count=100 --search retry.max_attempts=1:3:1 --minimize failures \
@@ -177,17 +189,18 @@ fuzz: build/fuzz_scenario
 # Regenerates tests/golden/ on purpose: review the diff before committing.
 update-golden: herd
 	@sh tests/golden.sh ./herd --update
+	@sh tests/noop.sh ./herd --update
 
 # The unit tests, one end-to-end run and the real server and client's
 # smoke test again, built with ASan and UBSan.
 asan-test:
 	@$(MAKE) --no-print-directory BUILD=build-asan \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
-	  build-asan/libherdpolicy.a $(TESTS:%=build-asan/tests/%) herd-asan
+	  build-asan/libherdpolicy.a $(TESTS:%=build-asan/tests/%) build-asan/tests/plainhttp herd-asan
 	@set -e; for t in $(TESTS:%=build-asan/tests/%); do echo "== $$t (asan)"; $$t; done
 	./herd-asan run scenarios/thundering-herd.ini --quiet -o $(BUILD)/asan-e2e \
 	  --set clients.count=500 --replications 2 --jobs 2
-	@sh tests/real.sh ./herd-asan
+	@sh tests/real.sh ./herd-asan build-asan/tests/plainhttp
 	./herd-asan tune tests/tune/known.ini --set clients.count=200 --search retry.max_attempts=1:4:1 \
 	  --minimize failures --subject-to 'amplification<=1.8' --jobs 2 --quiet -o $(BUILD)/asan-tune
 	@echo "asan: end-to-end run clean"
@@ -300,8 +313,8 @@ tune-coverage: herd
 # per run x 2 cores; everything lands in out/.
 metastable-maps: herd
 	./herd run scenarios/metastable-map.ini -o out/metastable-map --quiet
-	./herd run scenarios/metastable-map.ini --set 'sweep trigger.values=40' --replications 40 -o out/metastable-headline --quiet
-	./herd run scenarios/metastable-map.ini --set 'sweep trigger.values=40' --sweep clients.spike_rate_per_s=1250,2500,5000 -o out/metastable-map-height --quiet
+	./herd run scenarios/metastable-map.ini --set 'sweep trigger.values=110' --replications 40 -o out/metastable-headline --quiet
+	./herd run scenarios/metastable-map.ini --set 'sweep trigger.values=110' --sweep clients.spike_rate_per_s=1250,2500,5000 -o out/metastable-map-height --quiet
 	./herd run scenarios/metastable-hysteresis.ini -o out/metastable-hysteresis --quiet
 	sh tests/map-figure.sh out/metastable-map out
 	sh tests/map-figure.sh out/metastable-map-height out metastable-map-height
@@ -321,6 +334,13 @@ workshop: herd
 realcheck: deps
 	@$(MAKE) --no-print-directory all
 	@sh tests/realcheck.sh ./herd build/realcheck
+
+# The tests that depend on wall-clock time (real.sh, realcheck.sh --quick,
+# plot-signal.sh), STRESS_ROUNDS times in a row with every core kept busy:
+# every round must pass.  About a minute per round on 2 cores.
+STRESS_ROUNDS ?= 20
+stress: herd $(BUILD)/tests/plainhttp
+	@sh tests/stress.sh ./herd $(STRESS_ROUNDS) $(BUILD)/tests/plainhttp
 
 bench: deps
 	@$(MAKE) --no-print-directory all

@@ -74,7 +74,7 @@ pad = 0.12 * (yhi - ylo)
 ylo = ylo < 0 ? ylo - pad : ylo; yhi = yhi > 0 ? yhi + pad : yhi
 lpad = 0.04 * (yhi - ylo)
 
-do for [fmt in (dumb ? "txt" : "png svg")] {
+do for [fmt in (dumb ? "txt" : term eq "svg" ? "svg" : "png svg")] {
     if (fmt eq "png") { set terminal pngcairo noenhanced size W, H font fN }
     if (fmt eq "svg") { set terminal svg noenhanced size W, H font fN }
     if (fmt eq "txt") { set terminal dumb noenhanced size W, H }

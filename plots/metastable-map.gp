@@ -64,7 +64,7 @@ do for [i = 1:nv] {
 unset title; unset xlabel; unset ylabel; unset xtics; unset ytics; unset border
 set colorbox vertical user origin 0.80, 0.08 size 0.03, 0.35
 set cblabel "share recovered"
-set label 1 "numbers: runs of 10 that recovered" at screen 0.76, 0.47 font sprintf(",%d", fs - 2)
+set label 1 "numbers: share recovered x 10" at screen 0.76, 0.47 font sprintf(",%d", fs - 2)
 plot [0:1][0:1] data . "/map.csv" using (NaN):(NaN):5 with points pt 5 lc palette notitle
 unset label 1
 unset multiplot

@@ -59,7 +59,7 @@ rgt = 1 - (dumb ? 2.0 : 4 * cw) / W
 spx = (dumb ? 12.0 : 2.6 * ch + 8 * cw) / W
 fN = sprintf(",%g", fs); fS = sprintf(",%g", sfs); fT = sprintf(",%g", tfs)
 
-do for [fmt in (dumb ? "txt" : "png svg")] {
+do for [fmt in (dumb ? "txt" : term eq "svg" ? "svg" : "png svg")] {
     if (fmt eq "png") { set terminal pngcairo noenhanced size W, H font fN }
     if (fmt eq "svg") { set terminal svg noenhanced size W, H font fN }
     if (fmt eq "txt") { set terminal dumb noenhanced size W, H }

@@ -18,7 +18,7 @@
 #   DATA/sensitivity.tsv  key<TAB>value: k1, k2 (the keys), l1, l2 (in
 #                         words), na, nb, title, subtitle, keys, then one
 #                         alab line per row and one blab line per column
-#   DATA/style.tsv        key<TAB>value: style, term, fs, tfs, sfs, lw, blw
+#   DATA/style.tsv        key<TAB>value: style, term (png, svg or dumb), fs, tfs, sfs, lw, blw, dw, dh (text size)
 # All are read as data only.  Writes DATA/sensitivity.png and .svg (or
 # DATA/sensitivity.txt with term dumb: the reductions as numbers).
 
@@ -56,9 +56,10 @@ array blab[nb]
 i = 0; j = 0
 stats info using (strcol(1) eq "alab" && i < na ? (i = i + 1, alab[i] = strcol(2)) : 0, \
                   strcol(1) eq "blab" && j < nb ? (j = j + 1, blab[j] = strcol(2)) : 0, 0) nooutput
-style = "talk"; term = "png"; fs = 16; tfs = 22; sfs = 13; lw = 3; blw = 1.5
+style = "talk"; term = "png"; fs = 16; tfs = 22; sfs = 13; lw = 3; blw = 1.5; dw = 110; dh = 0
 stats data . "/style.tsv" using (k = strcol(1), \
     (k eq "style" ? style = strcol(2) : 0), (k eq "term" ? term = strcol(2) : 0), \
+    (k eq "dw" ? dw = int(column(2)) : 0), (k eq "dh" ? dh = int(column(2)) : 0), \
     (k eq "fs" ? fs = column(2) : 0), (k eq "tfs" ? tfs = column(2) : 0), (k eq "sfs" ? sfs = column(2) : 0), \
     (k eq "lw" ? lw = column(2) : 0), (k eq "blw" ? blw = column(2) : 0), 0) nooutput
 set datafile separator comma
@@ -68,8 +69,8 @@ dumb = term eq "dumb"
 fN = sprintf(",%g", fs); fS = sprintf(",%g", sfs); fT = sprintf(",%g", tfs)
 ch = dumb ? 1 : 1.6 * fs
 cw = dumb ? 1 : 0.62 * fs
-W = dumb ? 110 : (style eq "talk" ? 1600 : 560 * n)
-H = dumb ? 24 * n + 4 : (style eq "talk" ? 900 : 520)
+W = dumb ? dw : (style eq "talk" ? 1600 : 560 * n)
+H = dumb ? (dh > 12 * n + 4 ? dh : 12 * n + 4) : (style eq "talk" ? 900 : 520)
 rows = dumb ? n : 1
 cols = dumb ? 1 : n
 top = 1 - (dumb ? 4.0 : 1.5 * tfs + 1.8 * sfs + 2.2 * fs + 22) / H
@@ -91,7 +92,7 @@ step = fit < 1 ? nb : int((nb + fit - 1) / fit)
 set xtics (blab[1] 0)
 do for [j = 1 + step:nb:step] { set xtics add (blab[j] j - 1) }
 
-do for [fmt in (dumb ? "txt" : "png svg")] {
+do for [fmt in (dumb ? "txt" : term eq "svg" ? "svg" : "png svg")] {
     if (fmt eq "png") { set terminal pngcairo noenhanced size W, H font fN }
     if (fmt eq "svg") { set terminal svg noenhanced size W, H font fN }
     if (fmt eq "txt") { set terminal dumb noenhanced size W, H }

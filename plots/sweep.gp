@@ -173,7 +173,7 @@ do for [metric in metrics] {
     }
     pw = (rgt - lft - (cols - 1) * spx) * W / cols
 
-    do for [fmt in (dumb ? "txt" : "png svg")] {
+    do for [fmt in (dumb ? "txt" : term eq "svg" ? "svg" : "png svg")] {
         if (fmt eq "png") { set terminal pngcairo noenhanced size W, H font fN }
         if (fmt eq "svg") { set terminal svg noenhanced size W, H font fN }
         if (fmt eq "txt") { set terminal dumb noenhanced size W, H }

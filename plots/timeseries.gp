@@ -15,7 +15,7 @@
 #
 # DATA is a directory of figure data that herd plot prepares from a
 # validated results directory (HERD_PLOT_DATA=DATA herd plot DIR keeps it):
-#   DATA/style.tsv       key<TAB>value: style, term (png: PNG and SVG; dumb:
+#   DATA/style.tsv       key<TAB>value: style, term (png: PNG and SVG; svg; dumb:
 #                        text), fs, tfs, sfs (text sizes), lw, blw (lines)
 #   DATA/timeseries.csv  per strategy, a block "time_s,arrivals,refused"
 #   DATA/timeseries.tsv  key<TAB>value: ns, panel (strategy, colour, has
@@ -87,7 +87,7 @@ spx = (dumb ? 10.0 : 2.2 * ch + 7 * cw) / W
 nice(x) = x <= 0 ? 1 : (nm_ = 10 ** floor(log10(x)), nf_ = x / nm_, (nf_ < 1.5 ? 1 : nf_ < 3.5 ? 2 : nf_ < 7.5 ? 5 : 10) * nm_)
 fN = sprintf(",%g", fs); fS = sprintf(",%g", sfs); fT = sprintf(",%g", tfs)
 
-do for [fmt in (dumb ? "txt" : "png svg")] {
+do for [fmt in (dumb ? "txt" : term eq "svg" ? "svg" : "png svg")] {
     if (fmt eq "png") { set terminal pngcairo noenhanced size W, H font fN }
     if (fmt eq "svg") { set terminal svg noenhanced size W, H font fN }
     if (fmt eq "txt") { set terminal dumb noenhanced size W, H }

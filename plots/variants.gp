@@ -74,7 +74,7 @@ spy = (dumb ? 3.0 : xt + 1.9 * ch) / H
 spx = (dumb ? 9.0 : 8 * cw) / W
 fN = sprintf(",%g", fs); fS = sprintf(",%g", sfs); fT = sprintf(",%g", tfs)
 
-do for [fmt in (dumb ? "txt" : "png svg")] {
+do for [fmt in (dumb ? "txt" : term eq "svg" ? "svg" : "png svg")] {
     if (fmt eq "png") { set terminal pngcairo noenhanced size W, H font fN }
     if (fmt eq "svg") { set terminal svg noenhanced size W, H font fN }
     if (fmt eq "txt") { set terminal dumb noenhanced size W, H }

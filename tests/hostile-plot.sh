@@ -186,7 +186,10 @@ refused unclosed-quote plain compare.csv 2 'a quote that is never closed' "setf 
 # numbers
 refused non-numeric plain summary.csv 2 "(replication) is '0x10'; expected an unsigned integer" "setf summary.csv 2 2 0x10"
 refused negative-u64 plain timeseries.csv 2 "(arrivals) is '-1'; expected an unsigned integer" "setf timeseries.csv 2 4 -1"
-refused bad-double plain compare.csv 2 "is '1e5e5'; expected a number (or nan)" "setf compare.csv 2 4 1e5e5"
+refused bad-double plain compare.csv 2 "is '1e5e5'; expected a number (or nan or n/a: undefined)" "setf compare.csv 2 4 1e5e5"
+# a value gnuplot cannot range over (hi - lo overflows): refused, never drawn
+refused huge-double plain compare.csv 2 "is '1e308'; expected a number (or nan or n/a: undefined) of magnitude at most 1e+100" "setf compare.csv 2 4 1e308"
+refused huge-negative plain aggregate.csv 2 "is '-1.7e308'; expected a number" "setf aggregate.csv 2 5 -1.7e308"
 refused NaN-word plain aggregate.csv 2 "is 'NaN()'; expected a number" "setf aggregate.csv 2 6 'NaN()'"
 # headers
 refused header-renamed plain summary.csv 1 "column 3 is 'sed'; expected 'seed'" "sed -i '1s/,seed,/,sed,/' summary.csv"

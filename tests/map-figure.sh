@@ -6,7 +6,8 @@
 #
 #   sh tests/map-figure.sh RESULTS OUTDIR [NAME]
 #
-# The trigger axis is the spike's length (clients.spike_end_s - 30 s) or,
+# The trigger axis is the spike's length (clients.spike_end_s - 100 s, the
+# spike's start in scenarios/metastable-map.ini) or,
 # when the results sweep clients.spike_rate_per_s, its height; the
 # figures are OUTDIR/NAME.png and OUTDIR/NAME-boundaries.png (NAME:
 # metastable-map, the boundaries then metastable-boundaries.png).
@@ -22,7 +23,7 @@ NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
           height = "clients.spike_rate_per_s" in c
           print (height ? "height" : "length") > (T "/axis.txt")
           next }
-{ v = $c["variant"]; l = $c["clients.rate_per_s"] + 0; t = height ? $c["clients.spike_rate_per_s"] + 0 : $c["clients.spike_end_s"] - 30
+{ v = $c["variant"]; l = $c["clients.rate_per_s"] + 0; t = height ? $c["clients.spike_rate_per_s"] + 0 : $c["clients.spike_end_s"] - 100
   if (!(v in sv)) { sv[v] = 1; V[++nv] = v }
   if (!(t in st)) { st[t] = 1; TT[++nt] = t }
   if (!(l in sl)) { sl[l] = 1; L[++nl] = l }

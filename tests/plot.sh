@@ -246,5 +246,56 @@ ls -a "$T/fail/out" | grep -q '^\.herd-plot' && bad "a write error left the priv
 "$HERD" plot "$T/plain" --quiet && cp "$T/plain/timeseries.svg" "$T/ts1.svg" && "$HERD" plot "$T/plain" --quiet \
     && cmp -s "$T/plain/timeseries.svg" "$T/ts1.svg" && ok || bad "replotting changed the figures"
 
+# --- undefined values (nan, n/a) are drawn as undefined, never a failure --
+# A baseline with 0 failures: every strategy's change in failures is n/a;
+# the compare figure is not drawn, a note says why, the rest is drawn.
+# shellcheck disable=SC2086
+"$HERD" run scenarios/thundering-herd.ini -o "$T/zero" --quiet $SMALL --set run.strategies=full_jitter,exponential \
+    --set run.baseline=full_jitter --set 'outage 1.end_s=0.001' --set retry.max_attempts=50 || bad "zero-failures run"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { s += $(c["failures"]) } END { exit s != 0 }' \
+    "$T/zero/summary.csv" || bad "zero-failures run has failures: the case below tests nothing"
+touch "$T/zero/compare.png"   # an earlier drawing: not this data's
+"$HERD" plot "$T/zero" --metric failures >"$T/zero.out" 2>"$T/zero.err"
+rc=$?
+[ "$rc" = 0 ] && ok || bad "plot --metric failures, baseline of 0 failures: exit $rc: $(cat "$T/zero.err")"
+grep -q 'failures_change_pct_mean is n/a for every strategy besides the baseline.*compare not drawn' "$T/zero.err" \
+    && ok || bad "no note for the undefined change: $(cat "$T/zero.err")"
+[ ! -e "$T/zero/compare.png" ] && [ -s "$T/zero/timeseries.png" ] && ok || bad "undefined compare: $(ls "$T/zero")"
+# the same folder with n/a written for undefined cells (as herd now writes
+# them) instead of nan: read alike, the same figures
+mkdir "$T/na" && cp "$T/swept/"*.csv "$T/swept/manifest.txt" "$T/na/"
+for f in "$T/na/"*.csv; do sed -i 's/,nan,/,n\/a,/g; s/,nan,/,n\/a,/g; s/,nan$/,n\/a/' "$f"; done
+grep -q 'n/a' "$T/na/compare.csv" || bad "no n/a in the n/a folder: the case below tests nothing"
+"$HERD" plot "$T/na" --quiet --term dumb >"$T/na.txt" 2>"$T/na.err" && ok || bad "n/a cells: $(cat "$T/na.err")"
+"$HERD" plot "$T/swept" --quiet --term dumb >"$T/nan.txt" 2>&1
+cmp -s "$T/na.txt" "$T/nan.txt" && ok || bad "n/a and nan cells draw different figures"
+
+# --- a folder holds the results of one run --------------------------------
+# a run without a baseline into the folder of a run with one: the earlier
+# compare.csv and every figure drawn from the earlier CSVs are gone; files
+# herd does not write stay
+mkdir "$T/one" && cp "$T/swept/"* "$T/one/" && echo mine >"$T/one/notes.txt" && echo mine >"$T/one/my.png"
+# shellcheck disable=SC2086
+"$HERD" run scenarios/thundering-herd.ini -o "$T/one" --quiet $SMALL || bad "second run into one folder"
+for f in compare.csv compare.png compare.svg sensitivity.png sweep_calls.png sweep_calls.svg timeseries.png; do
+    [ ! -e "$T/one/$f" ] && ok || bad "$f of the earlier run stays beside the new run's files"
+done
+[ "$(cat "$T/one/notes.txt")" = mine ] && [ "$(cat "$T/one/my.png")" = mine ] && ok || bad "a file herd does not write was touched"
+"$HERD" plot "$T/one" >"$T/one.out" 2>&1 && ! grep -q compare "$T/one.out" && ok || bad "plot after the second run: $(cat "$T/one.out")"
+# a failed run leaves the previous results as they were (compare.csv too)
+cp "$T/swept/compare.csv" "$T/one/compare.csv"
+"$HERD" run scenarios/thundering-herd.ini -o "$T/one" --quiet --set clients.count=x 2>/dev/null
+[ -s "$T/one/compare.csv" ] && ok || bad "a refused run removed files"
+
+# --- HERD_PLOT_DATA: a directory of its own, written only inside ----------
+expect_fail keep-self 1 "HERD_PLOT_DATA=$T/plain: the results directory itself" env HERD_PLOT_DATA="$T/plain" "$HERD" plot "$T/plain" --quiet
+expect_fail keep-results 1 "a results folder (it holds aggregate.csv)" env HERD_PLOT_DATA="$T/swept" "$HERD" plot "$T/plain" --quiet
+cmp -s "$T/swept/compare.csv" "$T/hand/compare.csv" && ok || bad "HERD_PLOT_DATA wrote into a results folder"
+mkdir "$T/keep" && echo outside >"$T/outside.txt" && ln -s "$T/outside.txt" "$T/keep/timeseries.csv" &&
+    ln "$T/outside.txt" "$T/keep/goodput.csv"
+HERD_PLOT_DATA="$T/keep" "$HERD" plot "$T/plain" --quiet >"$T/keep.out" 2>&1 && ok || bad "HERD_PLOT_DATA with links: $(cat "$T/keep.out")"
+[ "$(cat "$T/outside.txt")" = outside ] && [ ! -L "$T/keep/timeseries.csv" ] && [ -s "$T/keep/timeseries.csv" ] && ok \
+    || bad "HERD_PLOT_DATA wrote through a link outside its directory"
+
 echo "plot: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

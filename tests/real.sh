@@ -5,14 +5,17 @@
 # themselves; the server stops cleanly on SIGTERM, SIGINT and its own
 # bounds; scenario features without a real counterpart are refused.
 #
-#   sh tests/real.sh ./herd
+#   sh tests/real.sh ./herd [build/tests/plainhttp]
 set -u
 HERD=${1:-./herd}
 case $HERD in /*) ;; *) HERD=$(pwd)/$HERD ;; esac
+PLAIN=${2:-build/tests/plainhttp}
 T=$(mktemp -d /tmp/herd-real.XXXXXX)
 PID=
+PPID_PLAIN=
 cleanup() {
     [ -n "$PID" ] && kill "$PID" 2>/dev/null
+    [ -n "$PPID_PLAIN" ] && kill "$PPID_PLAIN" 2>/dev/null
     rm -rf "$T"
 }
 trap cleanup EXIT
@@ -169,12 +172,62 @@ expect_fail occ "has no real counterpart in herd serve" serve scenarios/aws-2015
 expect_fail layers "herd drive runs one retry loop" drive scenarios/layers.ini --target http://127.0.0.1:1/ -o "$T/out-layers"
 expect_fail instances "herd drive keeps one [limits] state" drive "$SCN" --target http://127.0.0.1:1/ -o "$T/out-instances" \
     --set limits.limiter=aws_quota --set limits.clients_per_instance=10
+expect_fail connect-range "--connect-timeout: expected a number" drive "$SCN" --target http://127.0.0.1:1/ \
+    --connect-timeout -1 -o "$T/out-connect-range"
+expect_fail serve-connect "serve does not take --connect-timeout" serve "$SCN" --port 0 --connect-timeout 1
 # --seed and --replications given many times: the last wins (one --set each)
 many=""
 for i in $(seq 1 300); do many="$many --seed $i --replications 1"; done
 # shellcheck disable=SC2086
-"$HERD" drive "$SCN" --target http://127.0.0.1:1/ --max-seconds 1 $many -o "$T/out-many" >/dev/null 2>"$T/many.err"
+"$HERD" drive "$SCN" --target http://127.0.0.1:1/ --max-seconds 1 --connect-timeout 0.2 $many -o "$T/out-many" \
+    >/dev/null 2>"$T/many.err"
 grep -q "Couldn't connect" "$T/many.err" && ok || bad "300 x --seed: $(cat "$T/many.err")"
+
+# --- a target where nothing listens: refused after --connect-timeout (its
+# default: 5 s plus the end of the scenario's last connection_refused
+# outage, which herd serve refuses from its start and each reset), not
+# after --max-seconds and not after 30 s; exit 1, one line, nothing written
+closed() { # NAME MIN_S MAX_S ARGS...: exit 1 after MIN_S..MAX_S seconds
+    name=$1 lo=$2 hi=$3
+    shift 3
+    t0=$(date +%s)
+    "$HERD" drive "$SCN" --target http://127.0.0.1:1/ -o "$T/out-$name" --quiet --replications 1 "$@" \
+        >"$T/closed.out" 2>"$T/closed.err"
+    rc=$? t1=$(date +%s)
+    if [ "$rc" -ne 1 ] || [ $((t1 - t0)) -lt "$lo" ] || [ $((t1 - t0)) -gt "$hi" ] || [ -e "$T/out-$name" ] ||
+        ! grep -q "Couldn't connect.*--connect-timeout" "$T/closed.err" || [ "$(wc -l <"$T/closed.err")" -ne 1 ]; then
+        bad "closed target ($name): exit $rc after $((t1 - t0)) s, want exit 1 after $lo..$hi s: $(cat "$T/closed.err")"
+    else ok; fi
+}
+closed flag 0 3 --connect-timeout 1 --max-seconds 100
+closed default 5 9 --set 'outage 1.end_s=0.5' --max-seconds 0.1
+
+# --- any HTTP server is a target: /_herd/* answered 404 or 405 (empty or
+# not), an empty 200, or the connection closed is "not herd serve", said
+# once; the run goes on without control requests (tests/plainhttp.c)
+if [ -x "$PLAIN" ]; then
+    for mode in empty404 line404 empty405 empty200 close; do
+        rm -f "$T/plain.url"
+        "$PLAIN" "$mode" >"$T/plain.url" &
+        PPID_PLAIN=$!
+        i=0
+        while [ ! -s "$T/plain.url" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+        purl=$(head -n 1 "$T/plain.url")
+        "$HERD" drive "$SCN" --target "$purl" -o "$T/plain-$mode" --quiet --replications 2 \
+            --set run.strategies=exponential --set clients.count=5 --max-seconds 5 2>"$T/plain.err"
+        rc=$?
+        if [ "$rc" = 0 ] && [ "$(grep -c 'is not herd serve' "$T/plain.err")" = 1 ] && [ "$(wc -l <"$T/plain.err")" = 1 ] &&
+            awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { n++; s += $(c["successes"]) }
+                END { exit !(n == 2 && s == 10) }' "$T/plain-$mode/summary.csv" &&
+            grep -q 'not herd serve' "$T/plain-$mode/manifest.txt"; then ok
+        else bad "plain server ($mode): exit $rc: $(cat "$T/plain.err")"; fi
+        kill "$PPID_PLAIN"
+        wait "$PPID_PLAIN" 2>/dev/null
+        PPID_PLAIN=
+    done
+else
+    bad "$PLAIN: not built (make $PLAIN)"
+fi
 "$HERD" serve --help | grep -q -- '--port P' && ok || bad "serve --help"
 "$HERD" drive --help | grep -q -- '--target URL' && ok || bad "drive --help"
 

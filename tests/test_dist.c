@@ -556,6 +556,78 @@ TEST(test_ks_detects_wrong_distribution)
     assert_true(dmax > KS_C / sqrt(N_KS));
 }
 
+/* dist_support (spec/dist.h): every draw lies in [lo, hi], and the draws
+ * come close to lo (the infimum is attained or approached) and, for the
+ * bounded kinds, to hi; empirical samples and histograms (outer bins of
+ * count 0 left out) and mixtures (components of weight 0 left out) read
+ * the store. */
+TEST(test_support)
+{
+    spec_table t = {0};
+    double *v;
+    dist *dd;
+    /* samples 0.3, 0.1, 0.7 */
+    uint32_t es = spec_table_add(&t, SPEC_DATA_SAMPLES, 3, 3, &v, 0, NULL);
+    assert_true(es > 0);
+    v[0] = 0.3, v[1] = 0.1, v[2] = 0.7;
+    /* histogram bins [0, 1) count 0, [1, 2) 1/2, [2, 3) 1/2, [3, 4) count 0 */
+    uint32_t eh = spec_table_add(&t, SPEC_DATA_HISTOGRAM, 4, 10, &v, 0, NULL);
+    assert_true(eh > 0);
+    const double hist[10] = {0, 1, 2, 3, 4, 0, 0, 0.5, 1, 1};
+    memcpy(v, hist, sizeof hist);
+    /* mixture: 0.5 uniform(2, 3), 0 constant(100), 0.5 pareto(5, 2) */
+    uint32_t em = spec_table_add(&t, SPEC_DATA_MIXTURE, 3, 3, &v, 3, &dd);
+    assert_true(em > 0);
+    v[0] = 0.5, v[1] = 0.5, v[2] = 1;
+    dd[0] = (dist){.kind = DIST_UNIFORM, .a = 2, .b = 3};
+    dd[1] = (dist){.kind = DIST_CONSTANT, .a = 100};
+    dd[2] = (dist){.kind = DIST_PARETO, .a = 5, .b = 2};
+    static const struct {
+        const char *text;
+        double lo, hi;
+    } c[] = {
+        {"0.25", 0.25, 0.25},          {"uniform(1, 3)", 1, 3},       {"exponential(2)", 0, INFINITY},
+        {"normal(1, 0.5)", 0, INFINITY}, {"normal(2, 0)", 2, 2},      {"abs_normal(-1, 0)", 1, 1},
+        {"abs_normal(1, 1)", 0, INFINITY}, {"lognormal(1, 0.5)", 0, INFINITY}, {"lognormal(1, 0)", 1, 1},
+        {"pareto(0.5, 1.5)", 0.5, INFINITY}, {"weibull(1, 2)", 0, INFINITY}, {"gamma(2, 0.5)", 0, INFINITY},
+        {NULL, 0.1, 0.7}, {NULL, 1, 3}, {NULL, 2, INFINITY},
+    };
+    gsl_rng *r = new_rng();
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        dist d = {0};
+        if (c[i].text)
+            assert_null(dist_parse(c[i].text, &d));
+        else
+            d = (dist){.kind = i == 14 ? DIST_MIXTURE : DIST_EMPIRICAL, .ref = i == 12 ? es : i == 13 ? eh : em};
+        double lo = NAN, hi = NAN, mn = INFINITY, mx = -INFINITY;
+        dist_support(&d, &t, &lo, &hi);
+        if (lo != c[i].lo || hi != c[i].hi)
+            fail_msg("%zu (%s): support [%g, %g], want [%g, %g]", i, c[i].text ? c[i].text : "data", lo, hi,
+                     c[i].lo, c[i].hi);
+        for (int k = 0; k < 20000; k++) {
+            double x = dist_sample(&d, &t, r);
+            assert_true(x >= lo && x <= hi);
+            mn = fmin(mn, x);
+            mx = fmax(mx, x);
+        }
+        /* the infimum is approached: within 2% of the scale above it (not
+         * checked for a lognormal, whose density vanishes at 0 faster than
+         * any power: its draws stay far above 0 in practice) */
+        if (d.kind != DIST_LOGNORMAL && !(mn - lo <= 0.02 * fmax(1, fabs(lo))))
+            fail_msg("%zu: smallest of 20000 draws %g, infimum %g", i, mn, lo);
+        if (isfinite(hi))
+            assert_true(hi - mx <= 0.02 * fmax(1, hi));
+    }
+    /* a missing entry: NaN, which fails every comparison */
+    dist miss = {.kind = DIST_EMPIRICAL, .ref = 99};
+    double lo = 0, hi = 0;
+    dist_support(&miss, &t, &lo, &hi);
+    assert_true(isnan(lo) && isnan(hi));
+    dist_support(&miss, &t, NULL, NULL);
+    gsl_rng_free(r);
+    spec_table_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -571,6 +643,7 @@ int main(void)
         cmocka_unit_test(test_ks_exponential),
         cmocka_unit_test(test_ks_other_kinds),
         cmocka_unit_test(test_ks_detects_wrong_distribution),
+        cmocka_unit_test(test_support),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -199,7 +199,7 @@ static void instances_keep_their_own_quota(void **state)
     assert_int_equal(scn_validate(&c, "test", err), 0);
     model_spec spec;
     scn_compile(&c, &spec);
-    assert_int_equal(model_instances(&spec), 2);
+    assert_int_equal(spec_instances(&spec), 2);
     sim_t sim;
     model md;
     assert_int_equal(sim_init(&sim, rng_replication_seed(c.seed, 0), 16), 0);
@@ -765,6 +765,92 @@ static void task_success_rate(void **state)
     ts_free(&r.ts);
 }
 
+/* One client, one request served in 0.12 s (base): a burst's rates are
+ * over the whole observation (1 request / 0.12 s), recovered is n/a (no
+ * trigger, and a burst), and metric_value says NaN for it, a count. */
+static void closed_population_rates_by_hand(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    close_to(r.m.goodput_per_s, 1 / 0.12);
+    close_to(r.m.offered_per_s, 1 / 0.12);
+    const metric_desc *rec = metric_find("recovered"), *trig = metric_find("trigger_start_s");
+    assert_non_null(rec);
+    assert_non_null(metric_reason(&r.m, rec));
+    assert_true(isnan(metric_value(&r.m, rec)));
+    assert_non_null(metric_reason(&r.m, trig));
+    assert_true(isnan(r.m.trigger_start_s));
+    assert_null(metric_reason(&r.m, metric_find("goodput_per_s")));
+    assert_null(metric_spec_reason(RESULT_CLOSED, metric_find("calls")));
+    assert_non_null(metric_spec_reason(RESULT_BURST, rec));
+    ts_free(&r.ts);
+    /* open at the horizon: a closed population's rate would depend on it */
+    set(&c, "run.horizon_s=0.05");
+    r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.unfinished, 1);
+    assert_true(isnan(r.m.goodput_per_s));
+    assert_non_null(metric_reason(&r.m, metric_find("goodput_per_s")));
+    assert_non_null(metric_reason(&r.m, metric_find("p99_latency_s")));
+    ts_free(&r.ts);
+}
+
+/* Two clients spread over 10 s ([run] seed 1: starts drawn from the
+ * arrivals stream), each request 0.12 s alone: with window_s covering only
+ * the first start, the counts are one request's, the rates one over the
+ * window's width; the whole-run completion time is the second's. */
+static void window_counts_requests_started_in_it(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "clients.count=2");
+    set(&c, "clients.start=spread");
+    set(&c, "clients.spread_s=10");
+    result all = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(all.m.successes, 2);
+    assert_int_equal(all.m.calls, 2);
+    /* the buckets of the two starts (bucket_s 1), from the series */
+    size_t at[2], n = 0;
+    for (size_t i = 0; i < all.ts.len; i++)
+        for (uint32_t k = 0; k < all.ts.b[i].offered && n < 2; k++)
+            at[n++] = i;
+    assert_int_equal(n, 2);
+    assert_true(at[0] < at[1]); /* seed 1: in different buckets */
+    ts_free(&all.ts);
+    /* a window over the first start's bucket only: one request */
+    char kv[64];
+    snprintf(kv, sizeof kv, "run.window_s=%zu:%zu", at[0], at[0] + 1);
+    set(&c, kv);
+    result one = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(one.m.successes, 1);
+    assert_int_equal(one.m.calls, 1);
+    close_to(one.m.offered_per_s, 1);
+    close_to(one.m.goodput_per_s, 1);
+    close_to(one.m.mean_latency_s, 0.12);
+    assert_int_equal(one.m.served, 2); /* whole run */
+    ts_free(&one.ts);
+    set(&c, "run.window_s=0:10");
+    result w = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(w.m.successes, 2);
+    close_to(w.m.goodput_per_s, 0.2);
+    close_to(w.m.completion_time_s, all.m.completion_time_s);
+    ts_free(&w.ts);
+    /* a window that holds neither start: every per-request metric is empty
+     * or n/a, the whole-run ones stay */
+    set(&c, "run.window_s=10:20");
+    w = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(w.m.successes, 0);
+    assert_int_equal(w.m.calls, 0);
+    close_to(w.m.goodput_per_s, 0);
+    assert_non_null(metric_reason(&w.m, metric_find("mean_latency_s")));
+    assert_non_null(metric_reason(&w.m, metric_find("amplification")));
+    assert_int_equal(w.m.served, 2);
+    close_to(w.m.completion_time_s, all.m.completion_time_s);
+    ts_free(&w.ts);
+}
+
 static int count_files(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -1050,6 +1136,21 @@ static void trace_clients_are_the_arrivals(void **state)
     ts_free(&b.ts);
 }
 
+/* The parser's metric list (spec/metrics.h) and the model's metric table
+ * (model/results.c) name the same metrics, in the same order, with the
+ * same type and aggregation: the scenario layer checks `columns` against
+ * the one, the reports write the other. */
+static void metric_lists_agree(void **state)
+{
+    (void)state;
+    assert_int_equal(spec_metric_count, metric_count);
+    for (size_t k = 0; k < metric_count; k++) {
+        assert_string_equal(spec_metrics[k].name, metric_table[k].name);
+        assert_int_equal(spec_metrics[k].type, metric_table[k].type);
+        assert_int_equal(spec_metrics[k].agg, metric_table[k].agg);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1071,6 +1172,8 @@ int main(void)
         cmocka_unit_test(run_allocation_failures),
         cmocka_unit_test(layers_multiply),
         cmocka_unit_test(task_success_rate),
+        cmocka_unit_test(closed_population_rates_by_hand),
+        cmocka_unit_test(window_counts_requests_started_in_it),
         cmocka_unit_test(rate_limit_before_errors),
         cmocka_unit_test(partial_outage_by_hand),
         cmocka_unit_test(retry_after_on_503_by_hand),
@@ -1082,6 +1185,7 @@ int main(void)
         cmocka_unit_test(capacity_outage_comes_first),
         cmocka_unit_test(trace_clients_are_the_arrivals),
         cmocka_unit_test(breaker_timeline_by_hand),
+        cmocka_unit_test(metric_lists_agree),
         cmocka_unit_test(instances_keep_their_own_quota),
         cmocka_unit_test(instances_keep_their_own_breaker),
         cmocka_unit_test(instances_keep_their_own_throttle),

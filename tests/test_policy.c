@@ -1051,7 +1051,8 @@ TEST(test_retry_after)
         {30, 29.5, false, 29.5, true},
         {2, 5, false, 2, true},
         {0.5, 5, false, 1, false},           /* clamped below the backoff */
-        {-1, 500, false, 120, true},         /* rejected max: the default */
+        {HP_OFF, 500, false, 1, false},      /* HP_OFF: nothing honoured beyond 0 s */
+        {-2, 500, false, 1, false},          /* any negative reads as HP_OFF */
         {NAN, 500, false, 120, true},
         {0, 5, true, 1, false},              /* ignored */
         {30, 500, true, 1, false},
@@ -1282,7 +1283,9 @@ TEST(test_policy_check_new_fields)
         {BUDGET, -0.5, "budget_s is negative"},
         {BUDGET, NAN, "budget_s is NaN"},
         {BUDGET, INFINITY, "budget_s is infinite"},
-        {RA_MAX, -1e-300, "retry_after_max_s is negative"},
+        {RA_MAX, -1e-300, "retry_after_max_s is negative (HP_OFF for 0)"},
+        {RA_MAX, -2, "retry_after_max_s is negative (HP_OFF for 0)"},
+        {RA_MAX, HP_OFF, NULL},
         {RA_MAX, NAN, "retry_after_max_s is NaN"},
         {RA_MAX, INFINITY, "retry_after_max_s is infinite"},
         {TIMEOUT, 0, NULL}, {TIMEOUT, 1e-9, NULL}, {TIMEOUT, 3600, NULL},

@@ -1,12 +1,15 @@
 /*
  * test_recovery.c - the recovery metric (sim/model/recovery.c) on
  * hand-built timeseries, and the aggregate statistics it feeds: the
- * Wilson interval of `recovered` and the mean over the recovered runs.
+ * Wilson interval of `recovered` and the mean over the defined runs.
  *
- * Every series below has 100 logical requests started per 1 s bucket; a
- * bucket is "up" (100 successes) or "down" (0), the trigger starts at
- * t = 60 s, the window is 10 s and the fraction 0.9, so a 10-bucket window
- * is good when at most one of its buckets is down.
+ * Every series below has 1 s buckets, 100 logical requests started per
+ * bucket, and a healthy state of 10 requests in the server with 100
+ * successes per bucket (deficit 0); the trigger runs from t = 60 s to
+ * 80 s, the baseline is [0, 60) and the dwell 10 s.  A "down" bucket has
+ * 500 requests in the server and no success.  (The statistical side, a
+ * stable queue recovering and a collapsed one not, at any rate and
+ * horizon, is tests/calibrate.sh.)
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,163 +21,287 @@
 #include <math.h>
 #include <string.h>
 
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
 #include "../sim/model/recovery.h"
 #include "../sim/report/stats.h"
 
 #define N 200
-#define TRIGGER 60.0
 
 static ts_bucket series[N];
 
 static void all_up(void)
 {
     memset(series, 0, sizeof series);
-    for (size_t i = 0; i < N; i++)
+    for (size_t i = 0; i < N; i++) {
         series[i].offered = series[i].goodput = 100;
+        series[i].in_flight = 10;
+    }
 }
 
 static void down(size_t from, size_t to)
 {
-    for (size_t i = from; i < to; i++)
+    for (size_t i = from; i < to; i++) {
         series[i].goodput = 0;
+        series[i].in_flight = 500;
+    }
 }
 
-static int measure(size_t b1, double *t)
+static recovery_input input(size_t len, double end_s)
 {
-    return recovery_measure(series, N, 0, b1, 1.0, TRIGGER, 10, 0.9, t);
+    return (recovery_input){.b = series, .len = len, .bucket_s = 1, .warmup_s = 0, .baseline_end_s = 60,
+                            .trigger_start_s = 60, .trigger_end_s = 80, .end_s = end_s, .horizon_s = end_s,
+                            .dwell_s = 10};
 }
 
-/* Down for 20 s from the trigger, then up until the end: recovered when
- * the first good window starts, at the last down bucket (79): a window
- * with one down bucket in ten holds 90%. */
+static recovery_result measure_in(recovery_input in)
+{
+    recovery_result r;
+    recovery_measure(&in, &r);
+    return r;
+}
+
+static recovery_result measure(void)
+{
+    return measure_in(input(N, N));
+}
+
+/* Down through the trigger and 15 s past it, then healthy: recovered at
+ * the first healthy bucket, 95 s, 35 s after the trigger's start. */
 static void steady_recovery(void **state)
 {
     (void)state;
     all_up();
-    down(60, 80);
-    double t;
-    assert_int_equal(measure(N, &t), 1);
-    assert_true(fabs(t - 19) < 1e-12);
+    down(60, 95);
+    recovery_result r = measure();
+    assert_int_equal(r.status, RECOVERY_DEFINED);
+    assert_true(r.recovered == 1);
+    assert_true(fabs(r.time_s - 35) < 1e-12);
+    assert_true(r.band_in_flight == 10 && r.band_deficit == 0);
+    assert_int_equal(r.baseline, 60);
+    assert_null(recovery_status_reason(r.status));
 }
 
-/* A breaker's oscillation: 5 s down, 5 s up, from the trigger to 150 s.
- * Each of its up stretches is 5 s, and a 10 s window always holds 5 down
- * buckets: not recovered until the oscillation stops (last down bucket
- * 144).  The old definition (the first 10-bucket stretch) could not see
- * this; a breaker that never stops is never recovered. */
+/* A collapsed system: the queue stays full, or the queue is empty but
+ * nothing succeeds (a breaker held open, clients throttling): in either
+ * state alone, the run has not recovered (a defined 0, time NaN). */
+static void never_recovers(void **state)
+{
+    (void)state;
+    all_up();
+    down(60, N);
+    recovery_result r = measure();
+    assert_int_equal(r.status, RECOVERY_DEFINED);
+    assert_true(r.recovered == 0 && isnan(r.time_s));
+    all_up();
+    for (size_t i = 60; i < N; i++)
+        series[i].goodput = 40; /* server idle, 60 failures a bucket */
+    r = measure();
+    assert_true(r.recovered == 0 && isnan(r.time_s));
+    all_up();
+    for (size_t i = 60; i < N; i++)
+        series[i].in_flight = 11; /* one more than the band, for ever */
+    r = measure();
+    assert_true(r.recovered == 0);
+}
+
+/* A breaker's oscillation: 5 s down, 5 s up until 150 s: no stretch of
+ * 10 s in the band until the oscillation stops (last down bucket 144,
+ * recovered at 145).  With 12 s up between openings, the first 12 s
+ * stretch is a recovery: a dwell shorter than the up periods cannot see
+ * the later openings (README: choose the dwell longer than them).  A
+ * breaker that never stops never recovers. */
 static void breaker_oscillation(void **state)
 {
     (void)state;
     all_up();
     for (size_t i = 60; i < 150; i += 10)
         down(i, i + 5);
-    double t;
-    assert_int_equal(measure(N, &t), 1);
-    assert_true(fabs(t - 84) < 1e-12);
+    recovery_result r = measure();
+    assert_true(r.recovered == 1);
+    assert_true(fabs(r.time_s - 85) < 1e-12);
 
-    /* up stretches of 12 s between the openings: windows that fit in them
-     * are good, but the later openings break the stretch: recovery is
-     * still counted from the last opening */
     all_up();
     for (size_t i = 60; i < 150; i += 17)
-        down(i, i + 5);
-    assert_int_equal(measure(N, &t), 1);
-    assert_true(fabs(t - (145 + 4 - TRIGGER)) < 1e-12); /* last opening 145..149 */
+        down(i, i + 5); /* up 82..93 after the trigger's end */
+    r = measure();
+    assert_true(r.recovered == 1);
+    assert_true(fabs(r.time_s - (82 - 60)) < 1e-12);
+    recovery_result longer = measure_in((recovery_input){.b = series, .len = N, .bucket_s = 1, .baseline_end_s = 60,
+                                                         .trigger_start_s = 60, .trigger_end_s = 80, .end_s = N,
+                                                         .horizon_s = N, .dwell_s = 13});
+    assert_true(longer.recovered == 1 && fabs(longer.time_s - (150 - 60)) < 1e-12);
 
     all_up();
     for (size_t i = 60; i < N; i += 10)
         down(i, i + 5);
-    assert_int_equal(measure(N, &t), 0);
-    assert_true(isnan(t));
+    r = measure();
+    assert_true(r.recovered == 0 && isnan(r.time_s));
 }
 
-/* Recovery while the trigger still runs (a long outage that a mitigation
- * rides out, or a spike that only dents goodput): the time is counted from
- * the trigger's start, so it may be shorter than the trigger; a trigger
- * that never pushes goodput below the fraction gives 0. */
+/* A trigger that never pushes the state out of the band: 0; one that
+ * does only at its start: the stretch in the band that reaches past the
+ * trigger's end is extended back to where it began. */
 static void recovery_during_trigger(void **state)
 {
     (void)state;
     all_up();
+    recovery_result r = measure();
+    assert_true(r.recovered == 1 && r.time_s == 0);
     down(60, 63);
-    double t;
-    assert_int_equal(measure(N, &t), 1);
-    assert_true(fabs(t - 2) < 1e-12);
-
-    all_up();
-    for (size_t i = 60; i < 100; i++)
-        series[i].goodput = 95; /* 95% during a 40 s trigger */
-    assert_int_equal(measure(N, &t), 1);
-    assert_true(t == 0);
+    r = measure();
+    assert_true(r.recovered == 1 && fabs(r.time_s - 3) < 1e-12);
 }
 
-static void never_recovers(void **state)
+/* The stretch must fit before the end of the measured window: healthy for
+ * the last 9 buckets only is not a recovery, for the last 10 it is. */
+static void recovery_at_the_end(void **state)
 {
     (void)state;
-    all_up();
-    down(60, N);
-    double t = 0;
-    assert_int_equal(measure(N, &t), 0);
-    assert_true(isnan(t));
-    /* 85% for ever after: below the fraction in every window */
-    all_up();
-    for (size_t i = 60; i < N; i++)
-        series[i].goodput = 85;
-    assert_int_equal(measure(N, &t), 0);
-}
-
-/* A recovery at the very end shorter than the window is not a recovery:
- * up for the last 5 or 8 s only, the last window holds 50% or 80%.  Up
- * for the last 9 s, the last window [190, 200) holds exactly 90%: "at or
- * above" the fraction, recovered at 190 s (exact, despite 0.9 not being
- * a binary fraction). */
-static void recovery_too_late(void **state)
-{
-    (void)state;
-    double t;
-    all_up();
-    down(60, N - 5);
-    assert_int_equal(measure(N, &t), 0);
-    assert_true(isnan(t));
-    all_up();
-    down(60, N - 8);
-    assert_int_equal(measure(N, &t), 0);
     all_up();
     down(60, N - 9);
-    assert_int_equal(measure(N, &t), 1);
-    assert_true(fabs(t - (N - 10 - TRIGGER)) < 1e-12);
+    recovery_result r = measure();
+    assert_int_equal(r.status, RECOVERY_DEFINED);
+    assert_true(r.recovered == 0);
+    all_up();
+    down(60, N - 10);
+    r = measure();
+    assert_true(r.recovered == 1 && fabs(r.time_s - (N - 10 - 60)) < 1e-12);
 }
 
-/* Single noisy buckets do not reset the clock: the condition is on sums
- * over the window. */
-static void noise_within_window(void **state)
+/* The answer does not depend on the horizon: a run that recovers by
+ * 120 s says the same at every later end. */
+static void horizon_independent(void **state)
 {
     (void)state;
     all_up();
-    down(60, 80);
-    for (size_t i = 100; i < N; i += 7)
-        series[i].goodput = 60; /* 60% every 7 s: every window still >= 90% */
-    double t;
-    assert_int_equal(measure(N, &t), 1);
-    assert_true(fabs(t - 19) < 1e-12);
+    down(60, 100);
+    for (size_t end = 110; end <= N; end += 10) {
+        recovery_result r = measure_in(input(N, (double)end));
+        assert_true(r.recovered == 1 && fabs(r.time_s - 40) < 1e-12);
+    }
 }
 
-/* The measured window: shorter than one recovery window, or a series that
- * stops early (the missing buckets have no starts and no successes). */
-static void measured_window(void **state)
+/* When the question has no answer: every status, with recovered and the
+ * time NaN and a reason. */
+static void undefined(void **state)
 {
     (void)state;
     all_up();
-    double t;
-    assert_int_equal(recovery_measure(series, N, 50, 59, 1.0, TRIGGER, 10, 0.9, &t), 0);
-    assert_int_equal(recovery_measure(series, N, 50, 60, 1.0, TRIGGER, 10, 0.9, &t), 1);
-    assert_true(t == 0);
-    down(60, 80); /* and nothing from 80 s: the window from 79 s holds 0 of 100 */
-    assert_int_equal(recovery_measure(series, 80, 0, N, 1.0, TRIGGER, 10, 0.9, &t), 1);
-    assert_true(fabs(t - 20) < 1e-12);
-    /* 0.5 s buckets: the window is 20 of them, times in seconds */
-    assert_int_equal(recovery_measure(series, N, 0, N, 0.5, 30.0, 10, 0.9, &t), 1);
-    assert_true(fabs(t - (78 * 0.5 - 30)) < 1e-12);
+    recovery_input in = input(N, N);
+    in.trigger_start_s = in.trigger_end_s = NAN;
+    recovery_result r = measure_in(in);
+    assert_int_equal(r.status, RECOVERY_NO_TRIGGER);
+    assert_true(isnan(r.recovered) && isnan(r.time_s));
+
+    in = input(N, N);
+    in.trigger_end_s = N;
+    assert_int_equal(measure_in(in).status, RECOVERY_TRIGGER_NOT_ENDED);
+
+    in = input(N, 80); /* the last request started as the trigger ended */
+    in.horizon_s = N;
+    assert_int_equal(measure_in(in).status, RECOVERY_NO_ARRIVALS_AFTER);
+
+    in = input(N, 89); /* 9 s after it: less than the dwell */
+    assert_int_equal(measure_in(in).status, RECOVERY_SHORT_AFTER);
+    in = input(N, 90);
+    assert_int_equal(measure_in(in).status, RECOVERY_DEFINED);
+
+    in = input(N, N);
+    in.warmup_s = 41; /* 19 baseline buckets */
+    assert_int_equal(measure_in(in).status, RECOVERY_SHORT_BASELINE);
+    in.warmup_s = 40;
+    assert_int_equal(measure_in(in).status, RECOVERY_DEFINED);
+    in = input(N, N);
+    in.baseline_end_s = 30; /* an earlier trigger (an outage before the last one) ends the baseline */
+    in.warmup_s = 11;
+    assert_int_equal(measure_in(in).status, RECOVERY_SHORT_BASELINE);
+
+    in = input(N, N);
+    in.varying_load = 1;
+    assert_int_equal(measure_in(in).status, RECOVERY_VARYING_LOAD);
+
+    for (size_t i = 0; i < 60; i++)
+        series[i].offered = series[i].goodput = 0;
+    assert_int_equal(measure_in(input(N, N)).status, RECOVERY_EMPTY_BASELINE);
+
+    for (int s = RECOVERY_NO_TRIGGER; s < RECOVERY_STATUS_COUNT; s++)
+        assert_non_null(recovery_status_reason(s));
+    assert_null(recovery_status_reason(RECOVERY_DEFINED));
+    assert_null(recovery_status_reason(RECOVERY_STATUS_COUNT));
+}
+
+/* A baseline whose buckets are strongly correlated (a queue drifting
+ * slowly: a ramp of in_flight) holds few independent buckets: undefined,
+ * not a band from a handful of effective samples. */
+static void correlated_baseline(void **state)
+{
+    (void)state;
+    all_up();
+    for (size_t i = 0; i < 60; i++)
+        series[i].in_flight = (uint32_t)(10 + (i % 30)); /* two slow ramps */
+    recovery_result r = measure();
+    assert_int_equal(r.status, RECOVERY_SHORT_BASELINE);
+    assert_true(r.effective < RECOVERY_MIN_BASELINE);
+    assert_true(isnan(r.recovered));
+}
+
+/* A run that starts empty: its first bucket starts 100 requests of which
+ * few finish in it (deficit 90).  MSER cuts that start-up bucket from the
+ * baseline, so a later deficit of 50 per bucket is outside the band. */
+static void start_up_transient(void **state)
+{
+    (void)state;
+    all_up();
+    series[0].goodput = 10;
+    series[0].in_flight = 3;
+    for (size_t i = 60; i < N; i++)
+        series[i].goodput = 50;
+    recovery_result r = measure();
+    assert_int_equal(r.status, RECOVERY_DEFINED);
+    assert_true(r.band_deficit == 0);
+    assert_int_equal(r.baseline, 59);
+    assert_true(r.recovered == 0);
+}
+
+/* The band's false-alarm rate: a healthy bucket drawn from the baseline's
+ * own distribution exceeds the maximum of n independent baseline buckets
+ * with probability 1 / (n + 1), whatever the distribution.  Here in_flight
+ * is Poisson(50) in every bucket (the deficit 0), 60 baseline buckets (n
+ * is what is left after the MSER cut, per trial), and the measure is
+ * asked, 4,000 times, whether the first bucket after the trigger is in the
+ * band (dwell 1 s, trigger [60, 60]).  The share of "not recovered at
+ * once" must be at most the mean of 1 / (n + 1) plus its 99.9% binomial
+ * tolerance (3.29 sd); ties with the maximum count as inside, so it may
+ * be lower, but not below half of it.  At least 95% of the trials have a
+ * band (an independent baseline of 60 buckets rarely looks correlated). */
+static void false_alarm_rate(void **state)
+{
+    (void)state;
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, 2311);
+    int trials = 4000, late = 0, defined = 0;
+    double p = 0;
+    for (int t = 0; t < trials; t++) {
+        all_up();
+        for (size_t i = 0; i < 62; i++)
+            series[i].in_flight = gsl_ran_poisson(g, 50);
+        recovery_result r = measure_in((recovery_input){.b = series, .len = 62, .bucket_s = 1, .baseline_end_s = 60,
+                                                        .trigger_start_s = 60, .trigger_end_s = 60, .end_s = 61,
+                                                        .horizon_s = 200, .dwell_s = 1});
+        if (r.status != RECOVERY_DEFINED)
+            continue;
+        defined++;
+        late += r.recovered == 0;
+        p += 1.0 / ((double)r.baseline + 1);
+    }
+    gsl_rng_free(g);
+    assert_true(defined >= 0.95 * trials);
+    p /= defined;
+    double share = (double)late / defined, sd = sqrt(p * (1 - p) / defined);
+    assert_true(share <= p + 3.29 * sd);
+    assert_true(share >= 0.5 * p - 3.29 * sd); /* ties make it smaller, not zero */
 }
 
 /* Wilson 95% intervals, by hand: z = 1.959964; 0 of 10: [0, z^2/n /
@@ -195,8 +322,9 @@ static void wilson_by_hand(void **state)
 }
 
 /* The mean among the runs where a metric is defined (recovery_time_s of
- * the recovered runs): [1, nan, 3] has mean 2 over 2 runs, half-width
- * t(0.975, 1) x sd / sqrt(2) = 12.7062 x 1.41421 / 1.41421. */
+ * the recovered runs, recovered of the runs where it is defined): [1, nan,
+ * 3] has mean 2 over 2 runs, half-width t(0.975, 1) x sd / sqrt(2) =
+ * 12.7062 x 1.41421 / 1.41421. */
 static void mean_over_defined(void **state)
 {
     (void)state;
@@ -214,11 +342,12 @@ static void mean_over_defined(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(steady_recovery),     cmocka_unit_test(breaker_oscillation),
-        cmocka_unit_test(recovery_during_trigger), cmocka_unit_test(never_recovers),
-        cmocka_unit_test(recovery_too_late),   cmocka_unit_test(noise_within_window),
-        cmocka_unit_test(measured_window),     cmocka_unit_test(wilson_by_hand),
-        cmocka_unit_test(mean_over_defined),
+        cmocka_unit_test(steady_recovery),         cmocka_unit_test(never_recovers),
+        cmocka_unit_test(breaker_oscillation),     cmocka_unit_test(recovery_during_trigger),
+        cmocka_unit_test(recovery_at_the_end),     cmocka_unit_test(horizon_independent),
+        cmocka_unit_test(undefined),               cmocka_unit_test(correlated_baseline),
+        cmocka_unit_test(start_up_transient),      cmocka_unit_test(false_alarm_rate),
+        cmocka_unit_test(wilson_by_hand),          cmocka_unit_test(mean_over_defined),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -291,10 +291,19 @@ TEST(test_bad_arguments)
     assert_rejected("5", INFINITY, 120);
     assert_rejected("5", -INFINITY, 120);
     assert_rejected("Sun, 06 Nov 1994 08:49:37 GMT", NAN, 120);
-    assert_rejected("5", 0, 0);
-    assert_rejected("5", 0, -0.0);
-    assert_rejected("5", 0, -1);
+    /* max_s reads as hp_policy.retry_after_max_s: 0 is the default
+     * HP_DEFAULT_RETRY_AFTER_MAX_S, HP_OFF (any negative) is 0 */
+    assert_delay("5", 0, 0, 5);
+    assert_delay("500", 0, 0, HP_DEFAULT_RETRY_AFTER_MAX_S);
+    assert_delay("500", 0, -0.0, HP_DEFAULT_RETRY_AFTER_MAX_S);
+    assert_delay("Sun, 06 Nov 1994 08:50:37 GMT", NOW_1994, 0, 120);
+    assert_delay("Sun, 06 Nov 1994 09:49:37 GMT", NOW_1994, 0, HP_DEFAULT_RETRY_AFTER_MAX_S);
+    assert_delay("5", 0, HP_OFF, 0);
+    assert_delay("5", 0, -1e-300, 0);
+    assert_delay("Sun, 06 Nov 1994 08:50:37 GMT", NOW_1994, HP_OFF, 0);
+    assert_rejected("5x", 0, HP_OFF);
     assert_rejected("5", 0, NAN);
+    assert_rejected("5", 0, -INFINITY);
     assert_rejected("5", 0, INFINITY);
     /* a huge but finite now still parses dates (all in the past) */
     assert_int_equal(hp_parse_retry_after("Sunday, 06-Nov-94 08:49:37 GMT",
@@ -399,8 +408,17 @@ TEST(test_parse_ms_and_reset)
     assert_int_equal(hp_parse_retry_after_ms("1.", 60, &d), -1);
     assert_int_equal(hp_parse_retry_after_ms(".5", 60, &d), -1);
     assert_int_equal(hp_parse_retry_after_ms("", 60, &d), -1);
-    assert_int_equal(hp_parse_retry_after_ms("5", 0, &d), -1);
+    assert_int_equal(hp_parse_retry_after_ms("5", NAN, &d), -1);
+    assert_int_equal(hp_parse_retry_after_ms("5", INFINITY, &d), -1);
     assert_close(d, -7, 0); /* untouched */
+    /* max_s 0: the default; HP_OFF: 0 */
+    assert_int_equal(hp_parse_retry_after_ms("1500", 0, &d), 0);
+    assert_close(d, 1.5, 0);
+    assert_int_equal(hp_parse_retry_after_ms("999999999", 0, &d), 0);
+    assert_close(d, HP_DEFAULT_RETRY_AFTER_MAX_S, 0);
+    assert_int_equal(hp_parse_retry_after_ms("1500", HP_OFF, &d), 0);
+    assert_close(d, 0, 0);
+    d = -7;
     assert_int_equal(hp_parse_ratelimit_reset("1000", 990.5, &d), 0);
     assert_close(d, 9.5, 0);
     assert_int_equal(hp_parse_ratelimit_reset("990", 990, &d), -1); /* not in the future */

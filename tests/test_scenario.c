@@ -78,7 +78,7 @@ static void defaults_and_every_key(void **state)
                        "error_rate_503 = 0.1\nerror_rate_connection_reset = 0.2\n"
                        "[outage b]\nstart_s = 20\nend_s = 30\nmode = black_hole\n"
                        "[outage a]\nstart_s = 1\nend_s = 2\nstatus = connection_refused\n"
-                       "[retry]\nstrategy = constant\nbase_s = 0.2\ncap_s = 5\nmax_attempts = 0\n"
+                       "[retry]\nbase_s = 0.2\ncap_s = 5\nmax_attempts = 0\n"
                        "attempt_timeout_s = 1.5\nunknown_errors = fail\nidempotent = false\n";
     write_file(text, strlen(text));
     scn_config c;
@@ -108,7 +108,7 @@ static void defaults_and_every_key(void **state)
     assert_string_equal(c.outages[0].name, "b");
     assert_int_equal(c.outages[0].mode, SPEC_OUTAGE_BLACK_HOLE);
     assert_int_equal(c.outages[1].outcome, HP_OUTCOME_CONN_REFUSED);
-    assert_int_equal(c.policy.strategy, HP_CONSTANT);
+    assert_int_equal(c.policy.strategy, HP_EXPONENTIAL); /* [run] strategies: a [retry] strategy is refused */
     assert_int_equal(c.policy.max_attempts, 0);
     assert_int_equal(c.policy.unknown, HP_UNKNOWN_FAIL);
     assert_true(c.policy.non_idempotent);
@@ -450,12 +450,61 @@ static void shards_partition_and_balance(void **state)
  * a library preset fixes a layer's strategy; [retry] takes the whole
  * policy but keeps what the operation is; llamaindex_openai compiles into
  * two loops; a tool keeps its preset's strategy. */
+/* The text of scn_explain for c (origins or not), into a static buffer. */
+static const char *explained(const scn_config *c, bool origins)
+{
+    static char out[65536];
+    FILE *f = fmemopen(out, sizeof out - 1, "w");
+    assert_non_null(f);
+    assert_int_equal(scn_explain(f, c, "S.ini", NULL, 0, origins), 0);
+    long n = ftell(f);
+    fclose(f);
+    out[n > 0 ? n : 0] = '\0';
+    return out;
+}
+
+static void explain_model(void **state)
+{
+    (void)state;
+    static scn_config a, b;
+    char err[SCN_ERR_MAX];
+    /* the issue's case: jitter = none is what aws_standard has: accepted
+     * (the key is live), and the model is the same */
+    const char *t1 = "[run]\nstrategies = full_jitter\n[retry]\npreset = aws_standard\n";
+    const char *t2 = "[run]\nstrategies = full_jitter\n[retry]\npreset = aws_standard\njitter = none\n";
+    write_file(t1, strlen(t1));
+    if (scn_load(&a, path, NULL, 0, err) != 0)
+        fail_msg("%s", err);
+    write_file(t2, strlen(t2));
+    if (scn_load(&b, path, NULL, 0, err) != 0)
+        fail_msg("%s", err);
+    char ca[65536];
+    snprintf(ca, sizeof ca, "%s", explained(&a, false));
+    assert_string_equal(ca, explained(&b, false));
+    /* a full jitter capped first is the full_jitter strategy */
+    const char *t3 = "[run]\nstrategies = exponential\n[retry]\npreset = aws_standard\njitter = full\n";
+    write_file(t3, strlen(t3));
+    if (scn_load(&b, path, NULL, 0, err) != 0)
+        fail_msg("%s", err);
+    assert_non_null(strstr(explained(&b, false), "retry.backoff = full_jitter\n"));
+    /* origins: the preset's values name it, written ones their line */
+    const char *o = explained(&a, true);
+    assert_non_null(strstr(o, "retry.cap_s = 20"));
+    assert_non_null(strstr(o, "# preset aws_standard (S.ini:4)"));
+    assert_non_null(strstr(o, "run.strategies = full_jitter"));
+    assert_non_null(strstr(o, "# S.ini:2"));
+    assert_non_null(strstr(o, "retry.jitter_factor = 0"));
+    assert_non_null(strstr(o, "# unused: jitter is none"));
+    /* the canonical text leaves unused values out */
+    assert_null(strstr(explained(&a, false), "jitter_factor"));
+}
+
 static void library_presets(void **state)
 {
     (void)state;
     const char *text = "[retry]\npreset = aws_standard\nidempotent = false\n"
                        "[layer agent]\nmax_attempts = 3\n"
-                       "[layer sdk]\npreset = openai_python\nmax_attempts = 1\njitter_factor = 0.5\n";
+                       "[layer sdk]\npreset = openai_python\nmax_attempts = 2\njitter_factor = 0.5\n";
     write_file(text, strlen(text));
     scn_config c;
     char err[SCN_ERR_MAX];
@@ -470,7 +519,7 @@ static void library_presets(void **state)
     assert_false(s.layers[0].own_strategy);
     assert_true(s.layers[1].own_strategy);
     const hp_policy *p = &s.layers[1].policy;
-    assert_int_equal(p->max_attempts, 1); /* the key after the preset wins */
+    assert_int_equal(p->max_attempts, 2); /* the key after the preset wins */
     assert_int_equal(p->jitter, HP_JITTER_PROPORTIONAL);
     assert_true(p->jitter_f == 0.5);
     assert_true(p->base_s == 0.5 && p->cap_s == 8 && p->retry_after_max_s == 60);
@@ -532,6 +581,7 @@ int main(void)
         cmocka_unit_test(shards_partition_and_balance),
         cmocka_unit_test(reference_lists_every_key),
         cmocka_unit_test(library_presets),
+        cmocka_unit_test(explain_model),
     };
     return cmocka_run_group_tests_name("scenario", tests, NULL, teardown);
 }

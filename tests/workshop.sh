@@ -64,17 +64,19 @@ v() {
     awk -F, -v col="$col" -v conds="$*" '
     NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; n = split(conds, cc, " "); next }
     { ok = 1; for (k = 1; k <= n; k++) { split(cc[k], kv, "="); if ($c[kv[1]] != kv[2]) ok = 0 }
-      if (ok) { printf "%.5g\n", $c[col]; exit } }' "$f"
+      if (ok) { if ($c[col] == "n/a") print "n/a"; else printf "%.5g\n", $c[col]; exit } }' "$f"
 }
-# vmax / vmin FILE COLUMN [KEY=VALUE ...]: over every matching row (summary.csv).
+# vmax / vmin FILE COLUMN [KEY=VALUE ...]: over every matching row (summary.csv);
+# n/a when a matching row has it (an undefined metric is no number).
 vext() {
     f=$1 op=$2 col=$3
     shift 3
     awk -F, -v col="$col" -v op="$op" -v conds="$*" '
     NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; n = split(conds, cc, " "); next }
     { ok = 1; for (k = 1; k <= n; k++) { split(cc[k], kv, "="); if ($c[kv[1]] != kv[2]) ok = 0 }
+      if (ok && $c[col] == "n/a") na = 1
       if (ok) { x = $c[col] + 0; if (!seen++ || (op == "max" ? x > m : x < m)) m = x } }
-    END { if (seen) printf "%.5g\n", m; else print "nan" }' "$f"
+    END { if (na) print "n/a"; else if (seen) printf "%.5g\n", m; else print "nan" }' "$f"
 }
 vmax() { f=$1; shift; vext "$f" max "$@"; }
 vmin() { f=$1; shift; vext "$f" min "$@"; }

@@ -61,8 +61,17 @@ extern const char cli_version[];
 extern const char cli_tune_help[];
 int cmd_tune(int argc, char **argv);
 
-/* herd rare (rare_cmd.c), herd serve / herd drive (real_cmd.c). */
-extern const char cli_rare_help[];
+/* The size of the text that --term dumb and --live draw: COLUMNS and
+ * LINES when set, else the terminal's (TIOCGWINSZ) when standard output is
+ * one, else 0 (the drawing's default: 80 x 24); each dimension on its own.
+ * 0, or -1 with the error printed (COLUMNS or LINES not a whole number in
+ * [1, 100000]). */
+int cli_term_size(int *cols, int *lines);
+
+/* herd rare (rare_cmd.c), herd serve / herd drive (real_cmd.c), herd
+ * report (report_cmd.c). */
+extern const char cli_rare_help[], cli_report_help[];
+int cmd_report(int argc, char **argv);
 int cmd_rare(int argc, char **argv);
 int cmd_real(int argc, char **argv, int serve);
 

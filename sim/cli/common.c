@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "../spec/dist.h"
 
@@ -125,4 +127,39 @@ int cli_option_error(const char *cmd, int c, char **args)
     else
         bad_option(cmd, args + 1, optind);
     return 2;
+}
+
+/* The environment variable name as a size: 1 and *out, 0 when unset or
+ * empty, -1 (printed) when not a whole number in [1, 100000]. */
+static int env_size(const char *name, int *out)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return 0;
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (*v < '0' || *v > '9' || *end || n < 1 || n > 100000) {
+        char shown[48];
+        snprintf(shown, sizeof shown, "%.40s", v);
+        errorf("%s='%s': expected the terminal's size, a whole number in [1, 100000] (or unset it)", name, shown);
+        return -1;
+    }
+    *out = (int)n;
+    return 1;
+}
+
+int cli_term_size(int *cols, int *lines)
+{
+    *cols = *lines = 0;
+    int hc = env_size("COLUMNS", cols), hl = env_size("LINES", lines);
+    if (hc < 0 || hl < 0)
+        return -1;
+    struct winsize ws;
+    if ((!hc || !hl) && isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0) {
+        if (!hc)
+            *cols = ws.ws_col;
+        if (!hl)
+            *lines = ws.ws_row;
+    }
+    return 0;
 }

@@ -4,6 +4,7 @@
  *   herd run SCENARIO [-o DIR] [--seed N] [--replications N]
  *                     [--set section.key=value ...] [--jobs N] [--quiet] [--stats] [--plot]
  *   herd plot DIR [options]   the figures of a results directory (gnuplot)
+ *   herd report DIR [-o FILE] one self-contained HTML page of a results directory
  *   herd rare SCENARIO --levels L1,...,K [--effort N] [--repeats R] [--brute N]
  *                     a rare collapse's probability (multilevel splitting, brute force)
  *   herd tune SCENARIO --search KEY=SPEC ... --minimize METRIC [--subject-to 'M<=X' ...]
@@ -62,6 +63,8 @@ const char cli_version[] = HERD_VERSION;
     "                          results do not depend on N\n" \
     "  -q, --quiet             print nothing on success\n" \
     "  --stats                 print events/s and peak memory on stderr\n" \
+    "  --explain               (check) print the model of every point: each retry loop's whole policy,\n" \
+    "                          the clients, the server, its outages and limits, each value's origin\n" \
     "  --queue NAME            pending-event set: ladder (default) or heap (the reference\n" \
     "                          4-ary heap); results do not depend on it\n" \
     "  --plot                  then draw the figures, as herd plot DIR does\n" \
@@ -70,7 +73,9 @@ const char cli_version[] = HERD_VERSION;
     "  --mpi                   (herd-mpi, under mpirun) hand jobs out to the MPI ranks;\n" \
     "                          rank 0 writes the outputs\n" \
     "  --live[=SPEED]          first watch replication 0 of every strategy as text, simulated\n" \
-    "                          time paced at SPEED x wall time (default 1), then run the plan\n"
+    "                          time paced at SPEED x wall time (default 1), then run the plan;\n" \
+    "                          as wide as COLUMNS and at most LINES tall (else the terminal's\n" \
+    "                          size; at least 80x24)\n"
 
 static void usage(FILE *f)
 {
@@ -83,6 +88,8 @@ static void usage(FILE *f)
             "       herd tune SCENARIO --search KEY=SPEC ... --minimize METRIC [--subject-to 'M<=X' ...]\n"
             "                                     the setting to use: a search raced on common random\n"
             "                                     numbers across operating points (herd tune --help)\n"
+            "       herd report DIR [-o FILE]     one self-contained HTML page of a results directory, to\n"
+            "                                     share a run (default DIR/report.html; herd report --help)\n"
             "       herd merge OUT DIR... [--plot] combine the shards of one run (--shard) into OUT\n"
             "       herd rare SCENARIO --levels ...  the probability of a rare collapse: multilevel\n"
             "                                     splitting and brute force (herd rare --help)\n"
@@ -145,7 +152,11 @@ int help_for(const char *cmd)
                "checking every CSV in it\n\n"
                "  --style talk|paper      talk (default): 1600x900, 16 pt text, thick lines; paper: smaller\n"
                "  --term png|dumb         png (default): PNG and SVG files beside the CSVs;\n"
-               "                          dumb: the figures as text on stdout (for ssh sessions)\n"
+               "                          dumb: the figures as text on stdout (for ssh sessions), as wide\n"
+               "                          as COLUMNS and a screen of LINES per figure (else the terminal's\n"
+               "                          size; at least 80x24)\n"
+               "  --figure NAME           draw only this figure (timeseries, goodput, compare, variants,\n"
+               "                          sensitivity, replay, sweep_METRIC: those the directory has)\n"
                "  --gif                   also write DIR/load.gif: load over time per strategy, animated\n"
                "  --variant V             the variant drawn over time and in the sweep figures\n"
                "                          (default: the first; goodput draws every variant)\n"
@@ -165,6 +176,8 @@ int help_for(const char *cmd)
         printf("%s", cli_rare_help);
     else if (!strcmp(cmd, "tune"))
         printf("%s", cli_tune_help);
+    else if (!strcmp(cmd, "report"))
+        printf("%s", cli_report_help);
     else if (!strcmp(cmd, "serve"))
         printf("usage: herd serve SCENARIO --port P [options]\n"
                "a real HTTP server on 127.0.0.1 that behaves like the scenario's server model: workers, queue,\n"
@@ -191,7 +204,15 @@ int help_for(const char *cmd)
                "  --max-seconds S         per replication: stop after S seconds and count what is open as\n"
                "                          unfinished (default: [run] horizon_s, at most 600; at most 3600)\n"
                "  --max-requests N        per replication: the same after N attempts (default 1000000)\n"
-               "  -q, --quiet             print nothing on success\n");
+               "  --connect-timeout S     how long a target that refuses connections is waited for before\n"
+               "                          the run fails (exit 1, nothing written); default 5 s plus the end\n"
+               "                          of the scenario's last connection_refused outage, which herd serve\n"
+               "                          refuses from its start and from each reset (--max-seconds does\n"
+               "                          not bound this wait)\n"
+               "  -q, --quiet             print nothing on success\n\n"
+               "Any HTTP server is a target: unless GET /_herd/info answers 200 \"herd serve\" (any other\n"
+               "status, an empty body or a closed connection), drive says once that it is not herd serve and\n"
+               "runs without control requests; the server-side metrics are then the client's view.\n");
     else if (!strcmp(cmd, "columns"))
         printf("usage: herd columns\nprint the columns of summary.csv and what each means (Markdown)\n");
     else if (!strcmp(cmd, "keys"))
@@ -204,6 +225,20 @@ int help_for(const char *cmd)
     if (fflush(stdout) != 0 || ferror(stdout)) {
         errorf("%s --help: cannot write to standard output", cmd);
         return 1;
+    }
+    return 0;
+}
+
+/* herd check --explain: the resolved model of every point on stdout
+ * (scn_explain_points, the function manifest.txt uses too). */
+static int cli_explain(const scn_config *cfg, const char *shown, const char *const *sets, int nsets, int canonical,
+                       char *err, size_t errlen)
+{
+    if (!canonical)
+        printf("resolved model (each value's origin after #; unused: values the model never reads)\n");
+    if (scn_explain_points(stdout, cfg, shown, sets, nsets, !canonical) != 0 || fflush(stdout) != 0) {
+        snprintf(err, errlen, "%s: cannot write the resolved model", shown);
+        return -1;
     }
     return 0;
 }
@@ -223,7 +258,9 @@ static int cmd_run(int argc, char **argv, int check)
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     int jobs = ncpu < 1 ? 1 : ncpu > 8 ? 8 : (int)ncpu;
 
-    enum { O_SEED = 256, O_REPS, O_SET, O_SWEEP, O_JOBS, O_STATS, O_PLOT, O_MPI, O_SHARD, O_LIVE, O_QUEUE };
+    enum { O_SEED = 256, O_REPS, O_SET, O_SWEEP, O_JOBS, O_STATS, O_PLOT, O_MPI, O_SHARD, O_LIVE, O_QUEUE, O_EXPLAIN,
+           O_CANONICAL };
+    int explain = 0, canonical = 0;
     double live = 0;
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},     {"seed", required_argument, NULL, O_SEED},
@@ -233,6 +270,7 @@ static int cmd_run(int argc, char **argv, int check)
         {"plot", no_argument, NULL, O_PLOT},          {"mpi", no_argument, NULL, O_MPI},
         {"shard", required_argument, NULL, O_SHARD},  {"help", no_argument, NULL, 'h'},
         {"live", optional_argument, NULL, O_LIVE},    {"queue", required_argument, NULL, O_QUEUE},
+        {"explain", no_argument, NULL, O_EXPLAIN},    {"canonical", no_argument, NULL, O_CANONICAL},
         {NULL, 0, NULL, 0}};
     /* getopt_long permutes its vector: parse a copy, keep argv as given
      * for the manifest */
@@ -327,6 +365,20 @@ static int cmd_run(int argc, char **argv, int check)
         case O_STATS:
             stats = 1;
             break;
+        case O_EXPLAIN:
+            if (!check) {
+                errorf("--explain: only herd check prints the resolved model (herd run writes it to manifest.txt)");
+                return 2;
+            }
+            explain = 1;
+            break;
+        case O_CANONICAL: /* hidden, for tests/noop.sh: only the canonical model of every point */
+            if (!check) {
+                errorf("--canonical: a herd check option");
+                return 2;
+            }
+            canonical = 1;
+            break;
         case O_PLOT:
             plot = 1;
             break;
@@ -387,12 +439,23 @@ static int cmd_run(int argc, char **argv, int check)
         herd_free(text);
         return 2;
     }
-    exp_options opt = {.outdir = outdir, .quiet = quiet, .jobs = jobs, .stats = stats, .queue = queue,
+    int live_cols = 0, live_lines = 0;
+    if (live > 0 && !check && cli_term_size(&live_cols, &live_lines) != 0) {
+        free(cfg);
+        herd_free(text);
+        return 2;
+    }
+    exp_options opt = {.live_cols = live_cols, .live_lines = live_lines, .outdir = outdir, .quiet = quiet, .jobs = jobs, .stats = stats, .queue = queue,
                        .shard_k = shard_k, .shard_n = shard_n, .mpi = mpi, .live = check ? 0 : live,
                        .version = HERD_VERSION, .argc = argc, .argv = argv,
-                       .text = text, .textlen = textlen, .sets = flags, .nsets = nflags};
+                       .text = text, .textlen = textlen, .sets = flags, .nsets = nflags,
+                       .scn_sets = sets, .scn_nsets = nsets};
     char rerr[SCN_ERR_MAX + 512];
-    int rc = check ? exp_check(cfg, shown, &opt, stdout, rerr, sizeof rerr) : exp_run(cfg, shown, &opt, rerr, sizeof rerr);
+    int rc = canonical ? 0
+             : check   ? exp_check(cfg, shown, &opt, stdout, rerr, sizeof rerr)
+                       : exp_run(cfg, shown, &opt, rerr, sizeof rerr);
+    if (rc == 0 && (explain || canonical))
+        rc = cli_explain(cfg, shown, sets, nsets, canonical, rerr, sizeof rerr);
     free(cfg);
     herd_free(text);
     if (rc != 0) {
@@ -480,13 +543,14 @@ static int cmd_plot(int argc, char **argv)
     int c;
     plot_opts o;
     plot_opts_init(&o);
-    enum { P_STYLE = 256, P_TERM, P_GIF, P_VARIANT, P_POINT, P_REPLICATION, P_METRIC };
+    enum { P_STYLE = 256, P_TERM, P_GIF, P_VARIANT, P_POINT, P_REPLICATION, P_METRIC, P_FIGURE };
     static const struct option longopts[] = {
         {"quiet", no_argument, NULL, 'q'},          {"help", no_argument, NULL, 'h'},
         {"style", required_argument, NULL, P_STYLE}, {"term", required_argument, NULL, P_TERM},
         {"gif", no_argument, NULL, P_GIF},          {"variant", required_argument, NULL, P_VARIANT},
         {"point", required_argument, NULL, P_POINT}, {"replication", required_argument, NULL, P_REPLICATION},
-        {"metric", required_argument, NULL, P_METRIC}, {NULL, 0, NULL, 0}};
+        {"metric", required_argument, NULL, P_METRIC}, {"figure", required_argument, NULL, P_FIGURE},
+        {NULL, 0, NULL, 0}};
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc - 1, argv + 1, ":qh", longopts, NULL)) != -1) {
@@ -515,6 +579,8 @@ static int cmd_plot(int argc, char **argv)
             o.variant = optarg;
         } else if (c == P_REPLICATION) {
             o.replication = optarg;
+        } else if (c == P_FIGURE) {
+            o.figure = optarg;
         } else if (c == P_POINT || c == P_METRIC) {
             int *n = c == P_POINT ? &o.npoint : &o.nmetric;
             if (*n == PLOT_MAX_SELECT) {
@@ -528,6 +594,8 @@ static int cmd_plot(int argc, char **argv)
     }
     if (cli_one_operand(argc, argv, "plot takes one directory",
                         "plot needs a results directory, e.g. herd plot out/thundering-herd", &dir) != 0)
+        return 2;
+    if (o.term == PLOT_TERM_DUMB && cli_term_size(&o.cols, &o.lines) != 0)
         return 2;
     char err[PLOT_ERR_MAX];
     int rc = plot_render_opts(dir, &o, err, sizeof err);
@@ -621,6 +689,8 @@ static int herd(int argc, char **argv)
         return cmd_plot(argc, argv);
     if (!strcmp(cmd, "merge"))
         return cmd_merge(argc, argv);
+    if (!strcmp(cmd, "report"))
+        return cmd_report(argc, argv);
     if (!strcmp(cmd, "rare"))
         return cmd_rare(argc, argv);
     if (!strcmp(cmd, "tune"))

@@ -30,14 +30,15 @@ int cmd_real(int argc, char **argv, int serve)
     char setbuf[2][64] = {"", ""}; /* --seed, --replications as --set entries */
     const char *sets[MAX_SETS];
     int nsets = 0, quiet = 0, have_port = 0;
-    double port = 0, max_s = -1, max_req = -1, x;
-    enum { R_PORT = 256, R_TARGET, R_SET, R_SEED, R_REPS, R_MAXS, R_MAXR };
+    double port = 0, max_s = -1, max_req = -1, connect_s = -1, x;
+    enum { R_PORT = 256, R_TARGET, R_SET, R_SEED, R_REPS, R_MAXS, R_MAXR, R_CONNECT };
     static const struct option longopts[] = {
         {"port", required_argument, NULL, R_PORT},         {"target", required_argument, NULL, R_TARGET},
         {"set", required_argument, NULL, R_SET},           {"seed", required_argument, NULL, R_SEED},
         {"replications", required_argument, NULL, R_REPS}, {"max-seconds", required_argument, NULL, R_MAXS},
         {"max-requests", required_argument, NULL, R_MAXR}, {"output", required_argument, NULL, 'o'},
         {"quiet", no_argument, NULL, 'q'},                 {"help", no_argument, NULL, 'h'},
+        {"connect-timeout", required_argument, NULL, R_CONNECT},
         {NULL, 0, NULL, 0}};
     char **args = copy_args(argc, argv);
     if (!args)
@@ -47,7 +48,8 @@ int cmd_real(int argc, char **argv, int serve)
     opterr = 0;
     while ((c = getopt_long(argc - 1, args + 1, serve ? ":qh" : ":o:qh", longopts, NULL)) != -1) {
         const char *v = optarg;
-        if ((serve && (c == R_TARGET || c == R_SEED || c == R_REPS || c == 'o')) || (!serve && c == R_PORT)) {
+        if ((serve && (c == R_TARGET || c == R_SEED || c == R_REPS || c == R_CONNECT || c == 'o')) ||
+            (!serve && c == R_PORT)) {
             const struct option *lo = longopts;
             while (lo->name && lo->val != c)
                 lo++;
@@ -104,6 +106,10 @@ int cmd_real(int argc, char **argv, int serve)
             if (number_flag("max-requests", v, 1, 1e12, 1, &max_req) != 0)
                 return 2;
             break;
+        case R_CONNECT:
+            if (number_flag("connect-timeout", v, 0, 3600, 0, &connect_s) != 0)
+                return 2;
+            break;
         case 'q':
             quiet = 1;
             break;
@@ -157,7 +163,8 @@ int cmd_real(int argc, char **argv, int serve)
         }
         join_args(argc, argv, command, sizeof command);
         drive_options o = {.target = target, .max_seconds = max_s > 0 ? max_s : fmin(cfg->horizon_s, 600),
-                           .max_requests = max_req > 0 ? (uint64_t)max_req : 1000000u, .quiet = quiet};
+                           .max_requests = max_req > 0 ? (uint64_t)max_req : 1000000u,
+                           .connect_timeout_s = connect_s, .quiet = quiet};
         rc = real_drive(cfg, shown, &o, outdir, command, err, sizeof err);
     }
     free(cfg);

@@ -173,6 +173,9 @@ int exp_describe(FILE *f, const exp_plan *plan)
             fprintf(f, "%s%s", s ? "," : "", hp_strategy_name(pt->strategies[s]));
         fprintf(f, " replications=%u seed=%llu clients=%s%u\n", pt->replications, (unsigned long long)pt->seed,
                 pt->spec.start == SPEC_START_TRACE ? "one per arrival of the trace, room for " : "", pt->spec.clients);
+        if (spec_has_window(&pt->spec)) /* per-request metrics over the requests started in it */
+            fprintf(f, "point %zu: window_s=%.17g:%.17g (per-request metrics: the logical requests started in "
+                       "[FROM, TO))\n", p + 1, pt->spec.window_from_s, pt->spec.window_to_s);
     }
     fprintf(f, "plan: %u variant(s) x %zu sweep point(s) = %zu point(s); %zu group(s); %zu job(s)\n",
             b->nvariants ? b->nvariants : 1, plan->npoints / (b->nvariants ? b->nvariants : 1), plan->npoints,
@@ -220,6 +223,9 @@ static char *manifest(const exp_plan *plan, const char *path, const exp_options 
             fputc('\n', f);
         fprintf(f, "--- end of scenario file ---\n");
     }
+    fprintf(f, "--- resolved model (herd check --explain) ---\n");
+    scn_explain_points(f, plan->base, path, opt->scn_sets, opt->scn_nsets, true);
+    fprintf(f, "--- end of resolved model ---\n");
     if (fclose(f) != 0) {
         free(buf);
         return NULL;
@@ -272,6 +278,40 @@ static int memory_check(const exp_plan *plan, const char *path, int threads, cha
     return -1;
 }
 
+/* herd check's warnings about the printed table: every [run] columns
+ * metric that the scenario leaves undefined (metric_spec_reason of its
+ * compiled points), with the reason and, when not every point, how many. */
+static void warn_columns(FILE *f, const exp_plan *plan, const scn_config *base)
+{
+    char names[sizeof base->columns];
+    snprintf(names, sizeof names, "%s", base->columns);
+    for (char *s = names, *next; *s; s = next) {
+        size_t len = strcspn(s, ",");
+        next = s + len + (s[len] != '\0');
+        s[len] = '\0';
+        const metric_desc *d = metric_find(s);
+        if (!d)
+            continue;
+        const char *why = NULL;
+        size_t n = 0;
+        for (size_t i = 0; i < plan->npoints; i++) {
+            const char *w = metric_spec_reason(results_spec_facts(&plan->points[i].spec), d);
+            if (w) {
+                why = why ? why : w;
+                n++;
+            }
+        }
+        if (!why)
+            continue;
+        fprintf(f, "warning: [run] columns: %s is n/a ", d->name);
+        if (n == plan->npoints)
+            fprintf(f, "for this scenario");
+        else
+            fprintf(f, "at %zu of %zu points", n, plan->npoints);
+        fprintf(f, ", because %s\n", why);
+    }
+}
+
 int exp_check(const scn_config *base, const char *path, const exp_options *opt, FILE *f, char *err,
               size_t errlen)
 {
@@ -307,6 +347,7 @@ int exp_check(const scn_config *base, const char *path, const exp_options *opt, 
     else
         fprintf(f, "events: about 1e%.0f to 1e%.0f in all (one attempt per request to every attempt used)\n",
                 floor(log10(fmax(lo, 1))), floor(log10(fmax(hi, 1))));
+    warn_columns(f, &plan, base);
     int rc = memory_check(&plan, path, threads, err, errlen) != 0 ? -2 : 0;
     if (rc == 0)
         fprintf(f, "ok: the plan is valid and fits in memory\n");
@@ -328,7 +369,7 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
         return -2;
     }
     exp_plan_budget(&plan, run_threads(&plan, opt->jobs), scn_memory_limit());
-    if (opt->live > 0 && exp_live(&plan, base->name, opt->live, stdout, err, errlen) != 0) {
+    if (opt->live > 0 && exp_live(&plan, base->name, opt->live, opt->live_cols, opt->live_lines, stdout, err, errlen) != 0) {
         exp_plan_free(&plan);
         return -1;
     }
@@ -497,7 +538,7 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
                 "stats: %zu runs, %llu events in %.3f s wall (%d thread(s)): %.3g events/s; "
                 "peak RSS %.1f MiB; client state %zu B/client\n",
                 njobs, (unsigned long long)events, wall, nthreads, wall > 0 ? (double)events / wall : 0.0,
-                (double)ru.ru_maxrss / 1024.0, model_client_bytes(&plan.points[0].spec));
+                (double)ru.ru_maxrss / 1024.0, spec_client_bytes(&plan.points[0].spec));
     }
     rc = 0;
 done:

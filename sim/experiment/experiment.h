@@ -30,6 +30,7 @@ typedef struct exp_options {
     uint32_t shard_k, shard_n; /* run shard k of n only (n = 0: every job) and write partial.herd */
     int mpi;            /* hand jobs out to MPI ranks (herd-mpi only); rank 0 writes */
     double live;        /* > 0: first show the live view at this speed (simulated s per wall s) */
+    int live_cols, live_lines; /* the screen it is drawn on (0: 80 x 24; at least 80 x 24) */
     int queue;          /* the engine's pending-event set (sim_queue_kind; 0: the default) */
     /* for manifest.txt (all optional) */
     const char *version;
@@ -38,6 +39,8 @@ typedef struct exp_options {
     const char *text;   /* the scenario file's bytes as read */
     size_t textlen;
     const char *const *sets; /* every --set, --seed, --replications and --sweep, as given */
+    const char *const *scn_sets; /* the overrides as scn_load took them (origins of the resolved model) */
+    int scn_nsets;
     int nsets;
 } exp_options;
 
@@ -59,9 +62,13 @@ int exp_mpi_jobs(const size_t *todo, size_t ntodo, int (*run)(void *ctx, size_t 
 
 /* herd run --live: replication 0 of the first point, every strategy side
  * by side, drawn on f as text redrawn in place (ANSI) while it runs,
- * simulated time paced at `speed` simulated seconds per wall second.
- * Returns 0, or -1 with err. */
-int exp_live(const exp_plan *plan, const char *name, double speed, FILE *f, char *err, size_t errlen);
+ * simulated time paced at `speed` simulated seconds per wall second, on a
+ * screen of cols x lines (raised to 80 x 24; the strategies beyond what it
+ * holds are left out): a legend line names the density characters, and
+ * the last frame shows the whole run compressed.  Returns 0, or -1 with
+ * err. */
+int exp_live(const exp_plan *plan, const char *name, double speed, int cols, int lines, FILE *f, char *err,
+             size_t errlen);
 
 /* herd check: builds the plan of base and prints it (exp_describe), with
  * the memory estimate of a run on `opt->jobs` threads and the order of

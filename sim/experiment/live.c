@@ -3,6 +3,13 @@
  * strategy side by side, drawn as text while the simulation runs, with
  * simulated time paced to wall time (see experiment.h).
  *
+ * The view is as wide as the terminal (at least 80 columns) and n + 4
+ * lines tall for n strategies (as many as a screen of at least 24 lines
+ * holds); no line reaches the last column.  While
+ * it runs, a column is one bucket (the last ones shown); the last frame
+ * compresses the whole run, each column its busiest bucket, so that
+ * synchronised waves stay visible beside a jittered spread.
+ *
  * Each strategy is its own simulation, advanced in lockstep one frame at a
  * time (sim_run up to the frame's simulated time), so the view shows the
  * same runs, event for event, as replication 0 of the full plan.  The view
@@ -11,6 +18,7 @@
  */
 #define _GNU_SOURCE
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -20,8 +28,12 @@
 #include "../model/model.h"
 #include "experiment.h"
 
-#define LIVE_COLS 60   /* buckets shown: the last minute at bucket_s = 1 */
 #define LIVE_FPS 8.0   /* frames per wall second */
+#define LIVE_MIN_COLS 80 /* the view is drawn at least this wide */
+#define LIVE_MIN_LINES 24 /* and for a screen at least this tall */
+#define LIVE_MAX_COLS 400
+#define LIVE_NAME_MAX 19 /* characters of a strategy's name shown */
+#define LIVE_COUNTERS 23 /* "| " and the counters after the strip */
 
 static double now_wall(void)
 {
@@ -39,47 +51,108 @@ static const spec_outage *outage_at(const model_spec *s, double t)
     return NULL;
 }
 
-/* One frame: a header, then per strategy a strip of the last LIVE_COLS
- * buckets' arrivals (one character each, scaled to the busiest bucket of
- * any strategy so far) and its counters. */
-static int frame(FILE *f, const char *name, const model_spec *spec, model *mds, const hp_strategy *strat,
-                 uint32_t n, double t, double speed, uint32_t peak, int first)
+/* One line of the view: cleared, then fmt cut at width - 1 characters (the
+ * last column stays free, so that no terminal wraps the line). */
+static void put_line(FILE *f, int width, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void put_line(FILE *f, int width, const char *fmt, ...)
 {
-    static const char *const ramp[] = {" ", ".", ":", "-", "=", "+", "*", "#", "@"};
-    const int levels = (int)(sizeof ramp / sizeof ramp[0]) - 1;
+    char buf[LIVE_MAX_COLS + 64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (width - 1 < (int)sizeof buf)
+        buf[width - 1] = '\0';
+    fprintf(f, "\033[2K%s\n", buf);
+}
+
+/* The density characters, from none to the busiest. */
+static const char live_ramp[] = " .:-=+*#@";
+#define LIVE_LEVELS ((int)sizeof live_ramp - 2) /* 8: '@' */
+
+/* The character of v against the scale's top. */
+static char level_char(double v, double top)
+{
+    if (!(v > 0) || !(top > 0))
+        return ' ';
+    int lvl = 1 + (int)((double)(LIVE_LEVELS - 1) * v / top + 0.5);
+    return live_ramp[lvl > LIVE_LEVELS ? LIVE_LEVELS : lvl];
+}
+
+/* The busiest bucket's arrivals among buckets [from, from + k) of ts. */
+static uint32_t col_max(const timeseries *ts, long from, long k)
+{
+    uint32_t m = 0;
+    for (long b = from < 0 ? 0 : from; b < from + k && (size_t)b < ts->len; b++)
+        if (ts->b[b].arrivals > m)
+            m = ts->b[b].arrivals;
+    return m;
+}
+
+/* One frame of `width` columns: a header, the legend of the density
+ * characters, then per strategy a strip of arrivals at the server (one
+ * character per column, scaled to the busiest bucket) and its counters.
+ * While running (whole = 0), a column is a bucket and the strip the last
+ * buckets; the final frame (whole = 1) compresses the whole run, each
+ * column the busiest of its k buckets, so that the waves stay visible. */
+static int frame(FILE *f, int width, const char *name, const model_spec *spec, model *mds, const hp_strategy *strat,
+                 uint32_t n, double t, double speed, uint32_t peak, int first, int whole)
+{
+    int nw = 8; /* "strategy" */
+    for (uint32_t s = 0; s < n; s++) {
+        int l = (int)strlen(hp_strategy_name(strat[s]));
+        nw = l > nw ? l : nw;
+    }
+    nw = nw > LIVE_NAME_MAX ? LIVE_NAME_MAX : nw;
+    int sw = width - 1 - nw - 2 - LIVE_COUNTERS; /* the strip's columns */
+    size_t cur = (size_t)floor(t / spec->bucket_s), len = 0;
+    for (uint32_t s = 0; s < n; s++)
+        len = mds[s].ts.len > len ? mds[s].ts.len : len;
+    long k = 1, from = (long)cur - (sw - 1); /* buckets per column, the first bucket shown */
+    if (whole) {
+        k = len > (size_t)sw ? (long)((len + (size_t)sw - 1) / (size_t)sw) : 1;
+        from = 0;
+        peak = 0;
+        for (uint32_t s = 0; s < n; s++)
+            peak = col_max(&mds[s].ts, 0, (long)len) > peak ? col_max(&mds[s].ts, 0, (long)len) : peak;
+    }
     if (!first)
         fprintf(f, "\033[%uA", n + 4); /* back to the top of the previous frame */
     const spec_outage *o = outage_at(spec, t);
-    fprintf(f, "\033[2Kherd live: %s, replication 0, t = %7.1f s (x%g)%s\n", name, t, speed,
-            o ? "   SERVER DOWN (outage)" : "");
-    fprintf(f, "\033[2Karrivals at the server per %g s, last %d buckets, scale 0..%u (@ = busiest so far)\n",
-            spec->bucket_s, LIVE_COLS, peak);
-    fprintf(f, "\033[2K%-20s |%-*s| %9s %9s %9s\n", "strategy", LIVE_COLS, "", "now/s", "ok", "failed");
-    size_t cur = (size_t)floor(t / spec->bucket_s);
+    put_line(f, width, "herd live: %s, replication 0, t = %.1f s (x%g)%s", name, t, speed,
+             whole ? ", done" : o ? "   SERVER DOWN (outage)" : "");
+    double top = peak / spec->bucket_s;
+    if (whole)
+        put_line(f, width, "whole run, %g s a column (its busiest %g s): . : - = + * # @ = %.0f arrivals/s",
+                 (double)k * spec->bucket_s, spec->bucket_s, top);
+    else
+        put_line(f, width, "last %g s, %g s a column: . : - = + * # @ = %.0f arrivals/s (busiest so far)",
+                 (double)sw * spec->bucket_s, spec->bucket_s, top);
+    put_line(f, width, "%-*.*s |%-*s| %6s %7s %6s", nw, nw, "strategy", sw, "", "now/s", "ok", "failed");
     for (uint32_t s = 0; s < n; s++) {
         const timeseries *ts = &mds[s].ts;
-        char strip[LIVE_COLS * 2 + 1];
-        size_t o2 = 0;
-        for (int c = 0; c < LIVE_COLS; c++) {
-            long b = (long)cur - (LIVE_COLS - 1) + c;
-            uint32_t v = b >= 0 && (size_t)b < ts->len ? ts->b[b].arrivals : 0;
-            int lvl = v == 0 || peak == 0 ? 0 : 1 + (int)((double)(levels - 1) * v / peak + 0.5);
-            if (lvl > levels)
-                lvl = levels;
-            o2 += (size_t)snprintf(strip + o2, sizeof strip - o2, "%s", ramp[lvl]);
-        }
-        uint32_t nowv = cur < ts->len ? ts->b[cur].arrivals : 0;
-        fprintf(f, "\033[2K%-20s |%s| %9.0f %9llu %9llu\n", hp_strategy_name(strat[s]), strip, nowv / spec->bucket_s,
-                (unsigned long long)mds[s].m.successes, (unsigned long long)mds[s].m.failures);
+        char strip[LIVE_MAX_COLS + 1];
+        for (int c = 0; c < sw; c++)
+            strip[c] = level_char(col_max(ts, from + c * k, k), peak);
+        strip[sw] = '\0';
+        uint32_t nowv = !whole && cur < ts->len ? ts->b[cur].arrivals : 0;
+        put_line(f, width, "%-*.*s |%s| %6.0f %7llu %6llu", nw, nw, hp_strategy_name(strat[s]), strip,
+                 nowv / spec->bucket_s, (unsigned long long)mds[s].m.successes,
+                 (unsigned long long)mds[s].m.failures);
     }
     fprintf(f, "\033[2K\n");
     return fflush(f) != 0 || ferror(f) ? -1 : 0;
 }
 
-int exp_live(const exp_plan *plan, const char *name, double speed, FILE *f, char *err, size_t errlen)
+int exp_live(const exp_plan *plan, const char *name, double speed, int cols, int lines, FILE *f, char *err,
+             size_t errlen)
 {
+    int width = cols < LIVE_MIN_COLS ? LIVE_MIN_COLS : cols > LIVE_MAX_COLS ? LIVE_MAX_COLS : cols;
     const exp_point *pt = &plan->points[0];
     uint32_t n = pt->nstrategies;
+    /* n + 5 lines (the frame and the line after it) must fit the screen */
+    uint32_t shown = lines < LIVE_MIN_LINES ? LIVE_MIN_LINES - 5 : (uint32_t)lines - 5;
+    shown = shown < n ? shown : n;
     sim_t *sims = herd_calloc(n, sizeof *sims);
     model *mds = herd_calloc(n, sizeof *mds);
     int *alive = herd_calloc(n, sizeof *alive);
@@ -119,7 +192,7 @@ int exp_live(const exp_plan *plan, const char *name, double speed, FILE *f, char
                 if (mds[s].ts.b[b].arrivals > peak)
                     peak = mds[s].ts.b[b].arrivals;
         }
-        if (frame(f, name, &pt->spec, mds, pt->strategies, n, t, speed, peak, first) != 0) {
+        if (frame(f, width, name, &pt->spec, mds, pt->strategies, shown, t, speed, peak, first, !any) != 0) {
             snprintf(err, errlen, "cannot write the live view to standard output");
             goto done;
         }

@@ -197,7 +197,7 @@ void exp_plan_budget(exp_plan *plan, int threads, double limit)
         const exp_point *p = &plan->points[i];
         series += (double)p->nstrategies *
                   (p->timeseries == SCN_TS_ALL ? p->replications : p->timeseries == SCN_TS_FIRST ? 1 : 0);
-        one = fmax(one, model_memory_estimate(&p->spec));
+        one = fmax(one, spec_memory_estimate(&p->spec));
     }
     fixed = one * threads + (double)plan->njobs * (sizeof(model_results) + sizeof(uint64_t));
     double each = (limit - fixed) / series / (double)sizeof(ts_bucket);
@@ -208,7 +208,7 @@ void exp_plan_budget(exp_plan *plan, int threads, double limit)
 
 double exp_point_memory(const exp_point *p)
 {
-    return model_memory_estimate(&p->spec) + series_bytes(&p->spec);
+    return spec_memory_estimate(&p->spec) + series_bytes(&p->spec);
 }
 
 double exp_plan_memory(const exp_plan *plan, int threads)

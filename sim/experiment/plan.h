@@ -79,7 +79,7 @@ size_t exp_plan_group_of(const exp_plan *plan, size_t job);
 uint64_t exp_plan_seed(const exp_plan *plan, const exp_point *p, uint32_t r);
 
 /* Bytes one simulation of point p needs at least: the model's state
- * (model_memory_estimate) and its timeseries up to the time the run
+ * (spec_memory_estimate) and its timeseries up to the time the run
  * surely lasts (the end of the last outage, spike or step, the start
  * spread, the Poisson arrivals), capped by the horizon.  A run lasts
  * longer than that when its retries do; exp_plan_budget bounds the rest. */

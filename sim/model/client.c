@@ -25,6 +25,12 @@
  * timeout or a reply carrying an older tag (or arriving while the client is
  * not waiting) belongs to an attempt that is already over.  A stale reply is
  * a late reply: the server did the work and nobody used it.
+ *
+ * With [run] window_s, a logical operation is flagged OP_COUNTED when it
+ * starts inside the window, and every per-request count (client side here,
+ * server side in server.c) goes through model_op_m / model_client_m to the
+ * run's metrics only for a flagged operation: an attempt counts towards its
+ * logical request's start time, in O(1), without a scan.
  */
 #include "model.h"
 
@@ -130,35 +136,44 @@ static void finish(model *md, uint32_t id, hp_decision d)
     client *c = &md->clients[id];
     const model_spec *spec = md->spec;
     double now = sim_now(sim);
-    if (c->req_start >= spec->warmup_s) {
+    uint64_t op = op_of(md, id);
+    metrics *m = model_op_m(md, op);
+    if (model_measured(md, c->req_start)) {
+        md->m.measured_ok += d.action == HP_DONE_OK;
         if (md->latency)
             md->latency[md->nlatency] = now - c->req_start;
         else
             lh_add(md->hist, now - c->req_start);
         md->nlatency++;
     }
-    tool_metrics *tm = &md->tm[c->tool];
-    tm->successes += d.action == HP_DONE_OK;
-    tm->failures += d.action != HP_DONE_OK;
-    tm->unknown_outcomes += d.action != HP_DONE_OK && d.reason == HP_REASON_UNKNOWN_OUTCOME;
+    tool_metrics *tm = model_op_tm(md, op, c->tool);
+    if (tm) {
+        tm->successes += d.action == HP_DONE_OK;
+        tm->failures += d.action != HP_DONE_OK;
+        tm->unknown_outcomes += d.action != HP_DONE_OK && d.reason == HP_REASON_UNKNOWN_OUTCOME;
+    }
+    if (md->window && (md->op[op] & OP_COUNTED))
+        md->w_open--;
     if (d.action == HP_DONE_OK) {
-        md->m.successes++;
+        m->successes++;
         ts_bucket *b = model_bucket(md);
         if (b)
             b->goodput++;
-        md->op[op_of(md, id)] |= OP_CLIENT_OK;
+        md->op[op] |= OP_CLIENT_OK;
     } else {
-        md->m.failures++;
+        m->failures++;
         c->flags |= CL_TASK_FAILED;
         if (d.reason == HP_REASON_ATTEMPTS)
-            md->m.gave_up_attempts++;
+            m->gave_up_attempts++;
         else if (d.reason == HP_REASON_NON_RETRYABLE)
-            md->m.non_retryable_failures++;
+            m->non_retryable_failures++;
         else if (d.reason == HP_REASON_UNKNOWN_OUTCOME)
-            md->m.unknown_outcomes++;
+            m->unknown_outcomes++;
         else if (d.reason == HP_REASON_BUDGET)
-            md->m.gave_up_budget++;
+            m->gave_up_budget++;
     }
+    /* a task counts where its first step started */
+    metrics *mt = model_op_m(md, op - c->done % spec->task_steps);
     md->m.completion_time_s = now;
     c->done++;
     md->open--;
@@ -170,10 +185,11 @@ static void finish(model *md, uint32_t id, hp_decision d)
         md->open -= skip;
     }
     if (c->done % steps == 0) {
-        md->m.tasks++;
+        mt->tasks++;
         if (!(c->flags & CL_TASK_FAILED)) {
-            md->m.task_successes++;
-            md->task_latency_sum += now - (md->task_start ? md->task_start[id] : c->req_start);
+            mt->task_successes++;
+            if (mt == &md->m)
+                md->task_latency_sum += now - (md->task_start ? md->task_start[id] : c->req_start);
         }
         c->flags &= ~CL_TASK_FAILED & 0xfu;
     }
@@ -243,8 +259,9 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
     }
     call_store(md, id, &call);
     if (!a.allowed) { /* client-side protections, shared by the clients of an instance */
-        md->m.throttled += a.deny == HP_DENY_THROTTLED;
-        md->m.breaker_rejected += a.deny == HP_DENY_BREAKER;
+        metrics *m = model_client_m(md, id);
+        m->throttled += a.deny == HP_DENY_THROTTLED;
+        m->breaker_rejected += a.deny == HP_DENY_BREAKER;
         layer_result r = {.d = {.action = HP_GIVE_UP, .reason = HP_REASON_NON_RETRYABLE}, .outcome = 503,
                           .retry_after_s = -1};
         layer_done(md, id, k, &r); /* fails fast, locally: not a call */
@@ -314,10 +331,10 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, const layer_result 
     if (inner && r->d.action == HP_DONE_OK) {
         if (L && L->kind == SPEC_LAYER_LLM && !(c->flags & CL_REPEATING) && L->repeat_p > 0 && u < L->repeat_p) {
             /* the model calls the tool again although it succeeded */
-            md->m.repeats++;
+            model_client_m(md, id)->repeats++;
             uint64_t op = op_of(md, id);
             if (L->dedup_window_s > 0 && (md->op[op] & OP_EFFECT) && now - md->effect_at[op] <= L->dedup_window_s) {
-                md->m.intercepted++;
+                model_client_m(md, id)->intercepted++;
             } else {
                 c->flags |= CL_REPEATING;
                 hp_on_attempt(&st);
@@ -352,7 +369,7 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, const layer_result 
             d = (hp_decision){.action = HP_GIVE_UP, .reason = HP_REASON_NON_RETRYABLE, .cls = d.cls};
         st_store(md, id, k, &st);
         if (d.action == HP_RETRY) {
-            md->m.retries++;
+            model_client_m(md, id)->retries++;
             sim_schedule(sim, d.delay_s, EV_SEND, id, 0, (int32_t)k);
             return;
         }
@@ -372,13 +389,14 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, const layer_result 
             mech_breaker(md);
         d = hp_call_outcome(guard, &call, p, res, now, u);
         call_store(md, id, &call);
-        md->m.retries_denied += d.reason == HP_REASON_RETRY_LIMITED;
+        model_client_m(md, id)->retries_denied += d.reason == HP_REASON_RETRY_LIMITED;
         if (md->mech)
             mech_after_outcome(md, out, &d);
     }
     if (d.action == HP_RETRY) {
-        md->m.retries++;
-        md->m.retries_after_honoured += d.retry_after_used;
+        metrics *m = model_client_m(md, id);
+        m->retries++;
+        m->retries_after_honoured += d.retry_after_used;
         ts_bucket *b = model_bucket(md);
         if (b)
             b->retries_scheduled++;
@@ -411,7 +429,7 @@ static void outcome(model *md, uint32_t id, int out, float aux)
     hp_class cls = hp_classify(out);
     if (cls == HP_CLASS_NOT_IMPLEMENTED || cls == HP_CLASS_BAD_REQUEST || cls == HP_CLASS_AUTH ||
         cls == HP_CLASS_NOT_FOUND)
-        md->m.non_retryable_replies++;
+        model_client_m(md, id)->non_retryable_replies++;
     ts_bucket *b = model_bucket(md);
     if (b) {
         if (cls == HP_CLASS_OK)
@@ -443,15 +461,22 @@ void client_start(sim_t *sim, const eq_event *ev, void *ctx)
     while (t + 1 < md->ntools && ut >= md->tool_cum[t])
         t++;
     c->tool = t & 0xfu;
-    md->tm[t].requests++;
     if (md->op_tool)
         md->op_tool[op] = (uint8_t)t;
     hp_side_effect e = md->spec->ntools ? md->spec->tools[t].effect : md->spec->side_effect;
     md->op[op] = e == HP_EFFECT_READ ? 0 : e == HP_EFFECT_DESTRUCTIVE ? OP_WRITE | OP_DESTRUCTIVE : OP_WRITE;
+    double now = sim_now(sim);
+    if (md->window && now >= md->spec->window_from_s && now < md->spec->window_to_s) {
+        md->op[op] |= OP_COUNTED;
+        md->w_open++;
+    }
+    if (model_op_tm(md, op, t))
+        md->tm[t].requests++;
+    md->m.measured += model_measured(md, now);
     if (md->content)
         md->content[op] = c->done > 0 && uc < md->spec->content_collision_p ? md->content[op - 1] : (uint32_t)op;
 
-    c->req_start = sim_now(sim);
+    c->req_start = now;
     uint32_t steps = md->spec->task_steps;
     if (md->task_start && c->done % steps == 0)
         md->task_start[id] = c->req_start;
@@ -476,7 +501,7 @@ void client_hedge(sim_t *sim, const eq_event *ev, void *ctx)
     client *c = &md->clients[ev->obj];
     if (c->tag != ev->tag) /* the attempt is over */
         return;
-    md->m.hedges++;
+    model_client_m(md, ev->obj)->hedges++;
     model_send(md, EV_ARRIVE, ev->obj, c->tag, (int32_t)c->done);
     uint32_t sent = (uint32_t)ev->arg + 1;
     double next = hp_client_hedge_next(model_guard(md, ev->obj), sent);
@@ -489,9 +514,10 @@ void client_reply(sim_t *sim, const eq_event *ev, void *ctx)
     model *md = ctx;
     client *c = &md->clients[ev->obj];
     if (c->tag != ev->tag) { /* the attempt is over (timed out, or a hedge answered) */
-        md->m.late_replies++;
+        metrics *m = model_client_m(md, ev->obj);
+        m->late_replies++;
         if (ev->arg != 429 && ev->aux > 0)
-            md->m.wasted_work_s += ev->aux; /* the service time of a served attempt */
+            m->wasted_work_s += ev->aux; /* the service time of a served attempt */
         return;
     }
     if (md->timeout_lane >= 0) /* its timer (most likely on the lane) is cancelled */
@@ -506,6 +532,6 @@ void client_timeout(sim_t *sim, const eq_event *ev, void *ctx)
     client *c = &md->clients[ev->obj];
     if (c->tag != ev->tag)
         return; /* the attempt already ended: a cancelled timer */
-    md->m.timeouts++;
+    model_client_m(md, ev->obj)->timeouts++;
     outcome(md, ev->obj, HP_OUTCOME_TIMEOUT, 0);
 }

@@ -27,40 +27,8 @@
 
 #include "../base/alloc.h"
 
-/* True if an innermost policy of spec uses the adaptive send-rate limiter. */
-static bool uses_adaptive(const model_spec *s)
-{
-    if (s->nlayers)
-        return s->layers[s->nlayers - 1].policy.adaptive_rate;
-    for (uint32_t t = 0; t < s->ntools; t++)
-        if (s->tools[t].policy.adaptive_rate)
-            return true;
-    return !s->ntools && s->policy.adaptive_rate;
-}
-
-static bool mech_series(const model_spec *s)
-{
-    return s->guard.breaker || s->guard.throttling || s->guard.limiter.kind != HP_LIMITER_NONE;
-}
-
-uint32_t model_instances(const model_spec *spec)
-{
-    uint32_t per = spec->clients_per_instance;
-    if (!per || per >= spec->clients || !spec_guard_shares_state(spec))
-        return 1;
-    return spec->clients / per + (spec->clients % per != 0);
-}
-
-size_t model_instance_bytes(const model_spec *spec)
-{
-    if (model_instances(spec) <= 1)
-        return 0;
-    const hp_client_opts *g = &spec->guard;
-    return (uses_adaptive(spec) ? sizeof(hp_adaptive) : 0) +
-           (g->limiter.kind != HP_LIMITER_NONE ? sizeof(hp_limiter) : 0) + (g->breaker ? sizeof(hp_breaker) : 0) +
-           (g->throttling ? sizeof(hp_throttle) : 0) + (g->hedging ? sizeof(hp_hedge) : 0) +
-           (mech_series(spec) ? sizeof(inst_gauge) : 0);
-}
+/* spec/memory.h counts instances and their bytes from this size. */
+_Static_assert(sizeof(inst_gauge) == SPEC_MEM_INST_GAUGE_BYTES, "update SPEC_MEM_INST_GAUGE_BYTES in spec/memory.h");
 
 /* n copies of the object at one (size bytes), or NULL. */
 static void *copies(const void *one, size_t size, uint32_t n)
@@ -77,12 +45,12 @@ int instance_init(model *md)
 {
     const model_spec *spec = md->spec;
     instances *in = &md->inst;
-    *in = (instances){.per = spec->clients_per_instance, .count = model_instances(spec)};
+    *in = (instances){.per = spec->clients_per_instance, .count = spec_instances(spec)};
     if (in->count <= 1)
         return 0;
     const hp_client *g = &md->guard;
     uint32_t n = in->count;
-    if (uses_adaptive(spec) && !(in->adaptive = copies(&g->adaptive, sizeof g->adaptive, n)))
+    if (spec_uses_adaptive(spec) && !(in->adaptive = copies(&g->adaptive, sizeof g->adaptive, n)))
         return -1;
     if (spec->guard.limiter.kind != HP_LIMITER_NONE && !(in->limiter = copies(&g->limiter, sizeof g->limiter, n)))
         return -1;
@@ -92,7 +60,7 @@ int instance_init(model *md)
         return -1;
     if (spec->guard.hedging && !(in->hedge = copies(&g->hedge, sizeof g->hedge, n)))
         return -1;
-    if (mech_series(spec)) {
+    if (spec_mech_series(spec)) {
         /* every instance starts as md->guard does: full balance, no
          * rejection, empty windows, a closed breaker from time 0 */
         inst_gauge fresh = {.brk_t = 0};

@@ -13,43 +13,9 @@
 #include "../base/alloc.h"
 #include "sample.h"
 
-size_t model_client_bytes(const model_spec *spec)
-{
-    size_t layers = spec->nlayers ? spec->nlayers : 1;
-    uint64_t total = (uint64_t)spec->clients * spec->requests_per_client;
-    const spec_layer *in = spec->nlayers ? &spec->layers[spec->nlayers - 1] : NULL;
-    bool budget = false;
-    for (uint32_t t = 0; t < (spec->ntools ? spec->ntools : 1) && !in; t++)
-        budget |= (spec->ntools ? spec->tools[t].policy : spec->policy).budget_s > 0;
-    size_t b = sizeof(client) + (layers - 1) * sizeof(hp_state);
-    b += (!in || !in->own_strategy || in->policy.strategy == HP_DECORRELATED_JITTER) ? sizeof(double) : 0;
-    b += (layers > 1 || budget || (in && in->policy.budget_s > 0)) ? sizeof(double) : 0;
-    b += spec->task_steps > 1 ? sizeof(double) : 0;
-    b += spec->guard.limiter.kind != HP_LIMITER_NONE ? sizeof(uint32_t) : 0;
-    b += spec->guard.hedging ? sizeof(double) : 0;
-    size_t per_op = sizeof(uint8_t) + (spec->keys == SPEC_KEYS_CONTENT_HASH ? sizeof(uint32_t) : 0) +
-                    (spec->ntools > 1 ? sizeof(uint8_t) : 0) + (total <= MODEL_EXACT_LATENCIES ? sizeof(double) : 0);
-    for (uint32_t l = 0; l < spec->nlayers; l++)
-        if (spec->layers[l].dedup_window_s > 0) {
-            per_op += sizeof(float);
-            break;
-        }
-    return b + per_op * spec->requests_per_client;
-}
-
-double model_memory_estimate(const model_spec *spec)
-{
-    /* per client: its state (model_client_bytes, an upper bound over the
-     * strategies) and about two pending events (2 x 32 B) and a timer
-     * (24 B), doubled for the peaks (every client's events at once, spread
-     * starts all pending, allocator slack); the latency histogram when the
-     * samples are not kept; the server's queue grows on demand and is not
-     * counted. */
-    uint64_t total = (uint64_t)spec->clients * spec->requests_per_client;
-    return 2.0 * (double)spec->clients * ((double)model_client_bytes(spec) + 64.0 + 24.0) +
-           (double)spec->workers * 8.0 + (total > MODEL_EXACT_LATENCIES ? (double)sizeof(lh_hist) : 0.0) +
-           (double)model_instances(spec) * (double)model_instance_bytes(spec);
-}
+/* spec/memory.h estimates a simulation's memory from these sizes. */
+_Static_assert(sizeof(client) == SPEC_MEM_CLIENT_BYTES, "update SPEC_MEM_CLIENT_BYTES in spec/memory.h");
+_Static_assert(sizeof(lh_hist) == SPEC_MEM_LATHIST_BYTES, "update SPEC_MEM_LATHIST_BYTES in spec/memory.h");
 
 void model_take_results(model *md, model_results *out, bool keep_series)
 {
@@ -265,6 +231,7 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
     double last_bucket = floor(spec->horizon_s / spec->bucket_s) + 1; /* events at the horizon run */
     md->ts.max_len = last_bucket < 1e15 ? (size_t)last_bucket + 1 : 0;
     md->m.clients = spec->clients;
+    md->window = spec_has_window(spec);
     md->mech = spec->guard.breaker || spec->guard.throttling || spec->guard.limiter.kind != HP_LIMITER_NONE;
     md->m.mechanisms = md->mech;
     uint64_t total = (uint64_t)spec->clients * spec->requests_per_client;
@@ -394,7 +361,7 @@ int model_run(model *md)
             return -1;
     }
     metrics *m = &md->m;
-    m->unfinished = md->open;
+    m->unfinished = md->window ? md->w_open : md->open;
     if (md->open)
         m->completion_time_s = md->spec->horizon_s;
     m->events = sim->events;
@@ -414,8 +381,10 @@ int model_run(model *md)
         uint64_t total = (uint64_t)md->spec->clients * md->spec->requests_per_client;
         for (uint64_t i = 0; i < total; i++)
             if ((md->op[i] & (OP_WRITE | OP_EFFECT | OP_CLIENT_OK)) == (OP_WRITE | OP_CLIENT_OK)) {
-                m->lost_operations++;
-                md->tm[md->op_tool ? md->op_tool[i] : 0].lost_operations++;
+                model_op_m(md, i)->lost_operations++;
+                tool_metrics *tm = model_op_tm(md, i, md->op_tool ? md->op_tool[i] : 0);
+                if (tm)
+                    tm->lost_operations++;
             }
     }
     results_summarize_series(m, &md->ts, md->spec, md->last_start);
@@ -439,6 +408,7 @@ int model_run(model *md)
     } else {
         results_latency(m, NULL, 0);
     }
+    results_mark_undefined(m);
     return 0;
 }
 

@@ -11,7 +11,7 @@
  *
  * Per-client state is `struct client` (24 bytes) plus a byte of flags per
  * logical request, and what the scenario needs beyond (see
- * model_client_bytes()); latencies are kept exactly (8 bytes a request)
+ * spec_client_bytes(), spec/memory.h); latencies are kept exactly (8 bytes a request)
  * up to MODEL_EXACT_LATENCIES requests per run, in a histogram beyond.
  */
 #ifndef HERD_MODEL_H
@@ -21,6 +21,7 @@
 
 #include "../engine/sim.h"
 #include "../policy/herdpolicy.h"
+#include "../spec/memory.h"
 #include "../spec/spec.h"
 #include "lathist.h"
 #include "sample.h"
@@ -92,7 +93,8 @@ enum {
     OP_KEY_DONE = 4,   /* the key store holds a completed result under this key */
     OP_KEY_BUSY = 8,   /* an execution under this key is running (unique_constraint) */
     OP_CLIENT_OK = 16, /* the client saw it succeed */
-    OP_DESTRUCTIVE = 32 /* a delete: executing it again finds nothing (404) */
+    OP_DESTRUCTIVE = 32, /* a delete: executing it again finds nothing (404) */
+    OP_COUNTED = 64    /* [run] window_s: it started in the window; its counts go to md->m */
 };
 
 /* The aux of a 503 reply that carries "overloaded, don't retry". */
@@ -194,6 +196,9 @@ typedef struct model {
 
     /* measurements */
     metrics m;
+    metrics m_out;      /* [run] window_s: the counts of requests started outside it (dropped) */
+    bool window;        /* [run] window_s is set (spec_has_window) */
+    uint64_t w_open;    /* ... requests started in it and not finished */
     timeseries ts;
     mechseries ms;      /* the [limits] mechanisms' states per bucket (mech.c), if any */
     bool mech;          /* a breaker, throttling or a retry limiter is configured */
@@ -218,7 +223,7 @@ typedef struct model {
  * run is below it); beyond, they go into a log-linear histogram (lathist.h:
  * p50 and p99 within LH_REL_ERROR relative error, mean and max exact up
  * to rounding) so that memory does not grow with the requests. */
-#define MODEL_EXACT_LATENCIES (1u << 18)
+#define MODEL_EXACT_LATENCIES SPEC_EXACT_LATENCIES
 
 /* Sets up a model for spec with the given strategy on sim (whose handlers
  * it registers) and schedules every client's first request.  Returns 0 or
@@ -248,14 +253,8 @@ void model_reseed(model *md, uint64_t seed);
  * out->ts is empty).  Call after model_run; model_free stays safe. */
 void model_take_results(model *md, model_results *out, bool keep_series);
 
-/* Bytes one simulation of spec needs (per-client state, pending events,
- * latency samples and flags per logical request), an estimate used to
- * refuse plans that cannot fit and to bound concurrent simulations. */
-double model_memory_estimate(const model_spec *spec);
-
-/* Bytes of model state per client: its state, one retry state per layer,
- * and per logical request a latency sample and its flags. */
-size_t model_client_bytes(const model_spec *spec);
+/* The memory a simulation needs: spec_memory_estimate() and
+ * spec_client_bytes() (spec/memory.h). */
 
 /* The next Poisson start after t under the spec's piecewise-constant start
  * rate (step, spike), drawn from r (herd drive draws its starts alike). */
@@ -315,10 +314,8 @@ static inline hp_client *model_guard(model *md, uint32_t id)
     return &md->guard;
 }
 
-/* Bytes of model state per instance (0 with one instance), and the
- * number of instances of spec. */
-size_t model_instance_bytes(const model_spec *spec);
-uint32_t model_instances(const model_spec *spec);
+/* The number of instances and their bytes: spec_instances() and
+ * spec_instance_bytes() (spec/memory.h). */
 
 /* The mechanism series (mech.c), for models with md->mech; each marks the
  * simulation failed when the series cannot grow.
@@ -338,6 +335,42 @@ void mech_after_admit(model *md, const hp_admit *a);
 void mech_after_outcome(model *md, int outcome, const hp_decision *d);
 
 static inline uint32_t model_inflight(const model *md) { return md->busy + md->qlen; }
+
+/* Where a per-request count of logical operation op goes: md->m, or with
+ * [run] window_s and op started outside the window, md->m_out (dropped).
+ * O(1): the operation's flag, set when it started. */
+static inline metrics *model_op_m(model *md, uint64_t op)
+{
+    if (!md->window)
+        return &md->m;
+    return md->op[op] & OP_COUNTED ? &md->m : &md->m_out;
+}
+
+/* The same for what happens to client id now: its current logical request
+ * (its last one once it has done them all; between two requests, during
+ * the think time, the next one, not yet started: a late reply arriving
+ * then is not counted in a window). */
+static inline metrics *model_client_m(model *md, uint32_t id)
+{
+    if (!md->window)
+        return &md->m;
+    uint32_t rpc = md->spec->requests_per_client, d = md->clients[id].done;
+    return model_op_m(md, (uint64_t)id * rpc + (d < rpc ? d : rpc - 1));
+}
+
+/* A logical request started at t is measured (latency, offered_per_s,
+ * goodput_per_s): in [run] window_s when one is set, else from warmup_s. */
+static inline bool model_measured(const model *md, double t)
+{
+    return md->window ? t >= md->spec->window_from_s && t < md->spec->window_to_s : t >= md->spec->warmup_s;
+}
+
+/* The tool counters of operation op (tools.csv), or NULL when a window
+ * leaves it out. */
+static inline tool_metrics *model_op_tm(model *md, uint64_t op, uint32_t tool)
+{
+    return md->window && !(md->op[op] & OP_COUNTED) ? NULL : &md->tm[tool];
+}
 
 /* Schedules an event one network hop from now: a draw of the spec's
  * one-way delay from the network stream, or its lane when the delay is

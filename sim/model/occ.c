@@ -38,7 +38,7 @@ void occ_write_arrive(sim_t *sim, const eq_event *ev, void *ctx)
 {
     (void)sim;
     model *md = ctx;
-    md->m.calls++;
+    model_client_m(md, ev->obj)->calls++;
     ts_bucket *b = model_bucket(md);
     if (b)
         b->arrivals++;

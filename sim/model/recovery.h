@@ -1,21 +1,55 @@
 /*
- * recovery.h - did goodput recover after a trigger, and when (the
- * `recovered` and `recovery_time_s` metrics).
+ * recovery.h - did the system return to its own healthy behaviour after a
+ * trigger, and when (the `recovered` and `recovery_time_s` metrics).
  *
- * Definition.  The measured window is the buckets [b0, b1) (warm-up to the
- * last start, as for offered_per_s).  A window of W = ceil(window_s /
- * bucket_s) consecutive buckets is *good* when the logical successes in it
- * are at least `fraction` times the logical requests started in it (sums
- * over the W buckets: one noisy bucket does not decide).  The run has
- * recovered when every W-bucket window from some bucket k up to the last
- * one that fits, [b1 - W, b1), is good: goodput holds from k until the end
- * of the measured window, not merely for one stretch.  A circuit breaker
- * that keeps opening is therefore not recovered until it stops; a run
- * whose measured window is shorter than W is not recovered.  The recovery
- * time is k * bucket_s - trigger_s, the start of the first window of that
- * final good stretch, counted from the trigger's START (0 when the stretch
- * began before the trigger: the trigger never pushed goodput below the
- * fraction).  Not recovered: the time is NaN.
+ * Definition (band and dwell).  The state of a timeseries bucket i is the
+ * pair (x_i, d_i): x_i the peak number of attempts in the server (in
+ * service + queued, `in_flight`), d_i the goodput deficit, the logical
+ * requests started in the bucket minus the logical successes in it
+ * (`offered - goodput`).
+ *
+ *  - Healthy band.  The baseline is the buckets that lie wholly in
+ *    [warmup_s, the start of the first trigger) (the first outage or
+ *    spike, or [run] trigger_start_s if earlier): the system at its
+ *    operating point before anything happened, less its start-up
+ *    transient (a run starts empty), cut by the MSER rule (White 1997:
+ *    the leading d buckets, d at most half, that minimise var / (n - d) of
+ *    the rest; the larger cut of the two states).  The band is
+ *    x <= max baseline x and d <= max baseline d.  For a stationary healthy
+ *    system the chance that a later bucket exceeds the maximum of n
+ *    exchangeable baseline buckets is 1 / (n + 1), whatever the
+ *    distribution (the rank of one draw among n + 1): that is the band's
+ *    false-alarm rate, and it does not depend on the horizon or on the
+ *    arrival rate.  Buckets of a queue near saturation are correlated over
+ *    many buckets, so n counts independent buckets: the baseline's
+ *    effective size n_b (1 - r) / (1 + r) (n_b buckets, r the lag-1
+ *    autocorrelation of the state; the smaller of the two states').  At
+ *    least RECOVERY_MIN_BASELINE are needed (a false-alarm rate of at most
+ *    1/21 per independent bucket and state); a shorter baseline leaves
+ *    the band, and so recovery, undefined rather than wrong.
+ *  - Dwell.  The run has recovered once, after the trigger's end, D =
+ *    ceil(dwell_s / bucket_s) consecutive buckets are in the band.  A
+ *    stable system gets such a stretch soon after it drains (each bucket
+ *    misses with chance about 2 / (n + 1), so a stretch of D is broken
+ *    with chance at most 2D / (n + 1) and the next one starts at once); a
+ *    collapsed one, whose queue stays full or whose goodput stays low, never
+ *    does.  Because the test looks for the first such stretch and never at
+ *    "every window until the end", a longer horizon cannot undo it.
+ *  - Time.  recovery_time_s is the start of that stretch, extended back
+ *    through the in-band buckets before it as far as the trigger's start,
+ *    counted from trigger_start_s: 0 when the trigger never pushed the
+ *    state out of the band.
+ *
+ * Undefined (recovered and recovery_time_s NaN, the status says why): no
+ * trigger; a trigger that does not end before the horizon; no logical
+ * request started after the trigger's end (a closed population that has
+ * finished); fewer than D buckets observed between the trigger's end and
+ * the end of the measured window (the last start, or the horizon); fewer
+ * than RECOVERY_MIN_BASELINE independent baseline buckets, or none with a
+ * request; arrivals that follow a trace (the band before the trigger is
+ * for another load than the one after it).
+ * A defined run that finds no stretch is `recovered` = 0 with a NaN time:
+ * not recovered within its observation.
  *
  * The series must still hold every bucket of the measured window: the
  * model calls this at the end of a run, before a dropped series is freed.
@@ -27,9 +61,55 @@
 
 #include "results.h"
 
-/* Returns 1 (recovered, *time_s set) or 0 (*time_s = NaN).  Buckets past
- * len count as empty (no starts, no successes). */
-int recovery_measure(const ts_bucket *b, size_t len, size_t b0, size_t b1, double bucket_s, double trigger_s,
-                     double window_s, double fraction, double *time_s);
+/* Independent baseline buckets needed for a band. */
+#define RECOVERY_MIN_BASELINE 20
+
+/* Whether recovery is defined for a run, and if not, why (the metrics'
+ * recovery_status; recovery_status_reason gives the text). */
+typedef enum recovery_status {
+    RECOVERY_DEFINED = 0,
+    RECOVERY_NO_TRIGGER,        /* no outage, no spike, no [run] trigger_start_s */
+    RECOVERY_TRIGGER_NOT_ENDED, /* the trigger ends at or after the horizon */
+    RECOVERY_NO_ARRIVALS_AFTER, /* no logical request starts after the trigger's end */
+    RECOVERY_SHORT_AFTER,       /* fewer than the dwell's buckets after the trigger */
+    RECOVERY_SHORT_BASELINE,    /* fewer than RECOVERY_MIN_BASELINE buckets before it */
+    RECOVERY_EMPTY_BASELINE,    /* no logical request started in the baseline */
+    RECOVERY_VARYING_LOAD,      /* the arrivals follow a trace: the load after the trigger is
+                                 * not the baseline's */
+    RECOVERY_STATUS_COUNT
+} recovery_status;
+
+/* A short English reason for a status (for the manifest and herd check),
+ * NULL for RECOVERY_DEFINED or an unknown value. */
+const char *recovery_status_reason(int status);
+
+/* What the measure reads: the series and the times that cut it. */
+typedef struct recovery_input {
+    const ts_bucket *b;
+    size_t len;             /* buckets past len count as empty */
+    double bucket_s;
+    double warmup_s;        /* the baseline starts here */
+    double baseline_end_s;  /* ... and ends here (the first trigger's start) */
+    double trigger_start_s; /* NaN: no trigger */
+    double trigger_end_s;
+    double end_s;           /* end of the measured window (last start, capped at the horizon) */
+    double horizon_s;
+    double dwell_s;
+    int varying_load;       /* the arrival rate changes over the run by design (a trace) */
+} recovery_input;
+
+typedef struct recovery_result {
+    int status;             /* a recovery_status */
+    double recovered;       /* 1, 0, or NaN unless status is RECOVERY_DEFINED */
+    double time_s;          /* from trigger_start_s; NaN unless recovered */
+    double band_in_flight;  /* the band (NaN when there is none) */
+    double band_deficit;
+    size_t baseline;        /* baseline buckets */
+    double effective;       /* ... as independent buckets (NaN unless computed) */
+} recovery_result;
+
+/* Measures recovery of one run (definition above) into *out.  O(buckets),
+ * no allocation. */
+void recovery_measure(const recovery_input *in, recovery_result *out);
 
 #endif

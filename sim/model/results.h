@@ -6,6 +6,14 @@
  *
  * This is the only model header the reports read.  Models fill the results
  * during the run; nothing is written to files from inside the event loop.
+ *
+ * Definedness: every metric is defined for a run or not, and when not, the
+ * table says why (metric_desc.why_spec over the scenario's facts, why_run
+ * over the run's metrics).  The invariant the writers rely on: a double
+ * metric is NaN exactly when metric_reason is non-NULL (results_mark_undefined
+ * at the end of a run), and metric_value is NaN for an undefined count
+ * too; the reasons read only the metrics, so a merge of shards, which
+ * has no spec, lists the same reasons.
  */
 #ifndef HERD_RESULTS_H
 #define HERD_RESULTS_H
@@ -13,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../spec/metrics.h"
 #include "../spec/spec.h"
 
 typedef struct metrics {
@@ -52,7 +61,8 @@ typedef struct metrics {
     uint64_t intercepted;       /* repeated writes answered by the intent de-duplication window */
     double offered_per_s;       /* logical requests started per second (after warm-up, until the last start) */
     double goodput_per_s;       /* logical requests that succeeded per second, same window */
-    uint64_t recovered;         /* 1 if goodput recovered and held until the end (see recovery.h) */
+    double recovered;           /* 1 if the state returned to its healthy band and stayed for the
+                                 * dwell (see recovery.h), 0 if not; NaN when undefined */
     double recovery_time_s;     /* from trigger_start_s to the recovery; NaN if not recovered */
     uint64_t retries_denied;    /* retries the retry limiter refused (the request failed) */
     uint64_t breaker_rejected;  /* attempts the open circuit breaker failed locally */
@@ -75,7 +85,25 @@ typedef struct metrics {
     uint64_t events;            /* events the engine dispatched */
     uint64_t mechanisms;        /* 1 if [limits] configures a breaker, throttling or a retry
                                  * limiter (the run has a mechanism series); not a column */
+    uint64_t measured;          /* logical requests started in the measured interval ([run]
+                                 * window_s, else from warmup_s on); not a column */
+    uint64_t measured_ok;       /* ... of them, those that succeeded; not a column */
+    uint32_t facts;             /* RESULT_* facts of the scenario and the run that decide which
+                                 * metrics are defined (metric_reason); not a column */
+    int recovery_status;        /* a recovery_status (recovery.h): RECOVERY_DEFINED (0), or why
+                                 * recovered is NaN; not a column */
 } metrics;
+
+/* metrics.facts: what the definedness of a metric depends on.  The
+ * scenario's facts (results_spec_facts) are known before the run, for
+ * herd check; the run adds its own. */
+enum {
+    RESULT_CLOSED = 1,          /* start = burst or spread: a fixed population, no steady arrivals */
+    RESULT_BURST = 2,           /* start = burst: every client starts at 0 */
+    RESULT_NO_TRIGGER = 4,      /* no outage, no spike, no trigger_start_s */
+    RESULT_WINDOW = 8,          /* [run] window_s is set */
+    RESULT_TRACE = 16           /* start = trace: the arrivals follow a recorded trace */
+};
 
 /* Per tool ([tool NAME] sections), for tools.csv. */
 typedef struct tool_metrics {
@@ -85,20 +113,30 @@ typedef struct tool_metrics {
     uint64_t effects, duplicate_effects, lost_operations;
 } tool_metrics;
 
-typedef enum metric_type { METRIC_U64, METRIC_DOUBLE } metric_type;
+/* metric_type and metric_agg, and the list of names (SPEC_METRICS):
+ * spec/metrics.h.  The table below expands that list with each field's
+ * offset in `metrics`. */
 
-/* How aggregate.csv summarises a metric over replications: every metric
- * has NAME_mean and NAME_ci95 (Student t); a proportion (a 0/1 metric)
- * adds its Wilson 95% interval NAME_lo, NAME_hi; a metric defined only in
- * some runs (NaN in the others) is averaged over the runs where it is
- * defined, and adds their number, NAME_n. */
-typedef enum metric_agg { AGG_MEAN, AGG_PROPORTION, AGG_DEFINED } metric_agg;
+/* What a metric describes: the logical requests of the measured interval
+ * (with [run] window_s: those started in it; their attempts count
+ * towards them whenever they happen), or the whole run (the server, the
+ * engine, the trigger, whatever the window). */
+typedef enum metric_scope { SCOPE_REQUEST, SCOPE_RUN } metric_scope;
 
 typedef struct metric_desc {
     const char *name; /* CSV column */
     metric_type type;
     size_t off;
     metric_agg agg;
+    metric_scope scope;
+    /* NULL when the metric is defined for the scenario with these facts
+     * (RESULT_*), else why it is not ("n/a, because ..." without "n/a");
+     * NULL fn: always defined */
+    const char *(*why_spec)(uint32_t facts);
+    /* the same for one run, once the scenario's reason is NULL; NULL fn:
+     * defined whenever the scenario allows it */
+    const char *(*why_run)(const metrics *m);
+    const char *defined; /* for the docs: in which scenarios it is defined */
 } metric_desc;
 
 extern const metric_desc metric_table[];
@@ -108,8 +146,28 @@ extern const size_t metric_count;
  * NAME_ci95: suffixes ("_lo", "_hi"; "_n"), *n of them. */
 const char *const *metric_agg_extra(const metric_desc *d, size_t *n);
 
-/* The metric's value as a double (u64 converted). */
+/* The metric's value as a double (u64 converted); NaN when the metric is
+ * undefined in the run (metric_reason non-NULL), whatever its type. */
 double metric_value(const metrics *m, const metric_desc *d);
+
+/* NULL if the metric is defined in the run m, else the reason it is not
+ * (a static string). */
+const char *metric_reason(const metrics *m, const metric_desc *d);
+
+/* NULL if the metric can be defined in a run of a scenario whose facts
+ * (results_spec_facts) are these, else the reason it cannot. */
+const char *metric_spec_reason(uint32_t facts, const metric_desc *d);
+
+/* The metric named name, or NULL. */
+const metric_desc *metric_find(const char *name);
+
+/* The facts (RESULT_*) of a compiled scenario that decide definedness. */
+uint32_t results_spec_facts(const model_spec *spec);
+
+/* Sets every metric that is undefined in m (metric_reason) to NaN (a
+ * double) or 0 (a count), so no number of an undefined metric survives.
+ * Call once the run's metrics and m->facts are complete. */
+void results_mark_undefined(metrics *m);
 
 /* One timeseries bucket [i * bucket_s, (i + 1) * bucket_s). */
 typedef struct ts_bucket {
@@ -182,10 +240,14 @@ typedef struct model_results {
 
 void model_results_free(model_results *r);
 
-/* The summary metrics a run derives from its series (the same for the
- * simulation and herd drive): offered_per_s and goodput_per_s over
- * [warmup_s, last_start], the trigger and recovery_time_s / recovered,
- * peak_arrivals_per_s. */
+/* The summary metrics a run derives from its series and counts (the same
+ * for the simulation and herd drive; m->measured, m->measured_ok and
+ * m->completion_time_s set): offered_per_s and goodput_per_s (with [run]
+ * window_s: the requests started in [FROM, TO) over TO - FROM; else open
+ * arrivals: the series over [warmup_s, last_start]; a closed population:
+ * the requests started from warmup_s on over [warmup_s,
+ * completion_time_s]), the trigger and recovery_time_s / recovered,
+ * peak_arrivals_per_s, and m->facts. */
 void results_summarize_series(metrics *m, const timeseries *ts, const model_spec *spec, double last_start);
 
 /* mean, p50, p99 and max latency of the n samples x (sorted in place);

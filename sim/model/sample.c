@@ -1,15 +1,13 @@
 /*
- * sample.c - draws and means of the spec's duration distributions (see
- * sample.h), with the GSL generator the simulation owns.
+ * sample.c - draws of the spec's duration distributions (see sample.h),
+ * with the GSL generator the simulation owns (their means: spec/dist.c).
  */
 #include "sample.h"
 
 #include <math.h>
 
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_histogram.h>
 #include <gsl/gsl_randist.h>
-#include <gsl/gsl_sf_gamma.h>
 
 /* Draws from an empirical entry: a uniformly chosen observed value, or a
  * bucket chosen in proportion to its count and a uniform point in it. */
@@ -63,43 +61,6 @@ double dist_sample_other(const dist *d, const spec_table *data, gsl_rng *r)
     case DIST_NORMAL:
     case DIST_ABS_NORMAL:
         return dist_sample(d, data, r); /* drawn inline there */
-    }
-    return 0;
-}
-
-double dist_mean(const dist *d, const spec_table *data)
-{
-    switch (d->kind) {
-    case DIST_PARETO:
-        return d->b > 1 ? d->b * d->a / (d->b - 1) : INFINITY;
-    case DIST_WEIBULL:
-        return d->a * gsl_sf_gamma(1 + 1 / d->b);
-    case DIST_GAMMA:
-        return d->a * d->b;
-    case DIST_EMPIRICAL:
-    case DIST_MIXTURE: {
-        const spec_entry *e = spec_table_entry(data, d->ref);
-        return e ? e->mean : NAN;
-    }
-    case DIST_CONSTANT:
-    case DIST_EXPONENTIAL:
-    case DIST_LOGNORMAL:
-        return d->a;
-    case DIST_UNIFORM:
-        return 0.5 * (d->a + d->b);
-    case DIST_NORMAL: {
-        if (d->b == 0)
-            return d->a;
-        double alpha = -d->a / d->b;
-        double pdf = exp(-0.5 * alpha * alpha) / sqrt(2 * M_PI);
-        return d->a + d->b * pdf / gsl_cdf_ugaussian_Q(alpha);
-    }
-    case DIST_ABS_NORMAL: {
-        double m = d->a, s = d->b;
-        if (s == 0)
-            return fabs(m);
-        return s * sqrt(2 / M_PI) * exp(-m * m / (2 * s * s)) + m * (1 - 2 * gsl_cdf_ugaussian_P(-m / s));
-    }
     }
     return 0;
 }

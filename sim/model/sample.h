@@ -42,8 +42,6 @@ static inline double dist_sample(const dist *d, const spec_table *data, gsl_rng 
     }
 }
 
-/* The distribution's mean (for a truncated normal, the truncated mean;
- * +infinity for a pareto with SHAPE <= 1). */
-double dist_mean(const dist *d, const spec_table *data);
+/* dist_mean and dist_support are spec/dist.h's. */
 
 #endif

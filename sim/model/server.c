@@ -164,11 +164,18 @@ static const spec_outage *current_outage(model *md)
     return NULL;
 }
 
+/* Where the counts of an arriving attempt go (model_op_m of its logical
+ * operation: EV_ARRIVE carries the request index). */
+static inline metrics *arrival_m(model *md, const eq_event *ev)
+{
+    return model_op_m(md, (uint64_t)ev->obj * md->spec->requests_per_client + (uint32_t)ev->arg);
+}
+
 /* An attempt refused at connect never reaches the server process: it is
  * not a call and not an arrival, and the refusal takes one hop back. */
 static void refuse(model *md, const eq_event *ev)
 {
-    md->m.refused++;
+    arrival_m(md, ev)->refused++;
     ts_bucket *b = model_bucket(md);
     if (b)
         b->refused++;
@@ -219,7 +226,7 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
     }
     if ((o && o->mode == SPEC_OUTAGE_FAIL_FAST && o->outcome == HP_OUTCOME_CONN_REFUSED) ||
         partial == HP_OUTCOME_CONN_REFUSED) {
-        md->m.outage_errors++;
+        arrival_m(md, ev)->outage_errors++;
         refuse(md, ev);
         return;
     }
@@ -235,20 +242,22 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
                 error = spec->errors[i].outcome;
         }
         if (error == HP_OUTCOME_CONN_REFUSED) {
-            md->m.background_errors++;
+            arrival_m(md, ev)->background_errors++;
             refuse(md, ev);
             return;
         }
     }
 
-    md->m.calls++;
-    if (md->op_tool)
-        md->tm[md->op_tool[(uint64_t)ev->obj * spec->requests_per_client + (uint32_t)ev->arg]].calls++;
+    metrics *m = arrival_m(md, ev);
+    m->calls++;
+    uint64_t op = (uint64_t)ev->obj * spec->requests_per_client + (uint32_t)ev->arg;
+    if (md->op_tool && model_op_tm(md, op, md->op_tool[op]))
+        md->tm[md->op_tool[op]].calls++;
     ts_bucket *b = model_bucket(md);
     if (b)
         b->arrivals++;
     if (o) {
-        md->m.outage_errors++;
+        m->outage_errors++;
         if (o->mode == SPEC_OUTAGE_FAIL_FAST)
             reply(md, ev->obj, ev->tag, o->outcome, 0);
         return;
@@ -257,17 +266,17 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
      * without a token is answered 429 whatever error it would have met */
     double ra;
     if (spec->rate_limit_rps > 0 && !admit(md, &ra)) {
-        md->m.status_429++;
+        m->status_429++;
         reply(md, ev->obj, ev->tag, 429, (float)ra);
         return;
     }
     if (partial) {
-        md->m.outage_errors++;
+        m->outage_errors++;
         reply(md, ev->obj, ev->tag, partial, 0);
         return;
     }
     if (error) {
-        md->m.background_errors++;
+        m->background_errors++;
         reply(md, ev->obj, ev->tag, error, 0);
         return;
     }
@@ -282,7 +291,7 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
         md->queue[slot] = (qslot){ev->obj, ev->tag, sim_now(sim), (uint32_t)ev->arg};
         md->qlen++;
     } else {
-        md->m.rejected++;
+        m->rejected++;
         reply(md, ev->obj, ev->tag, 503, spec->overload_signal ? AUX_OVERLOADED : 0.0f);
         return;
     }
@@ -300,16 +309,19 @@ static void complete(model *md, const eq_event *ev)
     } else if (what == SERVE_EXECUTE && (md->op[op] & OP_WRITE)) {
         if (md->effect_at)
             md->effect_at[op] = (float)sim_now(md->sim);
-        tool_metrics *tm = &md->tm[md->op_tool ? md->op_tool[op] : 0];
+        tool_metrics sink = {0}, *tm = model_op_tm(md, op, md->op_tool ? md->op_tool[op] : 0);
+        metrics *m = model_op_m(md, op);
+        if (!tm)
+            tm = &sink;
         if (!(md->op[op] & OP_EFFECT)) {
-            md->m.effects++;
+            m->effects++;
             tm->effects++;
             md->op[op] |= OP_EFFECT;
         } else if (md->op[op] & OP_DESTRUCTIVE) {
             outcome = 404; /* deleted already: nothing left to delete */
         } else {
-            md->m.effects++;
-            md->m.duplicate_effects++;
+            m->effects++;
+            m->duplicate_effects++;
             tm->effects++;
             tm->duplicate_effects++;
         }
@@ -318,8 +330,9 @@ static void complete(model *md, const eq_event *ev)
             md->op[key] = (uint8_t)((md->op[key] | OP_KEY_DONE) & ~OP_KEY_BUSY);
     }
     if (md->spec->reply_loss_rate > 0 && sim_uniform(md->sim, RNG_ERRORS) < md->spec->reply_loss_rate) {
-        md->m.replies_lost++;
-        md->m.wasted_work_s += ev->aux;
+        metrics *m = model_op_m(md, op);
+        m->replies_lost++;
+        m->wasted_work_s += ev->aux;
         return;
     }
     reply(md, ev->obj, ev->tag, outcome, ev->aux);

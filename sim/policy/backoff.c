@@ -23,10 +23,11 @@
  *   - An out-of-range strategy sleeps cap (the most conservative value).
  *   - Counters in hp_state saturate at UINT32_MAX instead of wrapping, so a
  *     request that retries forever never falls back to a short ceiling.
- *   - attempt_timeout_s and budget_s resolve to "none" (0) and
- *     retry_after_max_s to HP_DEFAULT_RETRY_AFTER_MAX_S when negative or
- *     non-finite; an out-of-range on_timeout acts as the default
- *     HP_TIMEOUT_IF_IDEMPOTENT.
+ *   - attempt_timeout_s and budget_s resolve to "none" (0) when negative or
+ *     non-finite; retry_after_max_s to HP_DEFAULT_RETRY_AFTER_MAX_S when 0
+ *     or non-finite and to 0 when negative (HP_OFF: hp_policy_check()
+ *     accepts exactly HP_OFF); an out-of-range on_timeout acts as the
+ *     default HP_TIMEOUT_IF_IDEMPOTENT.
  *   - st->deadline_s is +infinity without a budget, never NaN when set by
  *     hp_state_start() (a NaN now_s gives no deadline).  A hand-built state
  *     must set it too: a zero deadline_s is a deadline at time 0.
@@ -88,6 +89,17 @@ static double resolve_time(double v, double dflt)
 }
 
 
+/* retry_after_max_s as the policy reads it: 0 (and NaN, infinite) the
+ * default, HP_OFF (any negative) zero: no wait the server asks for is
+ * honoured beyond 0 s. */
+static double ra_max_of(const hp_policy *p)
+{
+    double v = p->retry_after_max_s;
+    if (v < 0.0 && isfinite(v))
+        return 0.0;
+    return resolve_time(v, HP_DEFAULT_RETRY_AFTER_MAX_S);
+}
+
 static void policy_times(const hp_policy *p, double *base, double *cap)
 {
     *base = resolve_time(p->base_s, HP_DEFAULT_BASE_S);
@@ -147,7 +159,7 @@ static inline double ceiling_of(double base, double cap, uint32_t n)
  * is set. */
 static double policy_multiplier(const hp_policy *p)
 {
-    return p->multiplier >= 1.0 && isfinite(p->multiplier) ? p->multiplier : 2.0;
+    return p->multiplier >= 1.0 && isfinite(p->multiplier) ? p->multiplier : HP_DEFAULT_MULTIPLIER;
 }
 
 /* min(cap, base * m^n) for m >= 1, saturating like ceiling_of: m = 2 is
@@ -279,6 +291,7 @@ hp_policy hp_policy_defaults(void)
     p.ignore_retry_after = false;
     p.retry_after_max_s = HP_DEFAULT_RETRY_AFTER_MAX_S;
     p.not_found_ok_on_retry = false;
+    p.multiplier = HP_DEFAULT_MULTIPLIER;
     return p;
 }
 
@@ -409,9 +422,10 @@ const char *hp_policy_check(const hp_policy *p)
         return msg;
     if ((unsigned)p->on_timeout > HP_TIMEOUT_NEVER)
         return "on_timeout is out of range";
-    if ((msg = check_duration(p->retry_after_max_s, "retry_after_max_s is NaN",
+    if (p->retry_after_max_s != HP_OFF &&
+        (msg = check_duration(p->retry_after_max_s, "retry_after_max_s is NaN",
                               "retry_after_max_s is infinite",
-                              "retry_after_max_s is negative")) != NULL)
+                              "retry_after_max_s is negative (HP_OFF for 0)")) != NULL)
         return msg;
     return check_library_fields(p);
 }
@@ -542,7 +556,7 @@ static double next_sleep(const hp_policy *p, hp_state *st, hp_result r,
     double s = hp_backoff(p, st, n, u), ra_max, ra = r.retry_after_s;
     hp_ra_mode mode = p->ignore_retry_after ? HP_RA_IGNORE : p->ra_mode;
 
-    ra_max = resolve_time(p->retry_after_max_s, HP_DEFAULT_RETRY_AFTER_MAX_S);
+    ra_max = ra_max_of(p);
     if (mode == HP_RA_INSTEAD && ra > 0.0) { /* NaN: none */
         if (ra <= ra_max || p->ra_above == HP_RA_ABOVE_CLAMP) {
             d->retry_after_used = true;

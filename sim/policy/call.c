@@ -22,6 +22,8 @@ const char *hp_deny_name(hp_deny d)
 
 const char *hp_client_check(const hp_client_opts *o)
 {
+    if (o == NULL)
+        return "client options are NULL"; /* as every *_check() says (it crashed) */
     const char *why = hp_limiter_check(&o->limiter);
     if (!why && o->breaker)
         why = hp_breaker_check(&o->breaker_opts);

@@ -9,9 +9,15 @@
  *
  * Conventions
  *   - Times and durations are seconds, as double.
- *   - A zero-initialised hp_policy is valid and means "defaults"
- *     (see hp_policy_defaults()); call hp_policy_defaults() to get them
- *     written out explicitly.
+ *   - Zero means the default, everywhere: a zero-initialised hp_policy, and
+ *     every zero-initialised options struct (limits.h, client.h), is valid
+ *     and means the documented defaults (see hp_policy_defaults() and the
+ *     *_defaults() functions, which write them out), and every function
+ *     that takes one of their fields on its own (hp_parse_retry_after's
+ *     max_s) reads 0 as the field's default.
+ *   - Where zero is a sensible setting but not the default (no Retry-After
+ *     honoured, no reserve, no minimum, hedge at once), the field takes
+ *     HP_OFF to mean zero (see below).
  *   - Retries are counted from 0: retry n is the (n+2)-th attempt.
  *     The capped exponential ceiling before retry n is
  *     min(cap, base * 2^n), computed with saturating arithmetic: any n,
@@ -41,6 +47,18 @@ extern "C" {
 #endif
 
 #define HP_VERSION "0.1.0"
+
+/* Zero as a setting.  Some fields have a default other than zero although
+ * zero is a sensible setting: hp_policy.retry_after_max_s, and in limits.h
+ * envoy_budget_percent, envoy_min_retry_concurrency,
+ * finagle_min_retries_per_s, finagle_percent_can_retry and the hedge's
+ * delay_s.  Those take HP_OFF to mean zero; the *_check() functions accept
+ * exactly HP_OFF and reject other negative values, and the decisions and
+ * state machines read any negative value as zero.  HP_OFF survives
+ * *_defaults() and *_init(), so resolved options can be passed to *_init()
+ * again unchanged.  Fields without HP_OFF have no zero setting: 0 is their
+ * default. */
+#define HP_OFF (-1)
 
 typedef enum hp_strategy {
     HP_IMMEDIATE = 0,
@@ -198,7 +216,8 @@ typedef struct hp_policy {
                                 * counts as idempotent */
     bool ignore_retry_after;   /* default false: honour Retry-After */
     double retry_after_max_s;  /* longest Retry-After honoured (longer ones are clamped to
-                                * it); 0 means default HP_DEFAULT_RETRY_AFTER_MAX_S */
+                                * it); 0 means default HP_DEFAULT_RETRY_AFTER_MAX_S;
+                                * HP_OFF means 0 (none honoured beyond 0 s) */
     bool not_found_ok_on_retry; /* destructive operations (delete): a 404 on an attempt
                                  * after the first means an earlier attempt did it: success */
     uint32_t retry_only;       /* 0: every retryable class; else a mask of (1u << hp_class):
@@ -209,7 +228,8 @@ typedef struct hp_policy {
     bool obey_overload;        /* give up at once when the server says "overloaded, don't
                                 * retry" (hp_result.overloaded); default false */
     /* Client-library shapes (all zero: herd's behaviour above). */
-    double multiplier;         /* growth of the ceiling per retry, >= 1; 0 means 2 */
+    double multiplier;         /* growth of the ceiling per retry, >= 1; 0 means
+                                * HP_DEFAULT_MULTIPLIER (2) */
     hp_jitter jitter;          /* HP_JITTER_NONE: the strategy's sleep */
     double jitter_f;           /* the jitter's parameter (fraction, or seconds for ADDITIVE
                                 * and FLOOR), >= 0 */
@@ -237,8 +257,10 @@ typedef struct hp_policy {
 #define HP_DEFAULT_BASE_S 0.1
 #define HP_DEFAULT_CAP_S 20.0
 #define HP_DEFAULT_RETRY_AFTER_MAX_S 120.0
+#define HP_DEFAULT_MULTIPLIER 2.0
 
-/* Returns a policy with every default written out. */
+/* Returns a policy with every default written out (multiplier 2; the
+ * defaults that are 0 stay 0; delay_a, whose default is base_s, stays 0). */
 hp_policy hp_policy_defaults(void);
 
 /* Returns NULL if the policy is usable (after zero-means-default), else a
@@ -317,16 +339,24 @@ typedef struct hp_decision {
                             * (longer than the policy's own backoff) */
 } hp_decision;
 
-/* An attempt's outcome with what the reply said about retrying. */
+/* An attempt's outcome with what the reply said about retrying.  Not an
+ * options struct: every field is an observation, and a zero retry_after_s
+ * is a Retry-After of 0 s (retry now), so a reply without one must set
+ * retry_after_s to a negative value (HP_NO_RETRY_AFTER), as hp_decide()
+ * does. */
 typedef struct hp_result {
     int outcome;          /* status code or HP_OUTCOME_* */
     double retry_after_s; /* Retry-After as a delay from now (see hp_parse_retry_after);
-                           * negative: none given */
+                           * negative (HP_NO_RETRY_AFTER): none given; 0: "retry now"
+                           * (it still counts as given, e.g. for retry_with_ra) */
     bool overloaded;      /* the reply says "overloaded, don't retry" (a policy with
                            * obey_overload then gives up: HP_REASON_NON_RETRYABLE) */
     double reset_s;       /* X-RateLimit-Reset as a delay from now (see
                            * hp_parse_ratelimit_reset); <= 0: none (read only with ra_reset) */
 } hp_result;
+
+/* hp_result.retry_after_s of a reply that carries no Retry-After. */
+#define HP_NO_RETRY_AFTER (-1.0)
 
 /* Call once per attempt, when it is sent. Increments st->attempts. */
 void hp_on_attempt(hp_state *st);
@@ -368,13 +398,18 @@ hp_decision hp_decide_chosen(const hp_policy *p, hp_state *st, hp_result r,
  * (IMF-fixdate "Sun, 06 Nov 1994 08:49:37 GMT", obsolete RFC 850
  * "Sunday, 06-Nov-94 08:49:37 GMT", asctime "Sun Nov  6 08:49:37 1994"),
  * with optional surrounding whitespace.  now_epoch_s is the current time in
- * seconds since 1970-01-01 UTC.  On success returns 0 and sets *delay_s to
- * the delay from now: a date in the past gives 0; anything longer than
- * max_s (huge numbers such as 9999999999 included, without overflow) gives
- * max_s.  Returns -1 for anything else (empty, signs, fractions, bad dates,
- * trailing junk), *delay_s untouched; also when now_epoch_s is not finite or
- * max_s is not finite and > 0.  Day names are not checked against the date;
- * rfc850's 2-digit year is the latest one at most 50 years after now's. */
+ * seconds since 1970-01-01 UTC.  max_s reads as hp_policy.retry_after_max_s
+ * does, so that field can be passed as is: 0 means
+ * HP_DEFAULT_RETRY_AFTER_MAX_S, HP_OFF (any negative) means 0.  On success
+ * returns 0 and sets *delay_s to the delay from now: a date in the past
+ * gives 0; anything longer than max_s (huge numbers such as 9999999999
+ * included, without overflow) gives max_s.  Returns -1 for anything else
+ * (empty, signs, fractions, bad dates, trailing junk), *delay_s untouched;
+ * also when now_epoch_s or max_s is not finite.  Day names are not checked
+ * against the date; rfc850's 2-digit year is the latest one at most 50
+ * years after now's.  Clamping to max_s loses how long the server asked
+ * for: a caller whose policy uses ra_above (HP_RA_INSTEAD) passes a larger
+ * max_s and lets hp_decide_result() apply retry_after_max_s. */
 int hp_parse_retry_after(const char *value, double now_epoch_s, double max_s,
                          double *delay_s);
 
@@ -382,7 +417,8 @@ int hp_parse_retry_after(const char *value, double now_epoch_s, double max_s,
  * openai, anthropic): a decimal number of milliseconds, digits with an
  * optional fraction ("1500", "250.5"), optional surrounding whitespace.  0
  * and *delay_s (seconds, at most max_s), or -1 for anything else (signs,
- * exponents, junk), or when max_s is not finite and > 0. */
+ * exponents, junk), or when max_s is not finite.  max_s reads as in
+ * hp_parse_retry_after (0: the default, HP_OFF: 0). */
 int hp_parse_retry_after_ms(const char *value, double max_s, double *delay_s);
 
 /* X-RateLimit-Reset as cohere-python reads it: the Unix time in whole

@@ -27,9 +27,12 @@
  *     year with those last two digits that is at most 50 years after the
  *     current year (from now_epoch_s): in 2024, "74" is 2074 and "75" 1975.
  *     The comparison is by year, not by instant.
- *   - Arguments: value and delay_s must be non-NULL, now_epoch_s finite, and
- *     max_s finite and > 0; otherwise the call fails (-1), whatever value
- *     says.  (A max_s of 0 would silently turn every Retry-After into 0.)
+ *   - Arguments: value and delay_s must be non-NULL, now_epoch_s and max_s
+ *     finite; otherwise the call fails (-1), whatever value says.  max_s is
+ *     read as hp_policy.retry_after_max_s is (resolve_max): 0 is
+ *     HP_DEFAULT_RETRY_AFTER_MAX_S, so a zero-initialised policy's field can
+ *     be passed as is; a negative max_s (HP_OFF) is 0, and every delay then
+ *     reads as 0.
  */
 #include "herdpolicy.h"
 
@@ -234,6 +237,17 @@ static int parse_asctime(const char *s, size_t len, ra_date *d)
     return 0;
 }
 
+/* max_s as hp_policy.retry_after_max_s reads: 0 the default, negative
+ * (HP_OFF) 0; -1 when it is not finite. */
+static double resolve_max(double max_s)
+{
+    if (!isfinite(max_s))
+        return -1.0;
+    if (max_s == 0.0)
+        return HP_DEFAULT_RETRY_AFTER_MAX_S;
+    return max_s < 0.0 ? 0.0 : max_s;
+}
+
 /* delay-seconds at s (len > 0): 0 and *out in [0, max_s], or -1. */
 static int parse_delta(const char *s, size_t len, double max_s, double *out)
 {
@@ -258,8 +272,8 @@ int hp_parse_retry_after(const char *value, double now_epoch_s, double max_s,
     ra_date d;
     double t, delay;
 
-    if (value == NULL || delay_s == NULL || !isfinite(now_epoch_s) ||
-        !isfinite(max_s) || !(max_s > 0.0))
+    max_s = resolve_max(max_s);
+    if (value == NULL || delay_s == NULL || !isfinite(now_epoch_s) || max_s < 0.0)
         return -1;
     s = value;
     len = strlen(s);
@@ -317,7 +331,8 @@ int hp_parse_retry_after_ms(const char *value, double max_s, double *delay_s)
     size_t len, i = 0;
     double ms = 0.0, scale = 0.1, cap_ms;
 
-    if (value == NULL || delay_s == NULL || !isfinite(max_s) || !(max_s > 0.0))
+    max_s = resolve_max(max_s);
+    if (value == NULL || delay_s == NULL || max_s < 0.0)
         return -1;
     trim_ows(value, &s, &len);
     if (len == 0 || !is_digit(s[0]))

@@ -60,6 +60,8 @@ const char *real_unsupported(const model_spec *spec, int serve)
         return "[clients] task_steps: herd drive runs single requests; expected task_steps = 1";
     if (spec->warmup_s > 0)
         return "[run] warmup_s: herd drive measures from the start; expected warmup_s = 0";
+    if (spec_has_window(spec))
+        return "[run] window_s: herd drive measures every request; expected no window_s";
     return NULL;
 }
 

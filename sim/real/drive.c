@@ -610,8 +610,14 @@ int drive_replication(const model_spec *spec, hp_strategy strategy, uint64_t see
     }
     uint64_t finished = m->successes + m->failures;
     m->amplification = finished ? (double)m->calls / (double)finished : NAN;
+    /* every request is measured (no warm-up, no window: real_unsupported) */
+    m->measured = 0;
+    for (size_t i = 0; i < d->ts.len; i++)
+        m->measured += d->ts.b[i].offered;
+    m->measured_ok = m->successes;
     results_summarize_series(m, &d->ts, spec, d->last_start);
     results_latency(m, d->lat, (size_t)d->nlat);
+    results_mark_undefined(m);
     out->m = *m;
     out->ts = d->ts;
     d->ts = (timeseries){0};

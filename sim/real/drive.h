@@ -30,6 +30,7 @@ typedef struct drive_conn {
     uint32_t *heap;
     uint32_t n;
     bool herd;                  /* the target is herd serve */
+    double connect_wait_s;      /* how long a control request waits for a refusing target */
     char base[512];             /* scheme://host:port of the target */
 } drive_conn;
 
@@ -56,6 +57,14 @@ int drive_multi_open(drive_conn *conn);
  * multi handle. */
 int drive_clients_open(drive_conn *conn, uint32_t n, const char *url);
 void drive_clients_close(drive_conn *conn);
+
+/* The default of --connect-timeout: how long herd serve of this scenario
+ * may refuse connections (the end of its last connection_refused outage,
+ * measured from its start or a reset) plus DRIVE_CONNECT_GRACE_S for a
+ * server still starting; a plain server where nothing listens fails after
+ * the grace alone when the scenario refuses no connections. */
+#define DRIVE_CONNECT_GRACE_S 5.0
+double drive_connect_default(const model_spec *spec);
 
 /* herd drive: every strategy x replication of cfg against o->target, the
  * reports into outdir (summary.csv, aggregate.csv, timeseries.csv,

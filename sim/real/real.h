@@ -66,6 +66,7 @@ typedef struct drive_options {
     const char *target;     /* http://127.0.0.1:PORT/PATH */
     double max_seconds;     /* per replication: stops and counts the rest unfinished */
     uint64_t max_requests;  /* attempts per replication, the same */
+    double connect_timeout_s; /* how long a control request waits for a target that refuses connections */
     int quiet;
 } drive_options;
 

@@ -52,6 +52,12 @@ typedef struct server {
     int lfd;
     uint16_t port;
     int wake[2];            /* wakes the accept thread (reset, stop) */
+    /* under m.mu: resets asked for, and the last one whose listening
+     * state (closed in a connection_refused outage) the accept thread has
+     * applied; a reset answers only once the two agree (applied_cv) */
+    uint64_t epoch, applied;
+    pthread_cond_t applied_cv;
+    bool applied_cv_up;
 } server;
 
 static char control_marker; /* *req_cls of a control request */
@@ -173,14 +179,40 @@ static int listen_on(uint16_t port, uint16_t *bound)
     return fd;
 }
 
+/* Hands every connection waiting in the listening socket's backlog to
+ * libmicrohttpd (none left: accept4 says EAGAIN on the non-blocking
+ * socket). */
+static void accept_pending(server *s)
+{
+    for (;;) {
+        struct sockaddr_in a;
+        socklen_t len = sizeof a;
+        int fd = accept4(s->lfd, (struct sockaddr *)&a, &len, SOCK_CLOEXEC);
+        if (fd < 0)
+            break;
+        if (MHD_add_connection(s->daemon, fd, (struct sockaddr *)&a, len) != MHD_YES)
+            close(fd); /* over the connection limit */
+    }
+}
+
 /* The accept thread: hands connections to libmicrohttpd; closes the socket
- * during connection_refused outages and listens again after them. */
+ * during connection_refused outages and listens again after them.
+ * Closing a listening socket resets the connections still in its backlog
+ * (the kernel completed their handshake: the client already sent its
+ * request and then reads a reset, not a refusal), so the backlog is
+ * accepted first: those connections were made before the outage began,
+ * and their requests meet it as any open connection's do (backend.c).
+ * After each pass it records the reset epoch it applied (reset() waits
+ * for it: a reset is answered only once the socket is in the state of the
+ * new clock, so a client that connects after the answer is never left in
+ * a backlog about to be closed). */
 static void *accept_main(void *arg)
 {
     server *s = arg;
     for (;;) {
         pthread_mutex_lock(&s->m.mu);
         bool stop = s->m.stop;
+        uint64_t epoch = s->epoch;
         double now = backend_clock(&s->m);
         bool refuse = backend_refusing_at(s->m.spec, now);
         double next = backend_next_edge(s->m.spec, now);
@@ -188,12 +220,17 @@ static void *accept_main(void *arg)
         if (stop)
             break;
         if (refuse && s->lfd >= 0) {
+            accept_pending(s);
             close(s->lfd);
             s->lfd = -1;
         } else if (!refuse && s->lfd < 0) {
             uint16_t p;
             s->lfd = listen_on(s->port, &p); /* SO_REUSEADDR: the port is ours again at once */
         }
+        pthread_mutex_lock(&s->m.mu);
+        s->applied = epoch;
+        pthread_cond_broadcast(&s->applied_cv);
+        pthread_mutex_unlock(&s->m.mu);
         int ms = isinf(next) ? 1000 : (int)fmin(1000, ceil((next - now) * 1000));
         if (!refuse && s->lfd < 0)
             ms = 10; /* could not listen again yet: try shortly */
@@ -205,17 +242,8 @@ static void *accept_main(void *arg)
             while (read(s->wake[0], buf, sizeof buf) > 0) {
             }
         }
-        if (s->lfd >= 0 && (p[1].revents & POLLIN)) {
-            for (;;) {
-                struct sockaddr_in a;
-                socklen_t len = sizeof a;
-                int fd = accept4(s->lfd, (struct sockaddr *)&a, &len, SOCK_CLOEXEC);
-                if (fd < 0)
-                    break;
-                if (MHD_add_connection(s->daemon, fd, (struct sockaddr *)&a, len) != MHD_YES)
-                    close(fd); /* over the connection limit */
-            }
-        }
+        if (s->lfd >= 0 && (p[1].revents & POLLIN))
+            accept_pending(s);
     }
     if (s->lfd >= 0)
         close(s->lfd);
@@ -240,7 +268,20 @@ static int reset(server *s, uint64_t seed, double bucket_s, double horizon_s)
     if (backend_reset(&s->m, seed, bucket_s, horizon_s, &drop) != 0)
         return -1;
     serve_resume_list(drop);
+    pthread_mutex_lock(&s->m.mu);
+    uint64_t mine = ++s->epoch;
+    pthread_mutex_unlock(&s->m.mu);
     wake_acceptor(s);
+    /* answer once the listening socket is in the new clock's state (see
+     * accept_main); bounded, so a stuck thread cannot hold the handler */
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 5;
+    pthread_mutex_lock(&s->m.mu);
+    while (s->applied < mine && !s->m.stop)
+        if (pthread_cond_timedwait(&s->applied_cv, &s->m.mu, &until) != 0)
+            break;
+    pthread_mutex_unlock(&s->m.mu);
     return 0;
 }
 
@@ -346,6 +387,11 @@ static int setup(server *s, const model_spec *spec, const serve_options *o, char
         snprintf(err, errlen, "serve: out of memory");
         return -1;
     }
+    if (pthread_cond_init(&s->applied_cv, NULL) != 0) {
+        snprintf(err, errlen, "serve: cannot create a condition variable");
+        return -1;
+    }
+    s->applied_cv_up = true;
     if (pipe2(s->wake, O_NONBLOCK | O_CLOEXEC) != 0) {
         snprintf(err, errlen, "serve: cannot create a pipe: %s", strerror(errno));
         return -1;
@@ -366,6 +412,8 @@ static void teardown(server *s)
     for (int i = 0; i < 2; i++)
         if (s->wake[i] >= 0)
             close(s->wake[i]);
+    if (s->applied_cv_up)
+        pthread_cond_destroy(&s->applied_cv);
     backend_free(&s->m);
 }
 
@@ -450,6 +498,11 @@ int real_serve(const model_spec *spec, const serve_options *o, char *err, size_t
     rc = 0;
 done:
     drop = backend_stop(&s->m);
+    if (s->applied_cv_up) { /* a reset waiting for the accept thread stops waiting */
+        pthread_mutex_lock(&s->m.mu);
+        pthread_cond_broadcast(&s->applied_cv);
+        pthread_mutex_unlock(&s->m.mu);
+    }
     wake_acceptor(s);
     if (timer_up)
         pthread_join(timer, NULL);

@@ -18,11 +18,9 @@
 #include "../engine/rng.h"
 #include "../report/report.h"
 
-/* How long a control request waits, at most, for a target that refuses
- * connections: herd serve refuses them during a connection_refused outage
- * that starts the run, and --max-seconds bounds the replications, not
- * this wait (a target that never answers fails after it, nothing written). */
-#define CONTROL_WAIT_S 30.0
+/* How often a control request is sent again when its connection dies
+ * before any answer (every control request is safe to repeat). */
+#define CONTROL_TRIES 3
 
 typedef struct body {
     char *p;
@@ -51,9 +49,16 @@ static size_t keep_body(char *p, size_t size, size_t n, void *ctx)
     return len;
 }
 
-/* A control request (path under the target's host); the answer's body in
- * *out (caller frees).  0, or -1 with err. */
-static int control(drive_conn *conn, const char *path, bool post, body *out, char *err, size_t errlen)
+/* A control request (path under the target's host): 0 when the target
+ * answered, with its HTTP status in *status and its body (possibly empty:
+ * out->p NULL) in *out (caller frees); -1 with err when no answer came,
+ * *refused true when nothing accepted the connection for
+ * conn->connect_wait_s.  A refusing target is waited for that long (herd
+ * serve refuses during a connection_refused outage, measured from its
+ * start or its last reset); a connection that dies before the answer is
+ * tried again, CONTROL_TRIES times in all. */
+static int control(drive_conn *conn, const char *path, bool post, body *out, long *status, bool *refused,
+                   char *err, size_t errlen)
 {
     char url[700];
     snprintf(url, sizeof url, "%s%s", conn->base, path);
@@ -72,27 +77,31 @@ static int control(drive_conn *conn, const char *path, bool post, body *out, cha
         curl_easy_setopt(e, CURLOPT_POSTFIELDS, "");
     else
         curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
-    /* a target inside a connection_refused outage refuses until it ends
-     * (herd serve's clock starts when it does): wait for it, bounded */
     CURLcode rc;
+    int tries = 0;
     for (double start = real_now();;) {
         rc = curl_easy_perform(e);
-        if (rc != CURLE_COULDNT_CONNECT || real_now() - start > CONTROL_WAIT_S)
+        bool died = rc == CURLE_GOT_NOTHING || rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR;
+        if (rc == CURLE_COULDNT_CONNECT ? real_now() - start >= conn->connect_wait_s : !died || ++tries >= CONTROL_TRIES)
             break;
+        herd_free(out->p);
+        *out = (body){0};
         struct timespec pause = {.tv_sec = 0, .tv_nsec = 50 * 1000 * 1000};
         nanosleep(&pause, NULL);
     }
-    long status = 0;
-    curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
-    if (rc != CURLE_OK || !out->p) {
-        snprintf(err, errlen, "drive: %s %s: %s", post ? "POST" : "GET", url,
-                 rc != CURLE_OK ? curl_easy_strerror(rc) : "empty answer");
+    *refused = rc == CURLE_COULDNT_CONNECT;
+    *status = 0;
+    curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, status);
+    if (rc != CURLE_OK) {
+        if (*refused)
+            snprintf(err, errlen, "drive: %s %s: %s for %g s (nothing listens there? --connect-timeout S sets "
+                     "the wait)", post ? "POST" : "GET", url, curl_easy_strerror(rc), conn->connect_wait_s);
+        else
+            snprintf(err, errlen, "drive: %s %s: %s", post ? "POST" : "GET", url, curl_easy_strerror(rc));
         herd_free(out->p);
         out->p = NULL;
         return -1;
     }
-    if (status != 200)
-        out->len = 0; /* not a control endpoint: treat as no answer */
     return 0;
 }
 
@@ -104,12 +113,14 @@ int drive_reset(drive_conn *conn, uint64_t seed, double bucket_s, double horizon
     snprintf(path, sizeof path, "/_herd/reset?seed=%llu&bucket_s=%.17g&horizon_s=%.17g", (unsigned long long)seed,
              bucket_s, horizon_s);
     body b;
-    if (control(conn, path, true, &b, err, errlen) != 0)
+    long status;
+    bool refused;
+    if (control(conn, path, true, &b, &status, &refused, err, errlen) != 0)
         return -1;
-    int ok = b.len && !strncmp(b.p, "reset", 5);
+    int ok = status == 200 && b.len && !strncmp(b.p, "reset", 5);
     herd_free(b.p);
     if (!ok) {
-        snprintf(err, errlen, "drive: %s/_herd/reset was refused by the server", conn->base);
+        snprintf(err, errlen, "drive: %s/_herd/reset was refused by the server (HTTP %ld)", conn->base, status);
         return -1;
     }
     return 0;
@@ -131,8 +142,12 @@ static bool stat_value(const char *text, const char *name, double *v)
 int drive_stats_server(drive_conn *conn, metrics *m, timeseries *ts, char *err, size_t errlen)
 {
     body b;
-    if (control(conn, "/_herd/stats", false, &b, err, errlen) != 0)
+    long status;
+    bool refused;
+    if (control(conn, "/_herd/stats", false, &b, &status, &refused, err, errlen) != 0)
         return -1;
+    if (status != 200)
+        b.len = 0;
     static const char *const names[] = {"calls",  "rejected", "outage_errors", "background_errors",
                                         "status_429", "replies_lost", "served", "waited",
                                         "late_replies", "peak_inflight", "wait_sum", "busy_area",
@@ -208,6 +223,17 @@ static void conn_close(drive_conn *conn)
     memset(conn, 0, sizeof *conn);
 }
 
+double drive_connect_default(const model_spec *spec)
+{
+    double end = 0;
+    for (uint32_t i = 0; i < spec->noutages; i++) {
+        const spec_outage *u = &spec->outages[i];
+        if (u->mode == SPEC_OUTAGE_FAIL_FAST && u->outcome == HP_OUTCOME_CONN_REFUSED && u->end_s > end)
+            end = u->end_s;
+    }
+    return DRIVE_CONNECT_GRACE_S + end;
+}
+
 /* manifest.txt of a drive: what ran against what. */
 static char *manifest(const scn_config *cfg, const char *shown, const drive_options *o, const char *command,
                       bool herd)
@@ -274,11 +300,30 @@ int real_drive(const scn_config *cfg, const char *shown, const drive_options *o,
         goto done;
     }
     curl_multi_setopt(conn.multi, CURLMOPT_MAXCONNECTS, (long)spec->clients + 16);
+    /* herd serve or any other HTTP server: only a 200 "herd serve" on
+     * /_herd/info turns the control requests on; any other answer (a 404 or
+     * 405, with a body or none) or a connection closed without one is a
+     * plain server, said once; only a target that nothing accepts is an
+     * error */
+    conn.connect_wait_s = o->connect_timeout_s >= 0 ? o->connect_timeout_s : drive_connect_default(spec);
     body info;
-    if (control(&conn, "/_herd/info", false, &info, err, errlen) != 0)
-        goto done;
-    conn.herd = info.len && !strncmp(info.p, "herd serve", 10);
-    herd_free(info.p);
+    long status;
+    bool refused;
+    char whynot[REAL_ERR_MAX];
+    if (control(&conn, "/_herd/info", false, &info, &status, &refused, whynot, sizeof whynot) != 0) {
+        if (refused) {
+            snprintf(err, errlen, "%s", whynot);
+            goto done;
+        }
+        fprintf(stderr, "herd: drive: %s is not herd serve (%s): no control requests, the server-side "
+                "metrics are the client's view\n", conn.base, !strncmp(whynot, "drive: ", 7) ? whynot + 7 : whynot);
+    } else {
+        conn.herd = status == 200 && info.len && !strncmp(info.p, "herd serve", 10);
+        herd_free(info.p);
+        if (!conn.herd)
+            fprintf(stderr, "herd: drive: %s is not herd serve (GET /_herd/info answered HTTP %ld): no control "
+                    "requests, the server-side metrics are the client's view\n", conn.base, status);
+    }
     for (uint32_t s = 0; s < ns; s++)
         for (uint32_t r = 0; r < reps; r++) {
             size_t j = (size_t)s * reps + r;

@@ -125,7 +125,7 @@ void csv_dbl(csv_out *o, double v, int first)
     if (!first)
         fputc(',', o->f);
     if (isnan(v))
-        fputs("nan", o->f);
+        fputs(CSV_NA, o->f); /* undefined: never "nan", never a number */
     else
         fprintf(o->f, "%.9g", v == 0 ? 0.0 : v); /* no "-0" */
 }
@@ -135,7 +135,7 @@ void csv_flt(csv_out *o, float v, int first)
     if (!first)
         fputc(',', o->f);
     if (isnan(v))
-        fputs("nan", o->f);
+        fputs(CSV_NA, o->f);
     else
         fprintf(o->f, "%.6g", v == 0 ? 0.0 : (double)v);
 }

@@ -28,6 +28,11 @@ int csv_open(csv_out *o, const char *dir, const char *name, char *err, size_t er
  * written as "nan" (never "-nan"), so output is byte-stable. */
 void csv_str(csv_out *o, const char *s, int first);
 void csv_u64(csv_out *o, uint64_t v, int first);
+/* An undefined value's cell in every CSV herd writes (a NaN is written
+ * so); every reader of herd's CSVs takes it as undefined. */
+#define CSV_NA "n/a"
+
+/* A double, %.9g; NaN (undefined) as CSV_NA. */
 void csv_dbl(csv_out *o, double v, int first);
 /* A float's value to its own precision (6 significant digits), so that
  * 0.3f prints 0.3, not 0.300000012. */

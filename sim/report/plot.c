@@ -13,6 +13,15 @@
  * gnuplot's stdout and stderr go to an unnamed temporary file rather than a
  * pipe, so a chatty gnuplot can never block on a full pipe while we wait for
  * it; its first lines are quoted when it fails.
+ *
+ * Signals: from the private directory's creation to its removal, SIGINT,
+ * SIGTERM and SIGHUP are only recorded (plot_hold); while gnuplot runs
+ * they are blocked and taken by sigtimedwait.  gnuplot runs in a process
+ * group of its own; a signal kills that group (SIGTERM, SIGKILL after
+ * KILL_GRACE_S), waits for it, then the private directory is removed and
+ * the signal raised again with the handlers of before (herd's removes its
+ * temporaries and exits 128 + signal).  No gnuplot outlives herd plot, and
+ * no .herd-plot.XXXXXX directory stays behind.
  */
 #include "plot_internal.h"
 
@@ -20,12 +29,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../base/alloc.h"
@@ -37,6 +48,112 @@ extern char **environ;
 #define GNUPLOT_MISSING "gnuplot not found in PATH; install gnuplot-nox (make deps does)"
 #define QUOTED_LINES 6   /* lines of gnuplot's output quoted in an error */
 #define QUOTED_WIDTH 200 /* characters kept of each */
+#define KILL_GRACE_S 2.0 /* SIGTERM to gnuplot's group, then SIGKILL after this long */
+
+/* ------------------------------------------------------------------------
+ * Signals while the private directory exists (see the top of the file)
+ * ------------------------------------------------------------------------ */
+
+static const int held_signals[] = {SIGINT, SIGTERM, SIGHUP};
+static volatile sig_atomic_t plot_caught; /* the signal recorded, 0: none */
+
+typedef struct plot_hold {
+    struct sigaction old[COUNT(held_signals)];
+    int on;
+} plot_hold;
+
+static void on_held_signal(int sig)
+{
+    if (!plot_caught)
+        plot_caught = sig;
+}
+
+static void held_set(sigset_t *set)
+{
+    sigemptyset(set);
+    for (size_t i = 0; i < COUNT(held_signals); i++)
+        sigaddset(set, held_signals[i]);
+}
+
+/* From now on the held signals are recorded, not acted on. */
+static void hold_signals(plot_hold *h)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_held_signal; /* no SA_RESTART: a blocking call returns EINTR */
+    sigfillset(&sa.sa_mask);
+    plot_caught = 0;
+    for (size_t i = 0; i < COUNT(held_signals); i++)
+        sigaction(held_signals[i], &sa, &h->old[i]);
+    h->on = 1;
+}
+
+/* The handlers of before again; a signal recorded meanwhile is raised. */
+static void release_signals(plot_hold *h)
+{
+    if (!h->on)
+        return;
+    for (size_t i = 0; i < COUNT(held_signals); i++)
+        sigaction(held_signals[i], &h->old[i], NULL);
+    h->on = 0;
+    int sig = plot_caught;
+    plot_caught = 0;
+    if (sig)
+        raise(sig);
+}
+
+/* 0, or -1 with err if a held signal was recorded. */
+static int interrupted(char *err, size_t errlen)
+{
+    if (!plot_caught)
+        return 0;
+    snprintf(err, errlen, "interrupted by signal %d", (int)plot_caught);
+    return -1;
+}
+
+static double mono_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Waits for gnuplot (pid, leader of its own process group) with the held
+ * signals blocked: a signal kills the group (SIGTERM, then SIGKILL after
+ * KILL_GRACE_S) and is recorded.  0 with *status, or -1 with errno. */
+static int wait_child(pid_t pid, int *status)
+{
+    sigset_t set, old;
+    held_set(&set);
+    pthread_sigmask(SIG_BLOCK, &set, &old);
+    double killed = -1;
+    int rc = 0;
+    for (;;) {
+        pid_t w = waitpid(pid, status, WNOHANG);
+        if (w == pid)
+            break;
+        if (w < 0 && errno != EINTR) {
+            rc = -1;
+            break;
+        }
+        if (plot_caught && killed < 0) {
+            kill(-pid, SIGTERM);
+            killed = mono_now();
+        } else if (killed >= 0 && mono_now() - killed > KILL_GRACE_S) {
+            kill(-pid, SIGKILL);
+        }
+        struct timespec slice = {.tv_sec = 0, .tv_nsec = 20 * 1000 * 1000};
+        int sig = sigtimedwait(&set, NULL, &slice);
+        if (sig > 0 && !plot_caught)
+            plot_caught = sig;
+    }
+    if (killed >= 0)
+        kill(-pid, SIGKILL); /* whatever gnuplot started in its group */
+    int e = errno;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return rc;
+}
 
 /* ------------------------------------------------------------------------
  * The scripts and their figures
@@ -155,10 +272,24 @@ static int run_gnuplot(const char *script, const char *wd, const char *a1, const
         posix_spawn_file_actions_destroy(&fa);
         goto done;
     }
+    /* its own process group (so that a signal can end it and all it
+     * started), the held signals at their defaults */
+    posix_spawnattr_t at;
+    sigset_t defs;
+    held_set(&defs);
+    if ((e = posix_spawnattr_init(&at))) {
+        snprintf(err, errlen, "cannot run gnuplot: %s", strerror(e));
+        posix_spawn_file_actions_destroy(&fa);
+        goto done;
+    }
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+    posix_spawnattr_setpgroup(&at, 0);
+    posix_spawnattr_setsigdefault(&at, &defs);
     char *argv[] = {"gnuplot", "-c", (char *)script, (char *)wd, (char *)a1, (char *)a2, NULL};
     pid_t pid;
-    e = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+    e = posix_spawnp(&pid, "gnuplot", &fa, &at, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
     if (e == ENOENT) {
         snprintf(err, errlen, GNUPLOT_MISSING);
         goto done;
@@ -168,12 +299,12 @@ static int run_gnuplot(const char *script, const char *wd, const char *a1, const
         goto done;
     }
     int status;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            snprintf(err, errlen, "gnuplot -c %s: waitpid: %s", shown, strerror(errno));
-            goto done;
-        }
+    if (wait_child(pid, &status) != 0) {
+        snprintf(err, errlen, "gnuplot -c %s: waitpid: %s", shown, strerror(errno));
+        goto done;
     }
+    if (interrupted(err, errlen))
+        goto done;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
         rc = 0;
     } else if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
@@ -202,9 +333,48 @@ static int job_formats(const folder *fo, const job *j, const char **fmt)
         fmt[0] = "txt";
         return 1;
     }
+    if (fo->o->term == PLOT_TERM_SVG) {
+        fmt[0] = "svg";
+        return 1;
+    }
     fmt[0] = "png";
     fmt[1] = "svg";
     return 2;
+}
+
+/* Whether figure f of job j is drawn (--figure). */
+static int fig_wanted(const folder *fo, const job *j, int f)
+{
+    return !fo->o->figure || !strcmp(fo->o->figure, j->fig[f]);
+}
+
+/* --figure: keeps only the jobs that draw it; PLOT_INVALID with the
+ * figures of this directory when none does. */
+static int select_figure(const folder *fo, job *jobs, int *njobs, char *err, size_t errlen)
+{
+    if (!fo->o->figure)
+        return 0;
+    int kept = 0;
+    char names[1024] = "";
+    for (int i = 0; i < *njobs; i++) {
+        int has = 0;
+        for (int f = 0; f < jobs[i].nfig; f++) {
+            has |= fig_wanted(fo, &jobs[i], f);
+            if (!jobs[i].gif)
+                plot_append(names, sizeof names, ", ", jobs[i].fig[f], NULL);
+        }
+        if (has)
+            jobs[kept++] = jobs[i];
+    }
+    if (kept == 0) {
+        char v[VALUE_SHOWN * 4 + 8];
+        plot_esc(v, sizeof v, fo->o->figure, VALUE_SHOWN);
+        snprintf(err, errlen, "--figure '%s': this directory has no such figure; expected one of: %s", v,
+                 names[0] ? names : "(none: nothing to plot)");
+        return PLOT_INVALID;
+    }
+    *njobs = kept;
+    return 0;
 }
 
 /* Runs job j on wd and checks that it wrote each figure there. */
@@ -213,12 +383,14 @@ static int render_one(const folder *fo, const job *j, const char *plots, const c
     char script[PATH_MAX], fig[PATH_MAX], shown[SHOWN_MAX + 8];
     const char *fmt[2];
     int nf = job_formats(fo, j, fmt);
+    if (j->nskip == j->nfig) /* nothing defined to draw (plot_prepare said so) */
+        return 0;
     if (plot_path_fmt(script, err, errlen, "%s%s/%s", plots[0] == '/' ? "" : "./", plots, j->script))
         return -1;
     if (run_gnuplot(script, wd, j->a1, j->a2, err, errlen))
         return -1;
     for (int f = 0; f < j->nfig; f++)
-        for (int k = 0; k < nf; k++) {
+        for (int k = 0; k < nf && !j->skip[f]; k++) {
             struct stat st;
             if (plot_path_fmt(fig, err, errlen, "%s/%s.%s", wd, j->fig[f], fmt[k]))
                 return -1;
@@ -270,6 +442,50 @@ static void remove_workdir(const char *wd)
     rmdir(wd);
 }
 
+/* HERD_PLOT_DATA=keep is a directory of figure data of its own: not the
+ * results directory d, not any folder that holds results (aggregate.csv,
+ * summary.csv or manifest.txt), whose files the figure data would replace
+ * (compare.csv, timeseries.csv).  0, or -1 with err. */
+static int check_keep(const char *keep, const char *d, char *err, size_t errlen)
+{
+    static const char *const results[] = {"aggregate.csv", "summary.csv", "manifest.txt"};
+    char shown[SHOWN_MAX + 8], p[PATH_MAX];
+    struct stat a, b;
+    plot_esc(shown, sizeof shown, keep, SHOWN_MAX);
+    if (stat(keep, &a) != 0 || !S_ISDIR(a.st_mode)) {
+        snprintf(err, errlen, "HERD_PLOT_DATA=%s: not a directory", shown);
+        return -1;
+    }
+    int same = stat(d, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+    for (size_t i = 0; !same && i < COUNT(results); i++)
+        if (!plot_path_fmt(p, err, errlen, "%s/%s", keep, results[i]) && lstat(p, &b) == 0) {
+            snprintf(err, errlen, "HERD_PLOT_DATA=%s: a results folder (it holds %s); expected a directory of "
+                     "its own for the figure data", shown, results[i]);
+            return -1;
+        }
+    if (same) {
+        snprintf(err, errlen, "HERD_PLOT_DATA=%s: the results directory itself; expected a directory of its own "
+                 "for the figure data", shown);
+        return -1;
+    }
+    return 0;
+}
+
+void plot_remove_figures(const char *dir)
+{
+    static const char *const fixed[] = {"timeseries", "goodput", "compare", "sensitivity", "variants", "replay", "load"};
+    static const char *const ext[] = {"png", "svg", "gif"};
+    char p[PATH_MAX], e[8];
+    for (size_t i = 0; i < COUNT(fixed) + metric_count; i++)
+        for (size_t k = 0; k < COUNT(ext); k++) {
+            int bad = i < COUNT(fixed) ? plot_path_fmt(p, e, sizeof e, "%s/%s.%s", dir, fixed[i], ext[k])
+                                       : plot_path_fmt(p, e, sizeof e, "%s/sweep_%s.%s", dir,
+                                                       metric_table[i - COUNT(fixed)].name, ext[k]);
+            if (!bad)
+                unlink(p); /* ENOENT for most: nothing to do */
+        }
+}
+
 void plot_opts_init(plot_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -284,6 +500,7 @@ int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errl
     int rc = -1, made = 0, njobs = 0;
     job *jobs = NULL;
     folder fo;
+    plot_hold hold = {.on = 0};
     memset(&fo, 0, sizeof fo);
     fo.o = o;
 
@@ -359,42 +576,56 @@ int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errl
         jobs[njobs].gif = 1;
         add_fig(&jobs[njobs++], "", "load");
     }
+    if ((rc = select_figure(&fo, jobs, &njobs, err, errlen)) != 0)
+        goto done;
+    rc = -1;
     if (njobs && find_scripts(plots, err, errlen))
         goto done;
+    const char *dest = o->figdir ? o->figdir : d; /* where the figures land */
 
     /* 2. the figures' data, in a private directory beside the figures (so
      * that they can be renamed into place) */
     if (njobs) {
-        if (plot_path_fmt(wd, err, errlen, "%s%s/.herd-plot.XXXXXX", d[0] == '/' ? "" : "./", d))
+        if (plot_path_fmt(wd, err, errlen, "%s%s/.herd-plot.XXXXXX", dest[0] == '/' ? "" : "./", dest))
             goto done;
+        hold_signals(&hold);
         if (!mkdtemp(wd)) {
             snprintf(err, errlen, "%s: cannot write figures there: %s", shown, strerror(errno));
             goto done;
         }
         made = 1;
-        if (plot_prepare(&fo, jobs, njobs, dir, wd, err, errlen))
+        if (plot_prepare(&fo, jobs, njobs, dir, wd, 1, err, errlen))
             goto done;
         const char *keep = getenv("HERD_PLOT_DATA");
-        if (keep && *keep && (csv_mkdirs(keep, err, errlen) || plot_prepare(&fo, jobs, njobs, dir, keep, err, errlen)))
+        if (keep && *keep &&
+            (csv_mkdirs(keep, err, errlen) || check_keep(keep, d, err, errlen) ||
+             plot_prepare(&fo, jobs, njobs, dir, keep, 0, err, errlen)))
             goto done;
     }
 
     /* 3. draw, then move every figure into place (or print it) */
     for (int i = 0; i < njobs; i++)
-        if (render_one(&fo, &jobs[i], plots, wd, err, errlen))
+        if (interrupted(err, errlen) || render_one(&fo, &jobs[i], plots, wd, err, errlen))
             goto done;
+    if (interrupted(err, errlen))
+        goto done;
     for (int i = 0; i < njobs; i++) {
         const char *fmt[2];
         int nf = job_formats(&fo, &jobs[i], fmt);
         for (int f = 0; f < jobs[i].nfig; f++)
-            for (int k = 0; k < nf; k++) {
+            for (int k = 0; k < nf && fig_wanted(&fo, &jobs[i], f); k++) {
+                if (jobs[i].skip[f]) { /* not drawn: an earlier drawing of it is not this data's */
+                    if (strcmp(fmt[k], "txt") && !plot_path_fmt(to, err, errlen, "%s/%s.%s", dest, jobs[i].fig[f], fmt[k]))
+                        unlink(to);
+                    continue;
+                }
                 if (!strcmp(fmt[k], "txt")) {
                     if (print_text(wd, jobs[i].fig[f], err, errlen))
                         goto done;
                     continue;
                 }
                 if (plot_path_fmt(from, err, errlen, "%s/%s.%s", wd, jobs[i].fig[f], fmt[k]) ||
-                    plot_path_fmt(to, err, errlen, "%s/%s.%s", d, jobs[i].fig[f], fmt[k]))
+                    plot_path_fmt(to, err, errlen, "%s/%s.%s", dest, jobs[i].fig[f], fmt[k]))
                     goto done;
                 if (rename(from, to) != 0) {
                     char t[SHOWN_MAX + 8];
@@ -416,12 +647,12 @@ int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errl
             const char *fmt[2];
             int nf = job_formats(&fo, &jobs[i], fmt);
             for (int f = 0; f < jobs[i].nfig; f++)
-                for (int k = 0; k < nf; k++) {
+                for (int k = 0; k < nf && fig_wanted(&fo, &jobs[i], f) && !jobs[i].skip[f]; k++) {
                     char fig[PATH_MAX + 64];
                     drawn = 1;
                     if (!strcmp(fmt[k], "txt"))
                         continue;
-                    snprintf(fig, sizeof fig, "%s/%s.%s", d, jobs[i].fig[f], fmt[k]);
+                    snprintf(fig, sizeof fig, "%s/%s.%s", dest, jobs[i].fig[f], fmt[k]);
                     plot_esc(shown, sizeof shown, fig, SHOWN_MAX);
                     printf("%s%s", sep, shown);
                     sep = ", ";
@@ -440,6 +671,7 @@ done:
         remove_workdir(wd);
     herd_free(jobs);
     plot_folder_free(&fo);
+    release_signals(&hold); /* a signal recorded meanwhile: raised now */
     return rc;
 }
 

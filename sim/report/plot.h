@@ -42,12 +42,18 @@
 
 /* What herd plot draws and how (herd plot's options). */
 enum { PLOT_STYLE_TALK, PLOT_STYLE_PAPER };
-enum { PLOT_TERM_PNG, PLOT_TERM_DUMB };
+enum { PLOT_TERM_PNG, PLOT_TERM_DUMB, PLOT_TERM_SVG };
+#define PLOT_DUMB_MIN_COLS 80 /* --term dumb draws at least this wide and tall */
+#define PLOT_DUMB_MIN_LINES 24
 #define PLOT_MAX_SELECT 8 /* --point and --metric options at most */
 
 typedef struct plot_opts {
     int style;   /* PLOT_STYLE_TALK (default: 1600x900, 16 pt) or PLOT_STYLE_PAPER */
-    int term;    /* PLOT_TERM_PNG (PNG and SVG files) or PLOT_TERM_DUMB (text on stdout) */
+    int term;    /* PLOT_TERM_PNG (PNG and SVG files), PLOT_TERM_SVG (SVG files only) or
+                  * PLOT_TERM_DUMB (text on stdout) */
+    int cols, lines; /* PLOT_TERM_DUMB: the text's size (0: 80 x 24; raised to 80 x 24 at least) */
+    const char *figure; /* draw only this figure (a base name: timeseries, sweep_calls, ...); NULL: all */
+    const char *figdir; /* where the figures land (an existing directory); NULL: beside the CSVs */
     int gif;     /* also write load.gif: load over time per strategy, animated */
     int quiet;   /* print nothing on success (the text of --term dumb excepted) */
     const char *variant;     /* the variant drawn (NULL: the first; goodput: all) */
@@ -62,14 +68,17 @@ typedef struct plot_opts {
 void plot_opts_init(plot_opts *o);
 
 /* Draws the figures of the results directory dir (PNG and SVG beside its
- * CSVs, or text on stdout with PLOT_TERM_DUMB): timeseries.* and goodput.*
+ * CSVs, or in o->figdir; SVG only with PLOT_TERM_SVG; text on stdout with
+ * PLOT_TERM_DUMB, o->cols x o->lines: a figure of one panel fills a screen
+ * of o->lines - 1 lines, panels side by side when o->cols allows, each
+ * panel at least 10 lines): timeseries.* and goodput.*
  * when timeseries.csv has data (outage and trigger windows shaded),
  * sweep_<metric>.* when the CSVs have sweep columns (lines; a heatmap per
  * strategy when a second swept key has more than 4 values), compare.* when
  * compare.csv exists, sensitivity.* with a baseline and two sweeps,
  * variants.* with [variant] sections ([run] columns, read from the
  * scenario copied into manifest.txt), load.gif with gif.  The selection of
- * o (variant, point, replication, metrics) is checked against the data: an
+ * o (variant, point, replication, metrics, figure) is checked against the data: an
  * unknown value is refused with the valid ones (PLOT_INVALID).  Prints the
  * files written on one line of stdout.  Returns 0; PLOT_INVALID with
  * "FILE:LINE: ..." in err when a CSV is malformed (nothing is drawn); or -1
@@ -85,6 +94,13 @@ int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errl
  * share).  0, or -1 with err (no script, gnuplot missing or failed: its
  * first lines quoted). */
 int plot_script(const char *name, const char *wd, const char *arg, char *err, size_t errlen);
+
+/* Removes from dir every figure herd plot writes (its known names:
+ * timeseries, goodput, sweep_METRIC, compare, sensitivity, variants,
+ * replay, load, as .png, .svg, .gif); any other file is left alone.  The
+ * publishing of a run's results calls it: figures drawn from an earlier
+ * run's CSVs would show results that are no longer there. */
+void plot_remove_figures(const char *dir);
 
 /* plot_render_opts with the defaults. */
 int plot_dir(const char *dir, char *err, size_t errlen);

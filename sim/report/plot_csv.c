@@ -288,7 +288,7 @@ int plot_csv_columns(int kind, colspec *c, int max)
         ADD(T_U64, "replication");
         ADD(T_U64, "seed");
         for (size_t k = 0; k < metric_count; k++)
-            ADD(metric_table[k].type == METRIC_U64 ? T_U64 : T_DBL, "%s", metric_table[k].name);
+            ADD(metric_table[k].type == METRIC_U64 ? T_COUNT : T_DBL, "%s", metric_table[k].name);
         break;
     case K_AGGREGATE:
         ADD(T_U64, "replications");
@@ -404,9 +404,17 @@ int plot_num_text(const char *s)
     return *p == '\0' && p - s <= NUMBER_MAX;
 }
 
+/* Undefined, as herd writes it: "nan" (older folders) or "n/a". */
+static int undefined_text(const char *s)
+{
+    return !strcmp(s, "nan") || !strcmp(s, "n/a");
+}
+
 int plot_valid_dbl(const char *s)
 {
-    return plot_num_text(s) || !strcmp(s, "nan") || !strcmp(s, "inf") || !strcmp(s, "-inf");
+    if (plot_num_text(s))
+        return fabs(strtod(s, NULL)) <= PLOT_VALUE_MAX;
+    return undefined_text(s) || !strcmp(s, "inf") || !strcmp(s, "-inf");
 }
 
 int plot_valid_u64(const char *s)
@@ -429,7 +437,7 @@ static int valid_tool(const char *s)
 
 double plot_dbl_of(const char *s)
 {
-    if (!strcmp(s, "nan"))
+    if (undefined_text(s))
         return NAN;
     if (!strcmp(s, "inf"))
         return INFINITY;
@@ -560,7 +568,14 @@ int plot_csv_row(csv_rd *r, const keyset *ks, const colspec *tail, int ntail, in
             break;
         case T_DBL:
             if (!plot_valid_dbl(f))
-                return plot_csv_fail(r, "column %d (%s) is '%s'; expected a number (or nan)", i + 1, name, v);
+                return plot_csv_fail(r, "column %d (%s) is '%s'; expected a number (or nan or n/a: undefined) of "
+                                        "magnitude at most %g (a figure cannot show more)", i + 1, name, v,
+                                     PLOT_VALUE_MAX);
+            break;
+        case T_COUNT:
+            if (!plot_valid_u64(f) && strcmp(f, "n/a"))
+                return plot_csv_fail(r, "column %d (%s) is '%s'; expected an unsigned integer (or n/a)", i + 1, name,
+                                     v);
             break;
         case T_TOOL:
             if (!valid_tool(f))

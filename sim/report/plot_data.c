@@ -328,6 +328,10 @@ static int prep_sweep(const folder *fo, const ptable *t, int w, int compare, con
         }
     }
     size_t nx = xs.n, ng = gs.n, ns = S.name.n;
+    if (ns == 0 && compare) { /* only the baseline: nothing to compare, a note */
+        rc = plot_data_fail(err, errlen, dir, file, "no strategy besides the baseline") ? PLOT_NODATA : 0;
+        goto done;
+    }
     if (ns == 0 || ns > 64) {
         rc = plot_data_fail(err, errlen, dir, file, ns ? "more than 64 series; expected --variant" : what);
         goto done;
@@ -389,8 +393,10 @@ static int prep_sweep(const folder *fo, const ptable *t, int w, int compare, con
         if (y > 0 && (isnan(minpos) || b < minpos))
             minpos = b;
     }
-    if (ny == 0) {
-        rc = plot_data_fail(err, errlen, dir, file, what);
+    if (ny == 0) { /* every value undefined (n/a): no figure, a note */
+        plot_data_fail(err, errlen, dir, file, what);
+        snprintf(err + strlen(err), errlen - strlen(err), " (n/a at every point)");
+        rc = PLOT_NODATA;
         goto done;
     }
     int xnum = plot_slist_order(&xs, ord), gnum = plot_slist_order(&gs, gord);
@@ -569,7 +575,7 @@ static int prep_compare_bars(const folder *fo, int w, const char *metric, const 
 {
     const ptable *t = &fo->cmp;
     wfile d = {0}, in = {0};
-    int rc = -1, ns = 0, noci = 0;
+    int rc = -1, ns = 0, noci = 0, others = 0;
     double lo = 0, hi = 0;
     const prow *first = NULL;
     char text[600], hm[128];
@@ -580,7 +586,10 @@ static int prep_compare_bars(const folder *fo, int w, const char *metric, const 
     for (size_t i = 0; i < t->n; i++) {
         const prow *p = &t->row[i];
         double y = p->v[2 * w], e = p->v[2 * w + 1];
-        if (p->strategy == p->baseline || !plot_of_variant(fo, p) || !isfinite(y))
+        if (p->strategy == p->baseline || !plot_of_variant(fo, p))
+            continue;
+        others++;
+        if (!isfinite(y))
             continue;
         if (!isfinite(e)) {
             e = 0;
@@ -600,8 +609,15 @@ static int prep_compare_bars(const folder *fo, int w, const char *metric, const 
         ns++;
         fprintf(d.f, "%spos,mean,ci95,label\n%d,%.17g,%.17g,%+.1f%%\n", ns > 1 ? "\n\n" : "", ns, y, e, y);
     }
-    if (!ns) {
-        plot_data_fail(err, errlen, dir, "compare.csv", "no strategy besides the baseline");
+    if (!ns) { /* nothing defined to draw: no figure, a note */
+        char what[200];
+        if (others)
+            snprintf(what, sizeof what, "%s_change_pct_mean is n/a for every strategy besides the baseline "
+                     "(undefined, e.g. where the baseline's value is 0)", metric);
+        else
+            snprintf(what, sizeof what, "no strategy besides the baseline");
+        plot_data_fail(err, errlen, dir, "compare.csv", what);
+        rc = PLOT_NODATA;
         goto done;
     }
     const char *base = first->baseline >= 0 ? plot_sname(first->baseline) : "";
@@ -973,13 +989,26 @@ static int compare_metric(const folder *fo)
 }
 
 /* Writes the data of every job into wd. */
-int plot_prepare(const folder *fo, const job *jobs, int njobs, const char *dir, const char *wd, char *err,
+/* Marks figure f of job j skipped (the note in err, on stderr when
+ * announce). */
+static void skip_fig(job *j, int f, int announce, const char *err)
+{
+    if (!j->skip[f]) {
+        j->skip[f] = 1;
+        j->nskip++;
+    }
+    if (announce)
+        fprintf(stderr, "herd: plot: %s: %s not drawn\n", err, j->fig[f]);
+}
+
+int plot_prepare(const folder *fo, job *jobs, int njobs, const char *dir, const char *wd, int announce, char *err,
                  size_t errlen)
 {
     if (plot_write_style(fo, wd, err, errlen))
         return -1;
     for (int i = 0; i < njobs; i++) {
-        const job *j = &jobs[i];
+        job *j = &jobs[i];
+        int r;
         if (!strcmp(j->script, "timeseries.gp") && prep_timeseries(fo, dir, wd, "timeseries", 0, err, errlen))
             return -1;
         if (!strcmp(j->script, "animate.gp") && prep_timeseries(fo, dir, wd, "load", 1, err, errlen))
@@ -992,9 +1021,16 @@ int plot_prepare(const folder *fo, const job *jobs, int njobs, const char *dir, 
             for (int k = 0; k < nm; k++) {
                 char name[96];
                 snprintf(name, sizeof name, "sweep_%s", metric_table[ml[k]].name);
-                if (prep_sweep(fo, &fo->agg, plot_kept(&fo->agg, ml[k]), 0, metric_table[ml[k]].name, dir, wd, name,
-                               err, errlen))
+                r = prep_sweep(fo, &fo->agg, plot_kept(&fo->agg, ml[k]), 0, metric_table[ml[k]].name, dir, wd, name,
+                               err, errlen);
+                if (r < 0)
                     return -1;
+                if (r == PLOT_NODATA) {
+                    for (int f = 0; f < j->nfig; f++)
+                        if (!strcmp(j->fig[f], name))
+                            skip_fig(j, f, announce, err);
+                    continue;
+                }
                 plot_append(list, sizeof list, " ", metric_table[ml[k]].name, NULL);
             }
             wfile s = {0};
@@ -1007,10 +1043,12 @@ int plot_prepare(const folder *fo, const job *jobs, int njobs, const char *dir, 
         if (j->a2 || !strcmp(j->script, "compare.gp")) {
             int c = compare_metric(fo);
             int w = plot_kept(&fo->cmp, c);
-            if (fo->ks.k > fo->ks.variant
-                    ? prep_sweep(fo, &fo->cmp, w, 1, plot_compared[c], dir, wd, "compare", err, errlen)
-                    : prep_compare_bars(fo, w, plot_compared[c], dir, wd, err, errlen))
+            r = fo->ks.k > fo->ks.variant ? prep_sweep(fo, &fo->cmp, w, 1, plot_compared[c], dir, wd, "compare", err, errlen)
+                                          : prep_compare_bars(fo, w, plot_compared[c], dir, wd, err, errlen);
+            if (r < 0)
                 return -1;
+            if (r == PLOT_NODATA)
+                skip_fig(j, 0, announce, err);
         }
         if (!strcmp(j->script, "sensitivity.gp") && prep_sensitivity(fo, dir, wd, err, errlen))
             return -1;

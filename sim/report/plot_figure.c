@@ -10,11 +10,13 @@
 #include "plot_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../base/alloc.h"
 #include "../model/results.h"
@@ -86,8 +88,20 @@ int plot_w_open(wfile *w, const char *wd, const char *name, const char *ext, cha
 {
     if (plot_path_fmt(w->path, err, errlen, "%s/%s.%s", wd, name, ext))
         return -1;
-    w->f = fopen(w->path, "w");
+    /* a new file of its own, in wd: whatever had the name goes first (a
+     * symbolic or hard link is removed, never written through), and the
+     * new one is created exclusively, never followed */
+    if (unlink(w->path) != 0 && errno != ENOENT) {
+        char shown[SHOWN_MAX + 8];
+        plot_esc(shown, sizeof shown, w->path, SHOWN_MAX);
+        snprintf(err, errlen, "%s: cannot write: %s", shown, strerror(errno));
+        return -1;
+    }
+    int fd = open(w->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    w->f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!w->f) {
+        if (fd >= 0)
+            close(fd);
         char shown[SHOWN_MAX + 8];
         plot_esc(shown, sizeof shown, w->path, SHOWN_MAX);
         snprintf(err, errlen, "%s: cannot write: %s", shown, strerror(errno));
@@ -311,20 +325,31 @@ void plot_value_text(char *out, size_t n, double v)
         snprintf(out, n, "%.1e", v);
 }
 
+void plot_dumb_size(const plot_opts *o, int *cols, int *lines)
+{
+    *cols = o->cols < PLOT_DUMB_MIN_COLS ? PLOT_DUMB_MIN_COLS : o->cols > 1000 ? 1000 : o->cols;
+    *lines = o->lines < PLOT_DUMB_MIN_LINES ? PLOT_DUMB_MIN_LINES : o->lines > 1000 ? 1000 : o->lines;
+}
+
 /* n panels: wide ones (over time) in two columns from 4 panels, square
  * ones (bars, maps) filling a 16:9 screen.  talk: 1600x900; paper: panels
  * of paper_w x paper_h (over time: one column) plus paper_extra for the
- * titles; dumb: 110 characters wide, 17 lines per panel, one column. */
+ * titles; dumb: the terminal's width, its height less a line (more when
+ * the panels need it: at least 10 lines each), panels side by side when
+ * they can be 60 (over time) or 40 characters wide. */
 layout plot_lay(const folder *fo, int n, int wide, int paper_w, int paper_h, int paper_extra)
 {
     layout L;
     if (n < 1)
         n = 1;
     if (fo->o->term == PLOT_TERM_DUMB) {
-        L.cols = 1;
-        L.rows = n;
-        L.W = 110;
-        L.H = 17 * n + 3;
+        int W, H;
+        plot_dumb_size(fo->o, &W, &H);
+        L.cols = W / (wide ? 60 : 40);
+        L.cols = L.cols < 1 ? 1 : L.cols > n ? n : L.cols;
+        L.rows = (n + L.cols - 1) / L.cols;
+        L.W = W;
+        L.H = H - 1 > 5 + 10 * L.rows ? H - 1 : 5 + 10 * L.rows; /* a line left for the prompt */
         return L;
     }
     if (wide)
@@ -363,7 +388,11 @@ int plot_write_style(const folder *fo, const char *wd, char *err, size_t errlen)
     if (plot_w_open(&s, wd, "style", "tsv", err, errlen))
         return -1;
     plot_info_s(s.f, "style", talk ? "talk" : "paper");
-    plot_info_s(s.f, "term", fo->o->term == PLOT_TERM_DUMB ? "dumb" : "png");
+    int dw, dh;
+    plot_dumb_size(fo->o, &dw, &dh);
+    plot_info_s(s.f, "term", fo->o->term == PLOT_TERM_DUMB ? "dumb" : fo->o->term == PLOT_TERM_SVG ? "svg" : "png");
+    plot_info_n(s.f, "dw", dw); /* dumb: the text's size */
+    plot_info_n(s.f, "dh", dh - 1);
     plot_info_n(s.f, "fs", talk ? 16 : 10);  /* text (pt) */
     plot_info_n(s.f, "tfs", talk ? 22 : 12); /* titles */
     plot_info_n(s.f, "sfs", talk ? 13 : 8);  /* small text: keys, values on bars */

@@ -157,6 +157,8 @@ typedef struct job {
     char fig[MAX_FIGS][96];
     int nfig;
     int gif; /* writes fig[0].gif, whatever the terminal */
+    char skip[MAX_FIGS]; /* plot_prepare: no defined value to draw, not drawn (a note said why) */
+    int nskip;
 } job;
 
 /* The metrics of compare.csv, in its order (plot_csv.c). */
@@ -204,7 +206,8 @@ void plot_csv_close(csv_rd *r);
 enum { K_SUMMARY, K_AGGREGATE, K_TIMESERIES, K_COMPARE, K_TOOLS, NKINDS };
 extern const char *const plot_csv_file[NKINDS];
 
-typedef enum ftype { T_VARIANT, T_KEYVAL, T_STRATEGY, T_U64, T_DBL, T_TOOL } ftype;
+/* T_COUNT: a metric that is a count: an unsigned integer, or n/a (undefined in the run). */
+typedef enum ftype { T_VARIANT, T_KEYVAL, T_STRATEGY, T_U64, T_DBL, T_TOOL, T_COUNT } ftype;
 
 typedef struct colspec {
     char name[96];
@@ -221,9 +224,14 @@ int plot_csv_header(csv_rd *r, int kind, keyset *ks, int have_ks, const colspec 
 /* Checks a data row against the header; *strategy is its strategy. */
 int plot_csv_row(csv_rd *r, const keyset *ks, const colspec *tail, int ntail, int *strategy);
 
-/* A field's format: a variant name; a number as herd writes it, or nan,
- * inf, -inf; an unsigned 64-bit integer. */
+/* A field's format: a variant name; a number as herd writes it (at most
+ * PLOT_VALUE_MAX in magnitude), or nan or n/a (undefined: plot_dbl_of
+ * gives NAN), inf, -inf; an unsigned 64-bit integer. */
 int plot_valid_variant(const char *s);
+/* The largest magnitude a value may have: gnuplot computes ranges and
+ * margins from the values (hi - lo, 1.1 * hi), which overflow to inf near
+ * DBL_MAX; nothing herd writes comes close. */
+#define PLOT_VALUE_MAX 1e100
 int plot_valid_dbl(const char *s);
 int plot_valid_u64(const char *s);
 /* A decimal number as herd writes it: [-+]digits[.digits][e[-+]digits]. */
@@ -340,10 +348,18 @@ void plot_point_text(const folder *fo, char *out, size_t n, int from);
 int plot_windows(const folder *fo, const char *variant, double tmax, window *w, int max);
 void plot_write_windows(FILE *f, const window *w, int n, int panel);
 
+/* The text size of --term dumb: o's, raised to 80 x 24 and bounded by
+ * 1000 x 1000. */
+void plot_dumb_size(const plot_opts *o, int *cols, int *lines);
+
 /* plot_data.c */
 
-/* Stage 2: writes the data of every job into wd.  0, or -1 with err. */
-int plot_prepare(const folder *fo, const job *jobs, int njobs, const char *dir, const char *wd, char *err,
+/* Stage 2: writes the data of every job into wd.  A figure with no
+ * defined value to draw (every one n/a, e.g. a change against a baseline
+ * of 0) is marked skipped in its job, with a note on stderr when
+ * announce; it is not an error.  0, or -1 with err. */
+#define PLOT_NODATA 1 /* a prep_* return: nothing defined to draw, err says what */
+int plot_prepare(const folder *fo, job *jobs, int njobs, const char *dir, const char *wd, int announce, char *err,
                  size_t errlen);
 
 #endif

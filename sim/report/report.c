@@ -14,6 +14,7 @@
 
 #include "../base/alloc.h"
 #include "csv.h"
+#include "plot.h"
 #include "stats.h"
 
 /* The leading columns: variant (if any), one per swept key, then
@@ -61,28 +62,27 @@ static void cells_pair(csv_out *o, const double *x, uint32_t n)
     csv_dbl(o, half, 0);
 }
 
-/* A metric's cells of aggregate.csv (see metric_desc's agg): mean and CI,
- * then a proportion's Wilson interval, or a partly defined metric's
- * mean and CI over the runs where it is defined and their number. */
+/* A metric's cells of aggregate.csv (see metric_desc's agg): mean and CI
+ * over the runs where it is defined (x[r] NaN: n/a in run r; none
+ * defined: n/a), then a proportion's Wilson interval over those runs, or
+ * a partly defined metric's number of defined runs. */
 static void aggregate_cells(csv_out *o, const metric_desc *d, const double *x, uint32_t n)
 {
+    double mean, half;
+    size_t defined;
+    stats_mean_ci95_defined(x, n, &mean, &half, &defined);
+    csv_dbl(o, mean, 0);
+    csv_dbl(o, half, 0);
     if (d->agg == AGG_DEFINED) {
-        double mean, half;
-        size_t defined;
-        stats_mean_ci95_defined(x, n, &mean, &half, &defined);
-        csv_dbl(o, mean, 0);
-        csv_dbl(o, half, 0);
         csv_u64(o, defined, 0);
-        return;
-    }
-    cells_pair(o, x, n);
-    if (d->agg == AGG_PROPORTION) {
+    } else if (d->agg == AGG_PROPORTION) {
         double k = 0, lo, hi;
         for (uint32_t r = 0; r < n; r++)
-            k += x[r] != 0;
-        stats_wilson95(k, n, &lo, &hi);
+            k += !isnan(x[r]) && x[r] != 0;
+        stats_wilson95(k, (double)defined, &lo, &hi);
         csv_dbl(o, lo, 0);
         csv_dbl(o, hi, 0);
+        csv_u64(o, defined, 0);
     }
 }
 
@@ -102,7 +102,9 @@ static void write_summary(csv_out *o, const rep_table *t)
             csv_u64(o, grp->seeds[r], 0);
             for (size_t k = 0; k < metric_count; k++) {
                 double v = metric_value(&grp->runs[r].m, &metric_table[k]);
-                if (metric_table[k].type == METRIC_U64)
+                if (isnan(v)) /* n/a: the manifest says why */
+                    csv_str(o, CSV_NA, 0);
+                else if (metric_table[k].type == METRIC_U64)
                     csv_u64(o, (uint64_t)v, 0);
                 else
                     csv_dbl(o, v, 0);
@@ -224,10 +226,8 @@ static void write_mechanisms(csv_out *o, const rep_table *t)
 
 static double metric_by_name(const metrics *m, const char *name)
 {
-    for (size_t k = 0; k < metric_count; k++)
-        if (!strcmp(metric_table[k].name, name))
-            return metric_value(m, &metric_table[k]);
-    return NAN;
+    const metric_desc *d = metric_find(name);
+    return d ? metric_value(m, d) : NAN;
 }
 
 /* compare.csv: per group of a point with a baseline, the paired change of
@@ -312,6 +312,83 @@ static void write_tools(csv_out *o, const rep_table *t, double *scratch)
             csv_end(o);
         }
     }
+}
+
+/* A group as the manifest names it: "variant=V point=a,b strategy". */
+static void group_name(FILE *f, const rep_table *t, const rep_group *g)
+{
+    if (t->variants)
+        fprintf(f, "variant=%s ", g->variant);
+    for (uint32_t i = 0; i < t->nkeys; i++)
+        fprintf(f, "%s=%s ", t->keys[i], g->values[i]);
+    fputs(hp_strategy_name(g->strategy), f);
+}
+
+/* The manifest's list of undefined metrics: every metric that is n/a in
+ * some run, once per reason, with the runs it applies to (every run, or
+ * per group: "k of n runs"; at most 20 groups listed). */
+static void write_undefined(FILE *f, const rep_table *t)
+{
+    size_t total = 0;
+    for (size_t g = 0; g < t->ngroups; g++)
+        total += t->groups[g].nreps;
+    bool header = false;
+    for (size_t k = 0; k < metric_count; k++) {
+        const metric_desc *d = &metric_table[k];
+        const char *seen[16];
+        size_t nseen = 0;
+        for (size_t g = 0; g < t->ngroups; g++)
+            for (uint32_t r = 0; r < t->groups[g].nreps; r++) {
+                const char *w = metric_reason(&t->groups[g].runs[r].m, d);
+                size_t i = 0;
+                while (w && i < nseen && strcmp(seen[i], w))
+                    i++;
+                if (w && i == nseen && nseen < 16)
+                    seen[nseen++] = w;
+            }
+        for (size_t i = 0; i < nseen; i++) {
+            if (!header) {
+                fprintf(f, "undefined metrics (n/a in summary.csv, aggregate.csv and the table), %zu run(s) in all:\n",
+                        total);
+                header = true;
+            }
+            size_t count = 0, listed = 0, groups = 0;
+            for (size_t g = 0; g < t->ngroups; g++)
+                for (uint32_t r = 0; r < t->groups[g].nreps; r++) {
+                    const char *w = metric_reason(&t->groups[g].runs[r].m, d);
+                    count += w && !strcmp(w, seen[i]);
+                }
+            fprintf(f, "n/a: %s: ", d->name);
+            if (count == total) {
+                fprintf(f, "every run");
+            } else {
+                fprintf(f, "%zu of %zu runs (", count, total);
+                for (size_t g = 0; g < t->ngroups; g++) {
+                    const rep_group *grp = &t->groups[g];
+                    size_t c = 0;
+                    for (uint32_t r = 0; r < grp->nreps; r++) {
+                        const char *w = metric_reason(&grp->runs[r].m, d);
+                        c += w && !strcmp(w, seen[i]);
+                    }
+                    if (!c)
+                        continue;
+                    if (listed++ < 20) {
+                        fputs(listed > 1 ? "; " : "", f);
+                        group_name(f, t, grp);
+                        fprintf(f, ": %zu of %u", c, grp->nreps);
+                    } else {
+                        groups++;
+                    }
+                }
+                if (groups)
+                    fprintf(f, "; and %zu more group(s)", groups);
+                fputc(')', f);
+            }
+            fprintf(f, ": because %s\n", seen[i]);
+        }
+    }
+    if (!header)
+        fprintf(f, "undefined metrics: none (every metric is defined in every run)\n");
 }
 
 enum { F_SUMMARY, F_AGGREGATE, F_TIMESERIES, F_COMPARE, F_TOOLS, F_VCOMPARE, F_MECHANISMS, F_MANIFEST, F_INPUT, F_COUNT };
@@ -450,8 +527,10 @@ int rep_write(const rep_table *t, const char *outdir, const char *manifest, char
         write_tools(&out[F_TOOLS], t, scratch);
     if (want[F_MECHANISMS])
         write_mechanisms(&out[F_MECHANISMS], t);
-    if (want[F_MANIFEST])
+    if (want[F_MANIFEST]) {
         fputs(manifest, out[F_MANIFEST].f);
+        write_undefined(out[F_MANIFEST].f, t);
+    }
     if (want[F_INPUT])
         fputs(t->input, out[F_INPUT].f);
     for (int i = 0; i < F_COUNT; i++)
@@ -460,6 +539,16 @@ int rep_write(const rep_table *t, const char *outdir, const char *manifest, char
     for (int i = 0; i < F_COUNT; i++)
         if (want[i] && csv_publish(&out[i], err, errlen) != 0)
             goto done;
+    /* the folder holds the results of this run only: the outputs of herd
+     * that it did not write (an earlier run's compare.csv, an earlier herd
+     * plot's figures) go, once this run's are all in place; a file that
+     * herd does not write is never touched */
+    for (int i = 0; i < F_COUNT; i++) {
+        char stale[PATH_MAX];
+        if (!want[i] && snprintf(stale, sizeof stale, "%s/%s", outdir, names[i]) < (int)sizeof stale)
+            unlink(stale);
+    }
+    plot_remove_figures(outdir);
     rc = 0;
 done:
     for (int i = 0; i < F_COUNT; i++)
@@ -517,12 +606,16 @@ static const struct {
     {"mean_task_latency_s", "mean duration (s) of the successful tasks"},
     {"repeats", "llm layers' repeats of calls that had succeeded"},
     {"intercepted", "repeated writes answered by the intent de-duplication window"},
-    {"offered_per_s", "logical requests started per second, after warm-up until the last start"},
-    {"goodput_per_s", "logical requests that succeeded per second, same window"},
-    {"recovered", "1 if goodput recovered and held: from some time until the last start, the successes in every recovery_window_s window (default 10 s) are at least recovery_fraction (default 0.9) of the requests started in it, over at least one window; else 0. aggregate.csv adds the Wilson 95% interval recovered_lo, recovered_hi"},
-    {"recovery_time_s", "from trigger_start_s, the time (s) until the start of that final stretch (0 if it began before the trigger); nan if not recovered: aggregate.csv averages it over the recovered runs, their number in recovery_time_s_n"},
-    {"trigger_start_s", "start (s) of the trigger (the last outage, or the spike); nan if none"},
-    {"trigger_end_s", "end (s) of the trigger; nan if none"},
+    {"offered_per_s", "logical requests started per second: with window_s, those started in it over TO - FROM; "
+                      "open arrivals (poisson, trace), over [warmup_s, the last start] in whole buckets; a closed "
+                      "population (burst, spread), those started from warmup_s on over [warmup_s, "
+                      "completion_time_s] (the whole observation)"},
+    {"goodput_per_s", "logical requests that succeeded per second, over the same interval (the requests counted "
+                      "by offered_per_s that succeeded; open arrivals: the successes in those buckets)"},
+    {"recovered", "1 if, after the trigger's end, in_flight and the goodput deficit (offered - goodput) per bucket stayed recovery_dwell_s (default 10 s) inside their healthy band (at most their maxima between warmup_s and the first trigger), before the last start; else 0; undefined without a trigger, with one that has not ended, without arrivals after it, with less than recovery_dwell_s after it or fewer than 20 buckets before it. aggregate.csv: mean and Wilson 95% interval recovered_lo, recovered_hi over the recovered_n runs where it is defined"},
+    {"recovery_time_s", "from trigger_start_s, the time (s) until the start of that stretch in the band (extended back to the trigger's start: 0 if the trigger never left the band); undefined if not recovered: aggregate.csv averages it over the recovered runs, their number in recovery_time_s_n"},
+    {"trigger_start_s", "start (s) of the trigger (the last outage, or the spike); n/a if none"},
+    {"trigger_end_s", "end (s) of the trigger; n/a if none"},
     {"retries_denied", "retries the retry limiter refused (the request failed)"},
     {"breaker_rejected", "attempts the open circuit breaker failed locally"},
     {"throttled", "attempts adaptive throttling rejected locally"},
@@ -552,16 +645,19 @@ const char *rep_metric_doc(const char *name)
 
 int rep_print_columns(FILE *f)
 {
-    fprintf(f, "| column | meaning |\n|---|---|\n");
-    fprintf(f, "| `variant` | the variant (with `[variant]` sections) |\n");
-    fprintf(f, "| `section.key` | one column per swept key: the point's value (with sweeps) |\n");
+    fprintf(f, "| column | meaning | scope | defined for (else n/a, the reason in manifest.txt) |\n"
+               "|---|---|---|---|\n");
+    fprintf(f, "| `variant` | the variant (with `[variant]` sections) | - | - |\n");
+    fprintf(f, "| `section.key` | one column per swept key: the point's value (with sweeps) | - | - |\n");
     fprintf(f, "| `strategy` | immediate, constant, exponential, full_jitter, equal_jitter, decorrelated_jitter, "
-               "random |\n");
+               "random | - | - |\n");
     fprintf(f, "| `replication`, `seed` | replication index and the 64-bit seed derived from (master seed, "
-               "replication) |\n");
+               "replication) | - | - |\n");
     for (size_t k = 0; k < metric_count; k++) {
-        const char *d = rep_metric_doc(metric_table[k].name);
-        fprintf(f, "| `%s` | %s |\n", metric_table[k].name, d ? d : "(undocumented)");
+        const metric_desc *m = &metric_table[k];
+        const char *d = rep_metric_doc(m->name);
+        fprintf(f, "| `%s` | %s | %s | %s |\n", m->name, d ? d : "(undocumented)",
+                m->scope == SCOPE_REQUEST ? "per request" : "whole run", m->defined);
     }
     return fflush(f) != 0 || ferror(f) ? -1 : 0;
 }
@@ -571,19 +667,11 @@ int rep_print_columns(FILE *f)
 static void fmt_num(char *buf, size_t n, double v, int digits)
 {
     if (isnan(v))
-        snprintf(buf, n, "nan");
+        snprintf(buf, n, CSV_NA);
     else if (fabs(v) >= 1000 && fabs(v) < 1e9)
         snprintf(buf, n, "%.0f", v);
     else
         snprintf(buf, n, "%.*g", digits, v);
-}
-
-static const metric_desc *metric_desc_by_name(const char *name)
-{
-    for (size_t k = 0; k < metric_count; k++)
-        if (!strcmp(metric_table[k].name, name))
-            return &metric_table[k];
-    return NULL;
 }
 
 /* One cell of the printed table: "mean +/- CI"; a proportion as "k/n"
@@ -592,18 +680,22 @@ static const metric_desc *metric_desc_by_name(const char *name)
 static void table_cell(char *cell, size_t size, const metric_desc *d, const double *x, uint32_t n)
 {
     double mean, half;
-    size_t defined = n;
+    size_t defined;
+    stats_mean_ci95_defined(x, n, &mean, &half, &defined);
+    if (!defined) {
+        snprintf(cell, size, CSV_NA);
+        return;
+    }
     if (d && d->agg == AGG_PROPORTION) {
         size_t k = 0;
         for (uint32_t r = 0; r < n; r++)
-            k += x[r] != 0;
-        snprintf(cell, size, "%zu/%u", k, n);
+            k += !isnan(x[r]) && x[r] != 0;
+        if (defined == n)
+            snprintf(cell, size, "%zu/%u", k, n);
+        else
+            snprintf(cell, size, "%zu/%zu (of %u)", k, defined, n);
         return;
     }
-    if (d && d->agg == AGG_DEFINED)
-        stats_mean_ci95_defined(x, n, &mean, &half, &defined);
-    else
-        stats_mean_ci95(x, n, &mean, &half);
     char a[24], b[24], c[24] = "";
     fmt_num(a, sizeof a, mean, 4);
     fmt_num(b, sizeof b, half, 2);
@@ -664,7 +756,7 @@ int rep_print_table(FILE *f, const rep_table *t, const char *outdir)
             for (uint32_t r = 0; r < grp->nreps; r++)
                 scratch[r] = metric_by_name(&grp->runs[r].m, cols[c]);
             char cell[64];
-            table_cell(cell, sizeof cell, metric_desc_by_name(cols[c]), scratch, grp->nreps);
+            table_cell(cell, sizeof cell, metric_find(cols[c]), scratch, grp->nreps);
             fprintf(f, " %19s", cell);
         }
         fputc('\n', f);

@@ -10,6 +10,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Zero, as the scenario writes it, in the library's terms.  A scenario
+ * holds what it means (scn_defaults writes every library default out, and
+ * presets resolve theirs), so a 0 in one of these fields is an explicit 0;
+ * the library reads 0 there as its default and takes HP_OFF for zero.  The
+ * other fields whose library default is read from 0 refuse an explicit 0
+ * as they are read (scn_zero_refusal, keyparse.c). */
+static double off_if_zero(double v)
+{
+    return v == 0 ? HP_OFF : v;
+}
+
+static hp_policy library_policy(hp_policy p)
+{
+    p.retry_after_max_s = off_if_zero(p.retry_after_max_s);
+    return p;
+}
+
 /* The [retry] policy, then a tool's or layer's preset and keys. */
 static hp_policy section_policy(const scn_config *c, const scn_tool *tool, const char *section, hp_strategy s)
 {
@@ -18,7 +35,7 @@ static hp_policy section_policy(const scn_config *c, const scn_tool *tool, const
     if (c->keys != SPEC_KEYS_NONE)
         p.idempotency_key = true;
     if (!tool)
-        return p;
+        return library_policy(p);
     scn_apply_preset_policy(&p, tool->preset);
     if (tool->preset >= SCN_LIBRARY_PRESET && c->keys != SPEC_KEYS_NONE)
         p.idempotency_key = true;
@@ -35,7 +52,7 @@ static hp_policy section_policy(const scn_config *c, const scn_tool *tool, const
         size_t off = k->off - offsetof(scn_tool, over);
         memcpy((char *)&p + off, (const char *)&tool->over + off, scn_key_field_size(k));
     }
-    return p;
+    return library_policy(p);
 }
 
 hp_policy scn_tool_policy(const scn_config *c, uint32_t t, hp_strategy s)
@@ -101,10 +118,11 @@ void scn_compile(const scn_config *c, model_spec *s)
     s->bucket_s = c->bucket_s;
     s->horizon_s = c->horizon_s;
     s->warmup_s = c->warmup_s;
+    s->window_from_s = c->window_s[0];
+    s->window_to_s = c->window_s[1];
     s->trigger_start_s = c->trigger_start_s;
     s->trigger_end_s = c->trigger_end_s;
-    s->recovery_window_s = c->recovery_window_s;
-    s->recovery_fraction = c->recovery_fraction;
+    s->recovery_dwell_s = c->recovery_dwell_s;
 
     s->clients = c->clients;
     s->requests_per_client = c->requests_per_client;
@@ -196,6 +214,51 @@ void scn_compile(const scn_config *c, model_spec *s)
                                 .hedge_opts = c->hedge_opts};
     s->guard.limiter.kind = (hp_limiter_kind)c->limiter;
     s->clients_per_instance = c->clients_per_instance;
+    hp_limiter_opts *lo = &s->guard.limiter;
+    lo->envoy_budget_percent = off_if_zero(lo->envoy_budget_percent);
+    if (lo->envoy_min_retry_concurrency == 0)
+        lo->envoy_min_retry_concurrency = HP_OFF;
+    lo->finagle_min_retries_per_s = off_if_zero(lo->finagle_min_retries_per_s);
+    lo->finagle_percent_can_retry = off_if_zero(lo->finagle_percent_can_retry);
+    s->guard.hedge_opts.delay_s = off_if_zero(s->guard.hedge_opts.delay_s);
+}
+
+/* The [limits] keys whose library field reads 0 as its default and has no
+ * HP_OFF: why an explicit 0 is refused.  The rest of the table's zeros are
+ * zeros (compile maps them above, or the library's 0 is the key's
+ * documented 0). */
+static const struct {
+    const char *name, *why;
+} zero_refused[] = {
+    {"aws_capacity", "the library reads 0 as its default 500 tokens; a quota that allows no retry is "
+                     "[retry] max_attempts = 1"},
+    {"aws_retry_cost", "the library reads 0 as its default 5 tokens; the smallest cost is 1"},
+    {"aws_timeout_cost", "the library reads 0 as its default 10 tokens; the smallest cost is 1"},
+    {"grpc_max_tokens", "gRPC requires maxTokens in (0, 1000] (gRFC A6) and the library reads 0 as its default 10"},
+    {"grpc_token_ratio", "gRPC requires tokenRatio > 0 (gRFC A6) and the library reads 0 as its default 0.1"},
+    {"finagle_ttl_s", "a budget's window must be longer than 0 s and the library reads 0 as its default 10 s"},
+    {"breaker_failure_ratio", "a breaker that opens without failures is no breaker, and the library reads 0 as "
+                              "its default 0.5"},
+    {"breaker_min_requests", "the library reads 0 as its default 20; the smallest is 1 (every result is counted "
+                             "before the check)"},
+    {"breaker_window_s", "the window must be longer than 0 s and the library reads 0 as its default 10 s"},
+    {"breaker_open_s", "the breaker must stay open for some time before its probes, and the library reads 0 as its default 5 s"},
+    {"breaker_probes", "a half-open breaker needs a probe to close, and the library reads 0 as its default 3"},
+    {"throttle_k", "K must be > 0 (with 0 every request would be rejected) and the library reads 0 as its "
+                   "default 2"},
+    {"throttle_window_s", "the window must be longer than 0 s and the library reads 0 as its default 120 s"},
+    {"hedge_percentile", "a percentile is in (0, 1] and the library reads 0 as its default 0.95"},
+    {"hedge_max", "0 copies is no hedging (hedging = false) and the library reads 0 as its default 1"},
+};
+
+const char *scn_zero_refusal(const key *k)
+{
+    if (strcmp(k->section, "limits"))
+        return NULL;
+    for (size_t i = 0; i < sizeof zero_refused / sizeof zero_refused[0]; i++)
+        if (!strcmp(zero_refused[i].name, k->name))
+            return zero_refused[i].why;
+    return NULL;
 }
 
 uint32_t scn_trace_clients(const scn_config *c)

@@ -1,10 +1,10 @@
 /*
  * data.c - data files and the distributions that live in the data store
- * (see data.h).  CSV files are read strictly: a header line that must match
- * exactly, then rows of numbers in the one number syntax of scenario files
- * (spec_parse_number); lines starting with '#' are comments; LF or CRLF
- * line ends; no blank lines, no NUL bytes.  Every error names FILE:LINE,
- * the column and what was expected.
+ * (see data.h).  CSV files are read strictly (base/csvread.h): a header
+ * line that must match exactly, then rows of numbers in the one number
+ * syntax of scenario files (spec_parse_number); lines starting with '#' are
+ * comments; LF or CRLF line ends; no blank lines, no NUL bytes.  Every
+ * error names FILE:LINE, the column and what was expected.
  */
 #include "data.h"
 
@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 
 #include "../base/alloc.h"
-#include "../model/sample.h"
+#include "../base/csvread.h"
 #include "scenario.h"
 
 #ifndef PATH_MAX
@@ -75,110 +75,6 @@ void scn_data_print_files(FILE *f)
     }
 }
 
-/* ---- strict CSV ---------------------------------------------------- */
-
-typedef struct csv {
-    char shown[128];            /* the path as messages show it */
-    char *buf;
-    size_t len, pos;
-    int line;                   /* of the line last returned */
-} csv;
-
-/* Reads file into c.  NULL, or a message in buf. */
-static const char *csv_open(csv *c, const char *path, char *buf, size_t n)
-{
-    memset(c, 0, sizeof *c);
-    scn_display_path(path, c->shown, sizeof c->shown);
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        snprintf(buf, n, "%s: cannot open the data file: %s", c->shown, strerror(errno));
-        return buf;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        snprintf(buf, n, "%s: is not a regular file; expected a CSV data file", c->shown);
-        return buf;
-    }
-    if (st.st_size > SCN_DATA_MAX_BYTES) {
-        snprintf(buf, n, "%s: larger than %ld MiB; expected a smaller CSV data file", c->shown,
-                 SCN_DATA_MAX_BYTES >> 20);
-        return buf;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(buf, n, "%s: cannot open the data file: %s", c->shown, strerror(errno));
-        return buf;
-    }
-    c->buf = herd_malloc_array((size_t)st.st_size + 1, 1);
-    if (!c->buf) {
-        fclose(f);
-        snprintf(buf, n, "%s: out of memory", c->shown);
-        return buf;
-    }
-    c->len = fread(c->buf, 1, (size_t)st.st_size + 1, f);
-    int bad = ferror(f) || c->len > (size_t)st.st_size;
-    fclose(f);
-    if (bad) {
-        snprintf(buf, n, "%s: cannot read the data file (it changed while read?)", c->shown);
-        return buf;
-    }
-    c->buf[c->len] = '\0';
-    if (memchr(c->buf, '\0', c->len)) {
-        snprintf(buf, n, "%s: contains a NUL byte; expected a text CSV file", c->shown);
-        return buf;
-    }
-    if (c->len == 0) {
-        snprintf(buf, n, "%s: the file is empty; expected a header line and data rows", c->shown);
-        return buf;
-    }
-    return NULL;
-}
-
-/* The next line that is not a comment (NUL-terminated in place, CR of a
- * CRLF removed), or NULL at the end.  *msg is set for a blank line or a
- * stray CR. */
-static char *csv_line(csv *c, const char **msg)
-{
-    *msg = NULL;
-    while (c->pos < c->len) {
-        char *s = c->buf + c->pos, *nl = memchr(s, '\n', c->len - c->pos);
-        size_t l = nl ? (size_t)(nl - s) : c->len - c->pos;
-        c->pos += l + (nl != NULL);
-        c->line++;
-        s[l] = '\0';
-        if (l && s[l - 1] == '\r')
-            s[--l] = '\0';
-        if (strchr(s, '\r')) {
-            *msg = "a carriage return inside a line; expected LF or CRLF line ends";
-            return s;
-        }
-        if (s[0] == '#')
-            continue;
-        if (s[strspn(s, " \t")] == '\0') {
-            *msg = "blank line; expected a data row (comments start with '#')";
-            return s;
-        }
-        return s;
-    }
-    return NULL;
-}
-
-/* Splits line into at most max fields at commas (in place); the count. */
-static int csv_split(char *line, char **field, int max)
-{
-    int nf = 0;
-    for (char *p = line;;) {
-        char *comma = strchr(p, ',');
-        if (nf < max)
-            field[nf] = p;
-        nf++;
-        if (!comma)
-            break;
-        *comma = '\0';
-        p = comma + 1;
-    }
-    return nf;
-}
-
 /* Trims blanks of s in place. */
 static char *trim(char *s)
 {
@@ -204,11 +100,11 @@ static void echo(const char *s, char *out, size_t n)
  * rows x ncols doubles (*rows_out), each checked against [lo[j], hi[j]],
  * and the file line of each row (*lines_out; free both with herd_free).
  * NULL, or a message in buf. */
-static const char *csv_rows(csv *c, const char *const *cols, int ncols, const double *lo, const double *hi,
+static const char *csv_rows(csvr *c, const char *const *cols, int ncols, const double *lo, const double *hi,
                             double **out, uint32_t *rows_out, int **lines_out, char *buf, size_t n)
 {
     const char *msg;
-    char *line = csv_line(c, &msg), *field[8];
+    char *line = csvr_line(c, &msg), *field[8];
     char expect[256];
     size_t u = 0;
     for (int j = 0; j < ncols; j++)
@@ -223,7 +119,7 @@ static const char *csv_rows(csv *c, const char *const *cols, int ncols, const do
     }
     char got[64];
     echo(line, got, sizeof got);
-    int nf = csv_split(line, field, 8);
+    int nf = csvr_split(line, field, 8);
     int ok = nf == ncols;
     for (int j = 0; ok && j < ncols; j++)
         ok = strcmp(trim(field[j]), cols[j]) == 0;
@@ -234,7 +130,7 @@ static const char *csv_rows(csv *c, const char *const *cols, int ncols, const do
     size_t cap = 0, rows = 0;
     double *v = NULL;
     int *lines = NULL;
-    while ((line = csv_line(c, &msg))) {
+    while ((line = csvr_line(c, &msg))) {
         if (msg) {
             snprintf(buf, n, "%s:%d: %s", c->shown, c->line, msg);
             goto fail;
@@ -244,7 +140,7 @@ static const char *csv_rows(csv *c, const char *const *cols, int ncols, const do
                      SCN_DATA_MAX_ROWS);
             goto fail;
         }
-        nf = csv_split(line, field, 8);
+        nf = csvr_split(line, field, 8);
         if (nf != ncols) {
             snprintf(buf, n, "%s:%d: %d field%s; expected %d (%s)", c->shown, c->line, nf, nf == 1 ? "" : "s", ncols,
                      expect);
@@ -291,7 +187,7 @@ fail:
 
 /* Times of column 0 strictly increasing: NULL, or a message naming the
  * data line (lines[] maps a row to its line). */
-static const char *check_times(const csv *c, const double *v, int ncols, uint32_t rows, const int *lines, char *buf,
+static const char *check_times(const csvr *c, const double *v, int ncols, uint32_t rows, const int *lines, char *buf,
                                size_t n)
 {
     for (uint32_t i = 1; i < rows; i++)
@@ -308,7 +204,7 @@ static const char *check_times(const csv *c, const double *v, int ncols, uint32_
 
 /* Whether the first line that is not a comment holds a comma (without
  * changing the buffer). */
-static int header_has_comma(const csv *c)
+static int header_has_comma(const csvr *c)
 {
     for (size_t p = 0; p < c->len;) {
         const char *s = c->buf + p, *nl = memchr(s, '\n', c->len - p);
@@ -321,7 +217,7 @@ static int header_has_comma(const csv *c)
 }
 
 /* empirical: one column of observed values, or a histogram. */
-static const char *load_empirical(csv *c, uint32_t *idx, char *buf, size_t n)
+static const char *load_empirical(csvr *c, uint32_t *idx, char *buf, size_t n)
 {
     int hist = header_has_comma(c);
     double *v = NULL;
@@ -408,7 +304,7 @@ static const char *load_empirical(csv *c, uint32_t *idx, char *buf, size_t n)
  * times (column 1) increase, at least min_rows of them, and a new entry of
  * kind with 4 values per row (*dst, index *i).  *v holds the rows (free
  * with herd_free, also on error).  NULL, or a message in buf. */
-static const char *read_timeline(csv *c, const char *const *cols, int ncols, const double *lo, const double *hi,
+static const char *read_timeline(csvr *c, const char *const *cols, int ncols, const double *lo, const double *hi,
                                  uint32_t min_rows, spec_data_kind kind, double **v, uint32_t *rows, double **dst,
                                  uint32_t *i, char *buf, size_t n)
 {
@@ -430,7 +326,7 @@ static const char *read_timeline(csv *c, const char *const *cols, int ncols, con
 }
 
 /* trace: time_s, rate_per_s; at least two rows (the last time ends it). */
-static const char *load_trace(csv *c, uint32_t *idx, char *buf, size_t n)
+static const char *load_trace(csvr *c, uint32_t *idx, char *buf, size_t n)
 {
     static const char *const cols[] = {"time_s", "rate_per_s"};
     static const double lo[] = {0, 0}, hi[] = {1e9, 1e12};
@@ -460,7 +356,7 @@ static const char *load_trace(csv *c, uint32_t *idx, char *buf, size_t n)
 }
 
 /* capacity: time_s, workers_factor, speed_factor, error_rate; steps. */
-static const char *load_capacity(csv *c, uint32_t *idx, char *buf, size_t n)
+static const char *load_capacity(csvr *c, uint32_t *idx, char *buf, size_t n)
 {
     static const char *const cols[] = {"time_s", "workers_factor", "speed_factor", "error_rate"};
     static const double lo[] = {0, 0, 1e-6, 0}, hi[] = {1e9, 1e6, 1e6, 1};
@@ -497,13 +393,15 @@ const char *scn_load_data(const char *file, spec_data_kind kind, uint32_t *idx, 
         snprintf(buf, n, "more than %d data files; expected at most that many per scenario", SCN_DATA_MAX_FILES);
         return buf;
     }
-    csv c;
-    const char *err = csv_open(&c, path, buf, n);
+    csvr c;
+    char shown[128];
+    scn_display_path(path, shown, sizeof shown);
+    const char *err = csvr_open(&c, path, shown, SCN_DATA_MAX_BYTES, buf, n);
     if (!err)
         err = kind == SPEC_DATA_TRACE      ? load_trace(&c, idx, buf, n)
               : kind == SPEC_DATA_CAPACITY ? load_capacity(&c, idx, buf, n)
                                            : load_empirical(&c, idx, buf, n);
-    herd_free(c.buf);
+    csvr_close(&c);
     if (err)
         return err;
     files[nfiles] = (data_file){.kind = kind, .idx = *idx};

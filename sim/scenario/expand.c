@@ -222,12 +222,28 @@ static long range_labels(const char *v, char (*out)[SCN_VALUE_MAX], long max, co
     return count;
 }
 
+/* The key "section.key" takes FROM:TO values (K_WINDOW): its sweep
+ * values are a list, never a range. */
+static bool takes_window(const char *name)
+{
+    const char *dot = strchr(name, '.');
+    if (!dot)
+        return false;
+    for (size_t i = 0; i < scn_key_count; i++) {
+        const key *k = &scn_key_table[i];
+        if (k->type == K_WINDOW && strlen(k->section) == (size_t)(dot - name) &&
+            !strncmp(k->section, name, (size_t)(dot - name)) && !strcmp(k->name, dot + 1))
+            return true;
+    }
+    return false;
+}
+
 long scn_sweep_labels(const scn_sweep *s, char (*out)[SCN_VALUE_MAX], long max, const char **msg)
 {
     const char *v = s->values;
     /* a value with parentheses is a distribution (a mixture has colons),
-     * never a range */
-    long r = strchr(v, '(') ? 0 : range_labels(v, out, max, msg);
+     * never a range; nor is a list of windows (FROM:TO) */
+    long r = strchr(v, '(') || takes_window(s->key) ? 0 : range_labels(v, out, max, msg);
     if (r != 0)
         return r;
     long n = 0;
@@ -297,7 +313,7 @@ int scn_derive(scn_config *out, const scn_config *base, int variant, const char 
             memcpy(line, s, n);
             line[n] = '\0';
             s += n + (s[n] == '\n');
-            if (scn_set(out, line, origin, e) != 0) {
+            if (scn_set_coded(out, line, origin, SCN_ORIGIN_VARIANT(variant), e) != 0) {
                 snprintf(err, SCN_ERR_MAX, "%s", e);
                 return -1;
             }
@@ -308,7 +324,7 @@ int scn_derive(scn_config *out, const scn_config *base, int variant, const char 
         char assign[SCN_SWEEP_KEY_MAX + SCN_VALUE_MAX + 2];
         snprintf(assign, sizeof assign, "%s=%s", s->key, labels[i]);
         sweep_origin(s, path, origin, sizeof origin, 0);
-        if (scn_set(out, assign, origin, e) != 0) {
+        if (scn_set_coded(out, assign, origin, SCN_ORIGIN_SWEEP(i), e) != 0) {
             snprintf(err, SCN_ERR_MAX, "%s", e);
             return -1;
         }

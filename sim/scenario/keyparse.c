@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/results.h"
+#include "../spec/metrics.h"
 #include "data.h"
 
 static const char *apply_preset(const key *k, void *field, const char *value, char *buf, size_t n);
@@ -106,12 +106,26 @@ int scn_valid_name(const char *s)
 
 void scn_range_text(const key *k, char *buf, size_t n)
 {
+    int no_zero = k->lo == 0 && scn_zero_refusal(k) != NULL; /* (0, hi] */
     if (k->type == K_U64)
         snprintf(buf, n, "an integer in [%.0f, 2^64 - 1]", k->lo);
     else if (k->type == K_U32)
-        snprintf(buf, n, "an integer in [%.0f, %.0f]", k->lo, k->hi);
+        snprintf(buf, n, "an integer in [%.0f, %.0f]", no_zero ? 1 : k->lo, k->hi);
     else
-        snprintf(buf, n, "a number in [%g, %g]%s%s", k->lo, k->hi, *k->unit ? " " : "", k->unit);
+        snprintf(buf, n, "a number in %s%g, %g]%s%s", no_zero ? "(" : "[", k->lo, k->hi, *k->unit ? " " : "",
+                 k->unit);
+}
+
+/* A 0 written to a key whose library field reads 0 as its default (and has
+ * no HP_OFF: compile.c) is refused with the reason.  NULL, or the message
+ * in buf. */
+static const char *refuse_zero(const key *k, double v, const char *range, char *buf, size_t n)
+{
+    const char *why = v == 0 ? scn_zero_refusal(k) : NULL;
+    if (!why)
+        return NULL;
+    snprintf(buf, n, "0 is refused: %s; expected %s", why, range);
+    return buf;
 }
 
 /* Applies value to the field of key k at base.  Returns NULL or a message
@@ -128,7 +142,26 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
             snprintf(buf, n, "expected %s, got '%s'", range, value);
             return buf;
         }
+        if (refuse_zero(k, v, range, buf, n))
+            return buf;
         memcpy(field, &v, sizeof v);
+        return NULL;
+    }
+    case K_WINDOW: {
+        double v[2];
+        const char *colon = strchr(value, ':');
+        char a[64];
+        if (colon && (size_t)(colon - value) < sizeof a) {
+            memcpy(a, value, (size_t)(colon - value));
+            a[colon - value] = '\0';
+        }
+        if (!colon || (size_t)(colon - value) >= sizeof a || scn_parse_double(a, &v[0]) != 0 ||
+            scn_parse_double(colon + 1, &v[1]) != 0 || !(v[0] >= k->lo) || !(v[1] <= k->hi) || !(v[0] < v[1])) {
+            snprintf(buf, n, "expected FROM:TO, two times in seconds with %g <= FROM < TO <= %g (the logical "
+                             "requests started in [FROM, TO) are measured), got '%s'", k->lo, k->hi, value);
+            return buf;
+        }
+        memcpy(field, v, sizeof v);
         return NULL;
     }
     case K_U32:
@@ -139,6 +172,8 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
             snprintf(buf, n, "expected %s, got '%s'", range, value);
             return buf;
         }
+        if (refuse_zero(k, (double)v, range, buf, n))
+            return buf;
         if (k->type == K_U32) {
             uint32_t w = (uint32_t)v;
             memcpy(field, &w, sizeof w);
@@ -262,14 +297,14 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
             if (!len)
                 break;
             size_t m;
-            for (m = 0; m < metric_count; m++)
-                if (strlen(metric_table[m].name) == len && !strncmp(metric_table[m].name, p, len))
+            for (m = 0; m < spec_metric_count; m++)
+                if (strlen(spec_metrics[m].name) == len && !strncmp(spec_metrics[m].name, p, len))
                     break;
-            if (m == metric_count) {
+            if (m == spec_metric_count) {
                 const char *names[128] = {0};
                 size_t nn = 0;
-                for (size_t q = 0; q < metric_count && nn < 128; q++)
-                    names[nn++] = metric_table[q].name;
+                for (size_t q = 0; q < spec_metric_count && nn < 128; q++)
+                    names[nn++] = spec_metrics[q].name;
                 char word[64];
                 snprintf(word, sizeof word, "%.*s", (int)(len < 63 ? len : 63), p);
                 const char *near = scn_nearest(word, names, nn);
@@ -307,14 +342,23 @@ const char *scn_apply(const key *k, void *base, const char *value, char *buf, si
                 if (strlen(nm) == len && !strncmp(nm, p, len))
                     break;
             }
-            if (cl == HP_CLASS_COUNT) {
-                snprintf(buf, n, "unknown class '%.*s'; expected server, rate_limited, timeout, connection, "
+            if (cl == HP_CLASS_COUNT || cl == HP_CLASS_OK) {
+                snprintf(buf, n, "%s class '%.*s'; expected server, rate_limited, timeout, connection, "
                                  "conflict, unknown, request_timeout, overloaded, not_implemented, bad_request, "
-                                 "auth or not_found", (int)len, p);
+                                 "auth or not_found", cl == HP_CLASS_OK ? "not a failure" : "unknown", (int)len, p);
+                return buf;
+            }
+            if (!strcmp(k->name, "retry_also") && !(SCN_REFUSED_CLASSES >> cl & 1)) {
+                snprintf(buf, n, "%.*s is retried already; retry_also adds a class herd's table refuses: "
+                                 "not_implemented, bad_request, auth or not_found", (int)len, p);
                 return buf;
             }
             mask |= 1u << cl;
             p += len;
+        }
+        if (!mask) { /* an empty mask is the default (retry_on: every class), not "none" */
+            snprintf(buf, n, "expected a list of at least one class, got '%s'", value);
+            return buf;
         }
         memcpy(field, &mask, sizeof mask);
         return NULL;
@@ -475,11 +519,33 @@ void scn_apply_preset_policy(hp_policy *p, int preset)
     p->not_found_ok_on_retry = q.not_found_ok_on_retry;
 }
 
+int scn_preset_sets(int preset, const key *k)
+{
+    if (preset < 0 || k->type == K_PRESET || strcmp(k->section, "retry") ||
+        k->off < offsetof(scn_config, policy) || k->off >= offsetof(scn_config, policy) + sizeof(hp_policy))
+        return 0;
+    if (preset >= SCN_LIBRARY_PRESET) /* see scn_apply_preset_policy */
+        return strcmp(k->name, "idempotent") && strcmp(k->name, "not_found_ok_on_retry");
+    return !strcmp(k->name, "max_attempts") || !strcmp(k->name, "base_s") || !strcmp(k->name, "cap_s") ||
+           !strcmp(k->name, "idempotent") || !strcmp(k->name, "not_found_ok_on_retry");
+}
+
+const char *scn_preset_name(int preset)
+{
+    if (preset >= SCN_LIBRARY_PRESET) {
+        const hp_library_preset *lp = hp_library_preset_at((uint32_t)(preset - SCN_LIBRARY_PRESET));
+        return lp ? lp->name : "";
+    }
+    return preset >= 0 ? hp_effect_name((hp_side_effect)preset) : "";
+}
+
 size_t scn_key_field_size(const key *k)
 {
     switch (k->type) {
     case K_DOUBLE:
         return sizeof(double);
+    case K_WINDOW:
+        return 2 * sizeof(double);
     case K_BOOL:
     case K_NBOOL:
         return sizeof(bool);

@@ -101,19 +101,23 @@ const key scn_key_table[] = {
     {"run", "warmup_s", K_DOUBLE, C(warmup_s), 0, 1e9, NULL, "s", "0",
      "Logical requests started before warmup_s, and server time before it, are left out of the "
      "latency, wait and utilization metrics (steady-state measurements)."},
+    {"run", "window_s", K_WINDOW, C(window_s), 0, 1e9, NULL, "s", "none (every request)",
+     "FROM:TO: every per-request metric (latency quantiles, successes, failures and their reasons, calls, "
+     "retries and the other attempt counters, amplification, offered_per_s, goodput_per_s, tasks, tools.csv) "
+     "counts the logical requests started in [FROM, TO), with every attempt they make whenever it happens; "
+     "offered_per_s and goodput_per_s are over TO - FROM. Whole-run metrics (completion time, peaks, the "
+     "server's wait and utilization, recovery, events) stay as they are. TO at most horizon_s."},
     {"run", "trigger_start_s", K_DOUBLE, C(trigger_start_s), 0, 1e9, NULL, "s",
      "start of the last outage, else of the spike",
      "Start of the trigger: recovery_time_s counts from here."},
     {"run", "trigger_end_s", K_DOUBLE, C(trigger_end_s), 0, 1e9, NULL, "s",
      "end of the last outage, else of the spike",
      "End of the trigger (the figures shade the trigger up to here)."},
-    {"run", "recovery_window_s", K_DOUBLE, C(recovery_window_s), 1e-6, 1e9, NULL, "s", "10",
-     "A run has recovered when, from some time until the end of the measured window (the last "
-     "start), goodput over every window of this length is at least recovery_fraction of the "
-     "requests started in it (and that stretch is at least this long)."},
-    {"run", "recovery_fraction", K_DOUBLE, C(recovery_fraction), 1e-6, 1, NULL, "", "0.9",
-     "Fraction of the offered load that goodput must reach, in every recovery_window_s window "
-     "until the end, to count as recovered."},
+    {"run", "recovery_dwell_s", K_DOUBLE, C(recovery_dwell_s), 1e-6, 1e9, NULL, "s", "10",
+     "A run has recovered once, after the trigger's end, its state (in_flight and the goodput "
+     "deficit, offered - goodput, per bucket) stays this long inside its healthy band: at most "
+     "the maximum of the buckets between warmup_s and the first trigger's start (at least 20 "
+     "independent ones). See README, \"How recovery is measured\"."},
     {"run", "horizon_s", K_DOUBLE, C(horizon_s), 1e-6, 1e9, NULL, "s", "3600",
      "Simulated time limit; logical requests still open then count as unfinished."},
 
@@ -238,15 +242,15 @@ const key scn_key_table[] = {
     {"limits", "grpc_token_ratio", K_DOUBLE, C(limiter_opts.grpc_token_ratio), 0, 1000, NULL, "", "0.1",
      "grpc: tokens a success adds."},
     {"limits", "envoy_budget_percent", K_DOUBLE, C(limiter_opts.envoy_budget_percent), 0, 100, NULL, "%", "20",
-     "envoy: active retries allowed as a percentage of active requests."},
+     "envoy: active retries allowed as a percentage of active requests (0: only the minimum)."},
     {"limits", "envoy_min_retry_concurrency", K_U32, C(limiter_opts.envoy_min_retry_concurrency), 0, 1000000000,
-     NULL, "", "3", "envoy: active retries always allowed."},
+     NULL, "", "3", "envoy: active retries always allowed (0: none)."},
     {"limits", "finagle_ttl_s", K_DOUBLE, C(limiter_opts.finagle_ttl_s), 0, 1e6, NULL, "s", "10",
      "finagle: how long deposits and withdrawals count."},
     {"limits", "finagle_min_retries_per_s", K_DOUBLE, C(limiter_opts.finagle_min_retries_per_s), 0, 1e9, NULL,
-     "1/s", "10", "finagle: retries always allowed per second."},
+     "1/s", "10", "finagle: retries always allowed per second (0: no reserve)."},
     {"limits", "finagle_percent_can_retry", K_DOUBLE, C(limiter_opts.finagle_percent_can_retry), 0, 1000, NULL, "",
-     "0.2", "finagle: retries allowed as a fraction of requests (0.2 = 20%)."},
+     "0.2", "finagle: retries allowed as a fraction of requests (0.2 = 20%; 0: only the reserve)."},
     {"limits", "breaker", K_BOOL, C(breaker), 0, 0, bool_names, "", "false",
      "A circuit breaker in front of the server (closed, open, half-open), shared by all clients (or per "
      "instance: clients_per_instance): "
@@ -274,7 +278,7 @@ const key scn_key_table[] = {
     {"limits", "hedge_mode", K_ENUM, C(hedge_opts.mode), 0, 0, hedge_mode_names, "", "percentile",
      "percentile: the delay is that percentile of the latencies seen so far (hedge_delay_s until 20 "
      "are seen); fixed: hedge_delay_s."},
-    {"limits", "hedge_delay_s", K_DOUBLE, C(hedge_opts.delay_s), 0, 1e9, NULL, "s", "1", "Fixed hedge delay."},
+    {"limits", "hedge_delay_s", K_DOUBLE, C(hedge_opts.delay_s), 0, 1e9, NULL, "s", "1", "Fixed hedge delay (0: copies at once)."},
     {"limits", "hedge_percentile", K_DOUBLE, C(hedge_opts.percentile), 0, 1, NULL, "", "0.95",
      "The latency percentile that triggers a hedge."},
     {"limits", "hedge_max", K_U32, C(hedge_opts.max_hedges), 0, 100, NULL, "", "1", "Copies per attempt at most."},
@@ -313,7 +317,7 @@ const key scn_key_table[] = {
     {"retry", "honour_retry_after", K_NBOOL, C(policy.ignore_retry_after), 0, 0, bool_names, "", "true",
      "Sleep at least the Retry-After of a 429."},
     {"retry", "retry_after_max_s", K_DOUBLE, C(policy.retry_after_max_s), 0, 1e9, NULL, "s", "120",
-     "Longest Retry-After honoured; longer ones are clamped."},
+     "Longest Retry-After honoured; longer ones are clamped (0: none beyond 0 s)."},
     {"retry", "not_found_ok_on_retry", K_BOOL, C(policy.not_found_ok_on_retry), 0, 0, bool_names, "", "false",
      "Destructive operations: a 404 after the first attempt means an earlier attempt did it."},
     {"retry", "unknown_errors", K_ENUM, C(policy.unknown), 0, 0, unknown_names, "", "retry",
@@ -404,6 +408,28 @@ const key scn_key_table[] = {
 
 const size_t scn_key_count = sizeof scn_key_table / sizeof scn_key_table[0];
 
+/* Keys herd no longer reads, and what replaced them. */
+static const struct {
+    const char *section, *name, *why;
+} retired[] = {
+    {"run", "recovery_window_s",
+     "retired: recovery is now measured against the run's healthy band before the trigger, and "
+     "recovery_dwell_s (default 10 s) says how long the state must stay in it (README, \"How recovery is "
+     "measured\")"},
+    {"run", "recovery_fraction",
+     "retired: recovery no longer compares goodput with a fixed fraction of the offered load; the "
+     "healthy band measured before the trigger replaces it, with recovery_dwell_s (README, \"How "
+     "recovery is measured\")"},
+};
+
+const char *scn_retired_key(const char *section, const char *name)
+{
+    for (size_t i = 0; i < sizeof retired / sizeof retired[0]; i++)
+        if (!strcmp(retired[i].section, section) && !strcmp(retired[i].name, name))
+            return retired[i].why;
+    return NULL;
+}
+
 _Static_assert(sizeof scn_key_table / sizeof scn_key_table[0] <= SCN_MAX_KEYS, "raise SCN_MAX_KEYS");
 
 size_t scn_first_key(const char *section)
@@ -482,6 +508,9 @@ void scn_print_reference(FILE *f)
         case K_DATA:
             snprintf(type, sizeof type, "a CSV file, or none");
             break;
+        case K_WINDOW:
+            snprintf(type, sizeof type, "FROM:TO");
+            break;
         }
         fprintf(f, "| `%s` | %s | %s | %s | %s |\n", k->name, type, *k->unit ? k->unit : "-", k->def, k->doc);
         if (!strcmp(k->section, "server") && !strcmp(k->name, "service_time_s"))
@@ -511,7 +540,7 @@ void scn_print_key_list(FILE *f)
         [K_STRATEGY] = "strategy", [K_STRATEGIES] = "strategies", [K_ENUM] = "enum", [K_NAME] = "name",
         [K_OUTCOME] = "outcome", [K_BASELINE] = "baseline", [K_BOOL] = "bool", [K_NBOOL] = "bool",
         [K_PRESET] = "preset", [K_COLUMNS] = "columns", [K_CLASSES] = "classes", [K_DELAY] = "distribution",
-        [K_STATUSES] = "statuses", [K_DATA] = "file"};
+        [K_STATUSES] = "statuses", [K_DATA] = "file", [K_WINDOW] = "window"};
     for (size_t i = 0; i < scn_key_count; i++) {
         const key *k = &scn_key_table[i];
         fprintf(f, "%s\t%s\t%s\t", k->section, k->name, tname[k->type]);

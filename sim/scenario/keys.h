@@ -21,7 +21,8 @@ typedef enum ktype {
     K_CLASSES, /* a list of failure classes, into a bit mask */
     K_DELAY,   /* constant / uniform / exponential, into an hp_policy's delay_* fields */
     K_STATUSES, /* a list of up to HP_MAX_NO_RETRY_STATUS HTTP statuses, into uint16_t[] */
-    K_DATA     /* a CSV data file (lo: its spec_data_kind), into a uint32_t entry index */
+    K_DATA,    /* a CSV data file (lo: its spec_data_kind), into a uint32_t entry index */
+    K_WINDOW   /* FROM:TO, two numbers in [lo, hi] with FROM < TO, into double[2] */
 } ktype;
 
 typedef struct key {
@@ -36,9 +37,6 @@ typedef struct key {
     const char *doc;
 } key;
 
-/* Room for per-key bookkeeping in the parser (keys.c checks the table
- * fits). */
-#define SCN_MAX_KEYS 256
 
 /* [clients] count when the scenario does not set it (validate.c checks a
  * trace scenario leaves it so). */
@@ -46,7 +44,7 @@ typedef struct key {
 
 /* Where a key or section came from: a file line (> 0), the k-th --set
  * (SET_ORIGIN(k) <= -2), or unknown (0 or -1). */
-#define SET_ORIGIN(k) (-(k) - 2)
+#define SET_ORIGIN(k) SCN_ORIGIN_SET(k)
 
 /* What the parser (scenario.c) recorded of where each key came from, for
  * the messages of the checks after reading (validate.c). */
@@ -56,6 +54,35 @@ typedef struct scn_origins {
     const char *const *sets; /* the --set assignments SET_ORIGIN refers to */
     int nsets;
 } scn_origins;
+
+/* The classes herd's table retries (what [layer] retry_on documents). */
+#define SCN_RETRYABLE_CLASSES                                                                              \
+    ((1u << HP_CLASS_SERVER) | (1u << HP_CLASS_RATE_LIMITED) | (1u << HP_CLASS_TIMEOUT) |                    \
+     (1u << HP_CLASS_CONNECTION) | (1u << HP_CLASS_CONFLICT) | (1u << HP_CLASS_UNKNOWN) |                    \
+     (1u << HP_CLASS_REQUEST_TIMEOUT) | (1u << HP_CLASS_OVERLOADED))
+/* What retry_also adds: the classes herd's table refuses. */
+#define SCN_REFUSED_CLASSES                                                                                \
+    ((1u << HP_CLASS_NOT_IMPLEMENTED) | (1u << HP_CLASS_BAD_REQUEST) | (1u << HP_CLASS_AUTH) |               \
+     (1u << HP_CLASS_NOT_FOUND))
+
+/* scn_set with the origin code (SCN_ORIGIN_*) the values it sets record. */
+int scn_set_coded(scn_config *c, const char *assignment, const char *origin, int code, char err[static SCN_ERR_MAX]);
+
+/* 1 if preset (scn_tool.preset values) sets the policy field of [retry]
+ * key k (library presets: the whole policy but what the operation is). */
+int scn_preset_sets(int preset, const key *k);
+
+/* The preset's name ("aws_standard", "reversible"), "" for none. */
+const char *scn_preset_name(int preset);
+
+/* What explain shows as the origin of code (SCN_ORIGIN_*) in c: "default",
+ * "PATH:LINE", "--set ...", "variant NAME", "sweep KEY". */
+void scn_origin_label(const scn_config *c, const char *path, const char *const *sets, int nsets, int code, char *out,
+                      size_t n);
+
+/* Index of key name of section (the kind: "tool", "outage", ...) in
+ * scn_key_table, or scn_key_count. */
+size_t scn_key_find(const char *section, const char *name);
 
 /* "PATH:LINE", "--set ASSIGNMENT" or "PATH" for an origin. */
 void scn_origin_text(const scn_origins *o, int where, char *out, size_t n);
@@ -68,6 +95,10 @@ int scn_check(const scn_config *c, const scn_origins *o, char err[static SCN_ERR
  * section's keys are contiguous (its set-bit i is the i-th of them). */
 extern const key scn_key_table[];
 extern const size_t scn_key_count;
+
+/* What replaced a retired key of `section` (a sentence), or NULL when
+ * `name` was never a key there or still is one. */
+const char *scn_retired_key(const char *section, const char *name);
 
 /* Index of the first key of `section` in spec_keys. */
 size_t scn_first_key(const char *section);
@@ -89,6 +120,11 @@ int scn_valid_name(const char *s);
  * what the operation is (idempotency, key, not_found_ok_on_retry).
  * Negative: none. */
 void scn_apply_preset_policy(hp_policy *p, int preset);
+
+/* Why key k refuses an explicit 0 (its library field reads 0 as the
+ * default and has no HP_OFF; compile.c), or NULL: a 0 written to any other
+ * key is a 0. */
+const char *scn_zero_refusal(const key *k);
 
 /* Bytes of the field key k writes (tool and layer overrides are copied with
  * it). */

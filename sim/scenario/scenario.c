@@ -60,8 +60,14 @@ void scn_defaults(scn_config *c)
     c->task_steps = 1;
     c->trigger_start_s = -1;
     c->trigger_end_s = -1;
-    c->recovery_window_s = 10;
-    c->recovery_fraction = 0.9;
+    c->recovery_dwell_s = 10;
+    c->retry_preset = -1;
+    /* the library's defaults written out, so that a 0 here is a 0 the
+     * scenario wrote (compile.c maps it to HP_OFF, or the key refused it) */
+    c->limiter_opts = hp_limiter_defaults(HP_LIMITER_NONE);
+    c->breaker_opts = hp_breaker_defaults();
+    c->throttle_opts = hp_throttle_defaults();
+    c->hedge_opts = hp_hedge_defaults();
 }
 
 /* ---- parse state --------------------------------------------------- */
@@ -245,6 +251,34 @@ static int set_sweep(pstate *ps, const char *section, const char *name, const ch
     return 1;
 }
 
+/* The origin code (SCN_ORIGIN_*) of a value set from `line` (0: an
+ * override, whose code is ps->set_origin). */
+static int origin_code(const pstate *ps, int line)
+{
+    return line > 0 ? line : ps->set_origin ? ps->set_origin : SCN_ORIGIN_OTHER;
+}
+
+/* Records where key i (of a section that is not repeated) was set.  A
+ * [retry] preset replaces the fields it sets, whose earlier origins then no
+ * longer hold: they become the preset's (origin 0 with retry_preset). */
+static void record_origin(pstate *ps, const key *k, size_t i, const char *value, int line)
+{
+    scn_config *c = ps->c;
+    c->origin[i] = origin_code(ps, line);
+    if (k->type != K_PRESET || strcmp(k->section, "retry"))
+        return;
+    scn_tool scratch = {.preset = -1};
+    size_t t = scn_first_key("tool");
+    while (t < scn_key_count && scn_key_table[t].type != K_PRESET)
+        t++;
+    char buf[SCN_ERR_MAX];
+    if (t < scn_key_count && !scn_apply(&scn_key_table[t], &scratch, value, buf, sizeof buf))
+        c->retry_preset = scratch.preset;
+    for (size_t j = scn_first_key("retry"); j < scn_key_count && !strcmp(scn_key_table[j].section, "retry"); j++)
+        if (j != i && scn_preset_sets(c->retry_preset, &scn_key_table[j]))
+            c->origin[j] = 0;
+}
+
 /* Applies value to key k in base; 1, or 0 with "[section] name: ..." */
 static int apply_key(pstate *ps, const key *k, void *base, const char *section, const char *name,
                      const char *value, int line)
@@ -318,12 +352,14 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
         for (uint32_t i = 0; i < c->nerrors; i++)
             if (c->errors[i].outcome == outcome) {
                 c->errors[i].p = p;
+                c->error_origin[i] = origin_code(ps, line);
                 return 1;
             }
         if (c->nerrors == SPEC_MAX_ERRORS) {
             fail(ps, line, "[server] %s: too many error_rate keys (at most 16)", name, NULL, NULL);
             return 0;
         }
+        c->error_origin[c->nerrors] = origin_code(ps, line);
         c->errors[c->nerrors++] = (spec_error_rate){.outcome = outcome, .p = p};
         return 1;
     }
@@ -349,6 +385,7 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
             if (!apply_key(ps, k, t, section, name, value, line))
                 return 0;
             t->set |= bit;
+            t->origin[i - scn_first_key(kind)] = origin_code(ps, line);
             return 1;
         }
         if (k->type == K_PRESET && !sub && line > 0 && ps->c->retry_keys_line > 0) {
@@ -383,7 +420,16 @@ static int set_key(pstate *ps, const char *section, const char *name, const char
             return 0;
         if (!sub)
             *seen = line > 0 ? line : ps->set_origin ? ps->set_origin : -1;
+        if (sub)
+            ((scn_outage *)base)->origin[i - scn_first_key("outage")] = origin_code(ps, line);
+        else
+            record_origin(ps, k, i, value, line);
         return 1;
+    }
+    const char *why = scn_retired_key(kind, name);
+    if (why) {
+        fail(ps, line, "[%s] %s: %s", section, name, why);
+        return 0;
     }
     const char *cands[SCN_MAX_KEYS];
     size_t nc = 0;
@@ -459,6 +505,39 @@ static int by_name_then_line(const void *a, const void *b)
     return c ? c : (x->line > y->line) - (x->line < y->line);
 }
 
+/* What a section of each repeatable kind needs, for the message refusing
+ * an empty one (NULL: the kind may be empty). */
+static const char *section_needs(const char *name)
+{
+    static const struct {
+        const char *kind, *needs;
+    } need[] = {
+        {"outage", "an outage needs start_s and end_s (and may set mode, status, error_p)"},
+        {"tool", "a tool needs at least one key (weight, side_effect, preset, max_attempts, ...)"},
+        {"layer", "a layer needs at least one key (kind, preset, strategy, max_attempts, ...); an empty one would "
+                  "not be a layer"},
+        {"sweep", "a sweep needs key (section.key) and values (FROM:TO:STEP or a, b, c)"},
+    };
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
+        size_t n = strlen(need[i].kind);
+        if (!strncmp(name, need[i].kind, n) && (name[n] == ' ' || name[n] == '\0'))
+            return need[i].needs;
+    }
+    return NULL;
+}
+
+/* 1 (with ps->err filled) if the section whose header is on `line` had no
+ * key and is of a kind that needs some.  [variant NAME] may be empty: it is
+ * the scenario as written, a control the other variants are compared with. */
+static int empty_section(pstate *ps, int line, int had_keys, const char *name)
+{
+    const char *needs = line > 0 && !had_keys ? section_needs(name) : NULL;
+    if (!needs)
+        return 0;
+    fail(ps, line, "[%s]: empty section; %s", name, needs, NULL);
+    return 1;
+}
+
 /* The strict grammar, checked on the whole file before inih sees it (inih
  * is lenient where a scenario must not be):
  *   - lines end with LF or CRLF; a CR elsewhere (CR-only files) is refused;
@@ -467,14 +546,23 @@ static int by_name_then_line(const void *a, const void *b)
  *     `[name]` with nothing after `]`, or `key = value`;
  *   - section names are normalised (blanks trimmed, inner runs made one
  *     space) and must be known; a duplicate is refused, however many
- *     sections the file has (sorted, O(n log n)).
+ *     sections the file has (sorted, O(n log n));
+ *   - an [outage NAME], [tool NAME], [layer NAME] or [sweep [NAME]] has at
+ *     least one key (an empty one would silently be no section at all).
  * Returns 0, or -1 with ps->err naming the first bad line. */
 static int prescan(pstate *ps, const char *buf, size_t len)
 {
     size_t nsec = 0, cap = 0;
     seen_section *secs = NULL;
     int rc = -1, lineno = 0;
-    for (size_t pos = 0; pos < len;) {
+    int open_line = 0, open_keys = 0; /* the last named section header and whether a key followed it */
+    char open_name[LINE_MAX_LEN] = "";
+    for (size_t pos = 0;;) {
+        if (pos >= len) { /* the end of the file closes the last section */
+            if (empty_section(ps, open_line, open_keys, open_name))
+                goto out;
+            break;
+        }
         lineno++;
         size_t end = pos;
         while (end < len && buf[end] != '\n')
@@ -516,6 +604,7 @@ static int prescan(pstate *ps, const char *buf, size_t len)
                                  "'#'", NULL, NULL, NULL);
                 goto out;
             }
+            open_keys = 1;
             continue;
         }
         const char *close = memchr(p, ']', (size_t)(e - p));
@@ -535,6 +624,11 @@ static int prescan(pstate *ps, const char *buf, size_t len)
             goto out;
         }
         normalise_section(p + 1, (size_t)(close - p - 1), name, sizeof name);
+        if (empty_section(ps, open_line, open_keys, open_name))
+            goto out;
+        open_line = lineno;
+        open_keys = 0;
+        snprintf(open_name, sizeof open_name, "%s", name);
         size_t named = 0;
         if (strncmp(name, "outage", 6) == 0 && (name[6] == ' ' || name[6] == '\0'))
             named = 6;
@@ -690,6 +784,7 @@ int scn_load_text(scn_config *c, const char *path, const char *const *sets, int 
 {
     char *buf = NULL;
     size_t buflen = 0;
+    scn_config *file_only = NULL; /* the scenario before --set (scn_check_effect) */
     static pstate ps_zero;
     pstate *ps = malloc(sizeof *ps); /* large (seen tables): not on the stack */
     if (!ps) {
@@ -758,6 +853,12 @@ int scn_load_text(scn_config *c, const char *path, const char *const *sets, int 
     }
     ps->sets = sets;
     ps->nsets = nsets;
+    if (nsets && !(file_only = herd_malloc_array(1, sizeof *file_only))) {
+        snprintf(err, SCN_ERR_MAX, "%s: out of memory", ps->path);
+        goto out;
+    }
+    if (file_only)
+        *file_only = *c;
     for (int i = 0; i < nsets; i++) {
         ps->set_origin = SET_ORIGIN(i);
         char canon[LINE_MAX_LEN];
@@ -775,7 +876,10 @@ int scn_load_text(scn_config *c, const char *path, const char *const *sets, int 
     rc = scn_check(c, &o, err);
     if (rc == 0)
         rc = scn_check_variation(c, ps->path, sets, nsets, err);
+    if (rc == 0)
+        rc = scn_check_effect(c, file_only, ps->path, sets, nsets, err);
 out:
+    herd_free(file_only);
     if (ps->fp)
         fclose(ps->fp);
     free(ps);
@@ -816,6 +920,11 @@ static int assign(pstate *ps, const char *assignment)
 
 int scn_set(scn_config *c, const char *assignment, const char *origin, char err[static SCN_ERR_MAX])
 {
+    return scn_set_coded(c, assignment, origin, SCN_ORIGIN_OTHER, err);
+}
+
+int scn_set_coded(scn_config *c, const char *assignment, const char *origin, int code, char err[static SCN_ERR_MAX])
+{
     static pstate ps_zero;
     pstate *ps = malloc(sizeof *ps);
     if (!ps) {
@@ -828,6 +937,7 @@ int scn_set(scn_config *c, const char *assignment, const char *origin, char err[
     char where[SCN_ERR_MAX];
     snprintf(where, sizeof where, "%s %s", origin, assignment);
     ps->path = where;
+    ps->set_origin = code;
     int rc = assign(ps, assignment) ? 0 : -1;
     free(ps);
     return rc;

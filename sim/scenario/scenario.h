@@ -23,6 +23,20 @@
 #define SCN_NAME_MAX 64
 #define SCN_ERR_MAX 2048
 
+/* Room for per-key bookkeeping (keys.c checks the key table fits). */
+#define SCN_MAX_KEYS 256
+/* Keys of one [tool] or [layer] section at most (bits of scn_tool.set). */
+#define SCN_MAX_SECTION_KEYS 64
+
+/* Where a value came from (scn_config.origin and friends): 0 the default,
+ * > 0 a line of the file, SCN_ORIGIN_SET(k) the k-th --set,
+ * SCN_ORIGIN_VARIANT(v) the v-th [variant], SCN_ORIGIN_SWEEP(s) the s-th
+ * sweep, SCN_ORIGIN_OTHER an override of unknown source (scn_set). */
+#define SCN_ORIGIN_SET(k) (-(k) - 2)
+#define SCN_ORIGIN_VARIANT(v) (-1000 - (v))
+#define SCN_ORIGIN_SWEEP(s) (-2000 - (s))
+#define SCN_ORIGIN_OTHER (-1)
+
 
 typedef struct scn_outage {
     char name[SCN_NAME_MAX];
@@ -31,6 +45,7 @@ typedef struct scn_outage {
     int outcome;                /* fail_fast: 503 or HP_OUTCOME_CONN_REFUSED */
     double error_p;             /* partial: probability of answering `outcome` */
     int line;                   /* where the section starts, for messages */
+    int origin[8];              /* per [outage] key (table order): where it was set */
 } scn_outage;
 
 
@@ -79,6 +94,7 @@ typedef struct scn_tool {
     double reissue_p;           /* llm: probability of re-issuing a failed call */
     double repeat_p;            /* llm: probability of repeating a call that succeeded */
     double dedup_window_s;      /* llm: a repeated write within this window is intercepted */
+    int origin[SCN_MAX_SECTION_KEYS]; /* per key of the section (bit i of `set`): where it was set */
 } scn_tool;
 
 /* [variant NAME]: overrides applied on top of the scenario; every variant
@@ -100,10 +116,10 @@ typedef struct scn_config {
     double bucket_s;
     double horizon_s;
     double warmup_s;            /* requests started before are not measured */
+    double window_s[2];         /* [run] window_s = FROM:TO; {0, 0}: none */
     double trigger_start_s;     /* recovery_time_s counts from here (< 0: start of the last outage or spike) */
     double trigger_end_s;       /* end of the trigger, for figures (< 0: end of the last outage or spike) */
-    double recovery_window_s;   /* goodput over every window this long, until the end, */
-    double recovery_fraction;   /* ... at least this fraction of offered: recovered */
+    double recovery_dwell_s;    /* recovered: this long in the healthy band after the trigger */
     scn_ts_mode timeseries;     /* which replications go to timeseries.csv */
     int baseline;               /* strategy compared against in compare.csv, -1: none */
     char baseline_variant[SCN_NAME_MAX]; /* variant compared against in compare_variants.csv, "": none */
@@ -185,6 +201,12 @@ typedef struct scn_config {
     /* [retry] */
     hp_policy policy;           /* policy.strategy: the [retry] strategy */
     int retry_keys_line;        /* first [retry] key other than preset (file order check) */
+    int retry_preset;           /* the [retry] preset applied last (scn_tool.preset values), -1: none */
+
+    /* where each value came from (SCN_ORIGIN_*): per key of the table for
+     * the sections that are not repeated, per error_rate key */
+    int origin[SCN_MAX_KEYS];
+    int error_origin[SPEC_MAX_ERRORS];
 } scn_config;
 
 /* The built-in defaults (what an empty scenario means). */
@@ -253,6 +275,38 @@ int scn_derive(scn_config *out, const scn_config *base, int variant, const char 
 /* The model_spec of a validated scenario: presets applied, tool and layer
  * policies resolved, outages sorted.  Cannot fail. */
 void scn_compile(const scn_config *c, model_spec *out);
+
+/* Writes the model a validated point scenario c resolves to (the spec
+ * scn_compile makes of it, and the strategies, seeds and outputs of its
+ * runs), one value per line, canonically: every retry loop that runs with
+ * its whole policy, the clients, the network, the server with its outages
+ * and limits.  With origins, each line also says where its value came
+ * from (default, preset NAME, FILE:LINE, --set, variant NAME, sweep) and
+ * values the model never reads are shown with the reason; without, those
+ * are left out, so two scenarios print the same text exactly when they
+ * resolve to the same model.  path and sets[0..nsets) name the origins.
+ * Returns 0, or -1 on a write error. */
+int scn_explain(FILE *f, const scn_config *c, const char *path, const char *const *sets, int nsets, bool origins);
+
+/* scn_explain for every point a run of c has (each variant, then each
+ * sweep point, as the plan orders them), each after a line "== point N:
+ * variant NAME KEY=LABEL ...".  0, or -1 on a write error or a point that
+ * does not validate. */
+int scn_explain_points(FILE *f, const scn_config *c, const char *path, const char *const *sets, int nsets,
+                       bool origins);
+
+/* The no-op rule: every key a scenario writes (file, --set, [variant],
+ * sweep) must change the resolved model (scn_explain without origins).  A
+ * key of the file or --set is refused when no value of it would change the
+ * model of c or of any of its variants (a file's key may also be live in
+ * `file`, the scenario before its --set overrides: an override may make a
+ * file's key moot, as an experiment); a variant's key likewise in the
+ * variant; two variants that resolve to the same model at every point are
+ * refused; so is a sweep two values of which give the same model.  0, or
+ * -1 with err naming the key, where it was written and why it has no
+ * effect. */
+int scn_check_effect(const scn_config *c, const scn_config *file, const char *path, const char *const *sets,
+                     int nsets, char err[static SCN_ERR_MAX]);
 
 /* "section.key" of a "section.key[=value]" text with blanks normalised
  * ("outage  1 .end_s" -> "outage 1.end_s"), into out; returns its length. */

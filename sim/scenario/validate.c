@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../model/model.h"
+#include "../spec/memory.h"
 #include "data.h"
 
 /* "PATH:LINE", "--set ASSIGNMENT" or "PATH" for an origin. */
@@ -197,6 +197,22 @@ int scn_check(const scn_config *c, const scn_origins *from, char err[static SCN_
         if (p.cap_s < p.base_s)
             BAD(c->layers[l].line, "[layer %s]: cap_s (%g s) is below base_s (%g s); expected cap_s >= base_s",
                 c->layers[l].name, p.cap_s, p.base_s);
+        /* retry_on: the documented retryable classes, or a class this
+         * layer's retry_also (or retry_with_retry_after) makes retryable */
+        uint32_t beyond = c->layers[l].retry_mask & ~SCN_RETRYABLE_CLASSES & ~p.retry_also & ~p.retry_with_ra;
+        if (beyond) {
+            int cl = 0;
+            while (!(beyond >> cl & 1))
+                cl++;
+            size_t first = scn_first_key("layer"), i = first;
+            while (i < scn_key_count && strcmp(scn_key_table[i].name, "retry_on"))
+                i++;
+            int at = i < scn_key_count ? c->layers[l].origin[i - first] : 0;
+            BAD(at > 0 || at <= -2 ? at : c->layers[l].line,
+                "[layer %s] retry_on: %s is not a class this layer can retry; expected server, rate_limited, timeout, "
+                "connection, conflict, unknown, request_timeout, overloaded, or a class its retry_also adds",
+                c->layers[l].name, hp_class_name((hp_class)cl));
+        }
     }
     {
         hp_limiter_opts lo = c->limiter_opts;
@@ -298,6 +314,13 @@ int scn_check(const scn_config *c, const scn_origins *from, char err[static SCN_
             "larger bucket_s or a shorter horizon_s)",
             c->bucket_s, c->horizon_s, c->horizon_s / c->bucket_s);
     }
+    if (c->window_s[1] > c->window_s[0] && c->window_s[1] > c->horizon_s) {
+        int l = line_of(from, "run", "window_s");
+        BAD(l ? l : line_of(from, "run", "horizon_s"),
+            "[run] window_s = %g:%g ends after horizon_s = %g s: requests started after the horizon never "
+            "happen; expected TO <= horizon_s",
+            c->window_s[0], c->window_s[1], c->horizon_s);
+    }
     if (c->start == SPEC_START_SPREAD && !(c->spread_s > 0))
         BAD(line_of(from, "clients", "start"), "[clients] start = spread needs spread_s > 0");
     if (c->requests_per_client % c->task_steps)
@@ -351,7 +374,7 @@ int scn_check(const scn_config *c, const scn_origins *from, char err[static SCN_
                    "clients_per_instance",
                 c->clients_per_instance, spec.clients, spec.clients);
     }
-    double need = model_memory_estimate(&spec);
+    double need = spec_memory_estimate(&spec);
     double have = scn_memory_limit();
     if (need > have)
         BAD(line_of(from, "clients", "count"),

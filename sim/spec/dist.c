@@ -1,6 +1,6 @@
 /*
- * dist.c - parsing of duration distributions (see dist.h); sampling is the
- * model's (model/sample.c).
+ * dist.c - parsing of duration distributions, their means and supports
+ * (see dist.h); sampling is the model's (model/sample.c).
  */
 #include "dist.h"
 
@@ -9,6 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sf_gamma.h>
+
+#include "table.h"
 
 
 static const struct {
@@ -189,4 +194,115 @@ const char *dist_parse(const char *text, dist *out)
     }
     *out = d;
     return NULL;
+}
+
+double dist_mean(const dist *d, const spec_table *data)
+{
+    switch (d->kind) {
+    case DIST_PARETO:
+        return d->b > 1 ? d->b * d->a / (d->b - 1) : INFINITY;
+    case DIST_WEIBULL:
+        return d->a * gsl_sf_gamma(1 + 1 / d->b);
+    case DIST_GAMMA:
+        return d->a * d->b;
+    case DIST_EMPIRICAL:
+    case DIST_MIXTURE: {
+        const spec_entry *e = spec_table_entry(data, d->ref);
+        return e ? e->mean : NAN;
+    }
+    case DIST_CONSTANT:
+    case DIST_EXPONENTIAL:
+    case DIST_LOGNORMAL:
+        return d->a;
+    case DIST_UNIFORM:
+        return 0.5 * (d->a + d->b);
+    case DIST_NORMAL: {
+        if (d->b == 0)
+            return d->a;
+        double alpha = -d->a / d->b;
+        double pdf = exp(-0.5 * alpha * alpha) / sqrt(2 * M_PI);
+        return d->a + d->b * pdf / gsl_cdf_ugaussian_Q(alpha);
+    }
+    case DIST_ABS_NORMAL: {
+        double m = d->a, s = d->b;
+        if (s == 0)
+            return fabs(m);
+        return s * sqrt(2 / M_PI) * exp(-m * m / (2 * s * s)) + m * (1 - 2 * gsl_cdf_ugaussian_P(-m / s));
+    }
+    }
+    return 0;
+}
+
+/* The support of an empirical or mixture entry (components are never
+ * mixtures: the parser refuses nesting). */
+static void entry_support(const dist *d, const spec_table *data, double *lo, double *hi)
+{
+    const spec_entry *e = spec_table_entry(data, d->ref);
+    *lo = *hi = NAN;
+    if (!e || e->n == 0)
+        return;
+    const double *v = data->v + e->off;
+    if (e->kind == SPEC_DATA_SAMPLES) {
+        *lo = *hi = v[0];
+        for (uint32_t i = 1; i < e->n; i++) {
+            *lo = fmin(*lo, v[i]);
+            *hi = fmax(*hi, v[i]);
+        }
+    } else if (e->kind == SPEC_DATA_HISTOGRAM) {
+        const double *range = v, *cum = v + e->n + 1;
+        for (uint32_t i = 0; i < e->n; i++)
+            if (cum[i + 1] > cum[i]) {
+                if (isnan(*lo))
+                    *lo = range[i];
+                *hi = range[i + 1];
+            }
+    } else if (e->kind == SPEC_DATA_MIXTURE && d->kind == DIST_MIXTURE) {
+        for (uint32_t i = 0; i < e->n; i++) {
+            const dist *c = &data->d[e->doff + i];
+            double l, h;
+            if (!(v[i] > (i ? v[i - 1] : 0)) || c->kind == DIST_MIXTURE)
+                continue; /* weight 0 */
+            dist_support(c, data, &l, &h);
+            *lo = isnan(*lo) ? l : fmin(*lo, l);
+            *hi = isnan(*hi) ? h : fmax(*hi, h);
+        }
+    }
+}
+
+void dist_support(const dist *d, const spec_table *data, double *lo, double *hi)
+{
+    double l = 0, h = INFINITY;
+    switch (d->kind) {
+    case DIST_CONSTANT:
+        l = h = d->a;
+        break;
+    case DIST_UNIFORM:
+        l = d->a;
+        h = d->b;
+        break;
+    case DIST_NORMAL:
+    case DIST_LOGNORMAL:
+        if (d->b == 0)
+            l = h = d->a;
+        break;
+    case DIST_ABS_NORMAL:
+        if (d->b == 0)
+            l = h = fabs(d->a);
+        break;
+    case DIST_PARETO:
+        l = d->a;
+        break;
+    case DIST_EXPONENTIAL:
+    case DIST_WEIBULL:
+    case DIST_GAMMA:
+        break;
+    case DIST_EMPIRICAL:
+    case DIST_MIXTURE:
+        entry_support(d, data, &l, &h);
+        break;
+    }
+    if (lo)
+        *lo = l;
+    if (hi)
+        *hi = h;
 }

@@ -18,8 +18,10 @@
  * (spec/table.h) by index; the scenario layer reads the files and parses
  * mixtures (scenario/data.c).
  * Every value is seconds.  A bare number V means constant(V).  All draws are
- * finite and >= 0.  This file is plain data and parsing (no GSL); draws
- * are the model's (model/sample.h).
+ * finite and >= 0.  This file is plain data, parsing and what parsing and
+ * validation need to know of a distribution (its mean and its support,
+ * from GSL's special functions, no generator); draws are the model's
+ * (model/sample.h).
  */
 #ifndef HERD_DIST_H
 #define HERD_DIST_H
@@ -60,5 +62,26 @@ int spec_parse_number(const char *s, double *out);
 /* Parses `text`.  Returns NULL and fills *out, or a static message saying
  * what was expected (nothing written to *out). */
 const char *dist_parse(const char *text, dist *out);
+
+struct spec_table;
+
+/* The distribution's mean (for a truncated normal, the truncated mean;
+ * +infinity for a pareto with SHAPE <= 1).  `data` is the scenario's data
+ * store (spec/table.h), read for empirical and mixture distributions (their
+ * entry's mean; NaN when the entry is missing); NULL is fine for the
+ * others. */
+double dist_mean(const dist *d, const struct spec_table *data);
+
+/* The support of d: *lo the infimum of its draws (the smallest value a
+ * draw can take, or approach: 0 for exponential, lognormal, weibull and
+ * gamma), *hi their supremum (+infinity for the unbounded kinds), with
+ * lo <= hi.  constant(V): [V, V]; uniform(LO, HI): [LO, HI]; a normal or
+ * abs_normal with SD 0 and a lognormal with SD 0 are constants; pareto:
+ * [SCALE, +inf); empirical: the smallest and largest sample, or the edges
+ * of the outermost histogram bins with a positive count; mixture: the
+ * union over the components of positive weight.  An empirical or mixture
+ * whose entry is missing from data gives [NaN, NaN] (and so fails every
+ * comparison).  Either pointer may be NULL. */
+void dist_support(const dist *d, const struct spec_table *data, double *lo, double *hi);
 
 #endif

@@ -84,10 +84,11 @@ typedef struct model_spec {
     double bucket_s;            /* timeseries bucket width */
     double horizon_s;
     double warmup_s;            /* requests started before are not measured */
+    double window_from_s;       /* [run] window_s = FROM:TO: the per-request metrics count the */
+    double window_to_s;         /* logical requests started in [FROM, TO); TO <= FROM: no window */
     double trigger_start_s;     /* recovery_time_s is counted from here (< 0: the last outage or spike) */
     double trigger_end_s;       /* end of the trigger, for figures (< 0: the last outage or spike) */
-    double recovery_window_s;   /* see sim/model/recovery.h */
-    double recovery_fraction;
+    double recovery_dwell_s;    /* see sim/model/recovery.h */
     uint64_t max_buckets;       /* timeseries buckets this run may hold (0: no limit); the
                                  * run fails cleanly past it (set by the plan from memory) */
 
@@ -170,5 +171,9 @@ static inline bool spec_guard_shares_state(const model_spec *s)
             return true;
     return !s->ntools && s->policy.adaptive_rate;
 }
+
+/* True when [run] window_s is set: the per-request metrics then count the
+ * logical requests started in [window_from_s, window_to_s). */
+static inline bool spec_has_window(const model_spec *s) { return s->window_to_s > s->window_from_s; }
 
 #endif

@@ -21,7 +21,7 @@
 
 BEGIN {
     FS = "\t"
-    split("double integer distribution strategy strategies enum bool name outcome baseline preset columns classes statuses file", t, " ")
+    split("double integer distribution strategy strategies enum bool name outcome baseline preset columns classes statuses file window", t, " ")
     for (i in t) known[t[i]] = 1
     needchoices["enum"] = needchoices["bool"] = needchoices["preset"] = 1
     template["outage"] = "outage a"; template["tool"] = "tool t1"; template["layer"] = "layer l1"
@@ -84,6 +84,7 @@ mode == "markdown" && /^\| `/ {
     else if (ty == "name") tp = "name"
     else if (ty == "status") tp = "outcome"
     else if (ty == "a CSV file, or none") tp = "file"
+    else if (ty == "FROM:TO") tp = "window"
     else next  # [sweep] / [variant]: not keys of a scenario
     printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", section, key, tp, lo, hi, ch, def
     next
@@ -128,6 +129,7 @@ mode == "gen" {
     } else if (ty == "outcome") { V1 = "503"; V2 = "connection_refused" }
     else if (ty == "classes") { V1 = "server"; V2 = "timeout" }
     else if (ty == "statuses") { V1 = "502"; V2 = "504" }
+    else if (ty == "window") { V1 = "0:1"; V2 = "0:2" }
     else if (ty == "file" && data != "") { V1 = "none"; V2 = data (key == "trace_file" ? "/trace.csv" : "/capacity-drop.csv") }
     else { ok = 0; why = "type " ty " not generated" }
     if (full == "run.name" || full == "run.columns" || full == "run.baseline_variant") { ok = 0; why = "not a simulation input" }

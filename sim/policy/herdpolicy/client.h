@@ -142,7 +142,9 @@ typedef struct hp_admit {
 } hp_admit;
 
 /* NULL if the options are usable, else a static message (the first
- * problem of the enabled mechanisms' *_check()). */
+ * problem of the enabled mechanisms' *_check()); NULL options are an error
+ * here, as for every *_check() (hp_client_init() reads NULL as no shared
+ * mechanism). */
 const char *hp_client_check(const hp_client_opts *o);
 
 /* A client at now_s; opts NULL: no shared mechanism. */

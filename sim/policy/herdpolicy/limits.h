@@ -96,14 +96,13 @@ double hp_adaptive_on_response(hp_adaptive *a, double now_s, bool throttled);
  *
  * Zero as a setting
  *   Some fields have a default other than zero although zero is a sensible
- *   setting (no reserve, no minimum, hedge at once).  Those take HP_OFF to
- *   mean zero; the *_check() functions accept exactly HP_OFF and reject
- *   other negative values, and the state machines read any negative value
- *   as zero.  HP_OFF survives *_defaults() and *_init(), so a state's
- *   resolved options can be passed to *_init() again unchanged.
+ *   setting (no reserve, no minimum, hedge at once).  Those take HP_OFF
+ *   (herdpolicy.h) to mean zero; the *_check() functions accept exactly
+ *   HP_OFF and reject other negative values, and the state machines read
+ *   any negative value as zero.  HP_OFF survives *_defaults() and *_init(),
+ *   so a state's resolved options can be passed to *_init() again
+ *   unchanged.  The other fields have no zero setting: 0 is their default.
  */
-
-#define HP_OFF (-1)
 
 /* Returns the time an operation acts at: now_s if it is finite and not
  * below latest_s, else latest_s. */
