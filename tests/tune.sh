@@ -114,8 +114,8 @@ else bad "--maximize successes: $(cat "$T/err") $(grep -- --set "$T/max/recommen
 # the reason says n/a
 if "$HERD" tune "$K" --search retry.max_attempts=1:3:1 --minimize recovery_time_s -o "$T/u" >"$T/u.out" 2>&1; then
     grep -q '^recommended: none' "$T/u.out" && grep -q 'is n/a (undefined)' "$T/u/tune.csv" \
-        && ! grep -q -- '^--set' "$T/u/recommendation.txt" \
-        && ok "an undefined objective: no recommendation, the reason n/a" || bad "undefined objective: $(cat "$T/u.out")"
+        && ! grep -q -- '^--set' "$T/u/recommendation.txt" && ! grep -qi 'nan' "$T/u/tune.csv" \
+        && ok "an undefined objective: no recommendation, the reason n/a, no nan in tune.csv" || bad "undefined objective: $(cat "$T/u.out")"
 else
     bad "undefined objective: herd tune failed: $(cat "$T/u.out")"
 fi

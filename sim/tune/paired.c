@@ -22,6 +22,8 @@ void paired_mean_se(const double *x, size_t n, double *mean, double *se)
     }
     *mean = n ? m : NAN;
     *se = n >= 2 ? sqrt(fmax(ss, 0) / (double)(n - 1) / (double)n) : 0;
+    if (isnan(m)) /* a NaN sample: nothing is defined */
+        *se = NAN;
 }
 
 /* 1 if every x[i] equals x[0]. */
@@ -54,6 +56,8 @@ double paired_ci95(const double *x, size_t n)
         return NAN;
     double m, se;
     paired_mean_se(x, n, &m, &se);
+    if (isnan(m))
+        return NAN;
     return constant(x, n) ? 0 : gsl_cdf_tdist_Qinv(0.025, (double)(n - 1)) * se;
 }
 

@@ -17,7 +17,8 @@
 
 #include <stddef.h>
 
-/* Mean of x[0..n) and s / sqrt(n), its standard error (0 when n < 2). */
+/* Mean of x[0..n) and s / sqrt(n), its standard error (0 when n < 2;
+ * both NaN when a sample is NaN). */
 void paired_mean_se(const double *x, size_t n, double *mean, double *se);
 
 /* The one-sided (1 - alpha) bounds of the mean of x[0..n):

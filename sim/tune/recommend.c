@@ -37,6 +37,28 @@ static void mci(const double *x, uint32_t n, double *m, double *h)
     *h = paired_ci95(x, n);
 }
 
+/* A number, or n/a when it is undefined (NaN: a metric undefined in some
+ * run, or a CI of one replication): never "nan". */
+static void num(csv_out *o, double v)
+{
+    if (isfinite(v))
+        csv_dbl(o, v, 0);
+    else
+        csv_str(o, "n/a", 0);
+}
+
+/* "MEAN +/- HALF", or "n/a (...)" when the mean is undefined. */
+static const char *pm(char *buf, size_t n, double m, double h)
+{
+    if (!isfinite(m))
+        snprintf(buf, n, "n/a (undefined in some run)");
+    else if (!isfinite(h))
+        snprintf(buf, n, "%.6g +/- n/a", m);
+    else
+        snprintf(buf, n, "%.6g +/- %.3g", m, h);
+    return buf;
+}
+
 /* A word as a shell reads it: bare when harmless, else single-quoted. */
 static void shell_word(FILE *f, const char *s)
 {
@@ -160,16 +182,16 @@ static void write_csv(const tune_state *st, FILE *f)
             for (int k = 0; k < st->nm; k++) {
                 double m, h;
                 mci(tune_y(st, cd, k, p), cd->reps, &m, &h);
-                csv_dbl(&o, m, 0);
-                csv_dbl(&o, h, 0);
+                num(&o, m);
+                num(&o, h);
             }
             csv_u64(&o, cd->vreps, 0);
             for (int k = 0; k < st->nm; k++) {
                 if (cd->vreps) {
                     double m, h;
                     mci(tune_vy(st, cd, k, p), cd->vreps, &m, &h);
-                    csv_dbl(&o, m, 0);
-                    csv_dbl(&o, h, 0);
+                    num(&o, m);
+                    num(&o, h);
                 } else {
                     csv_str(&o, "", 0);
                     csv_str(&o, "", 0);
@@ -177,7 +199,7 @@ static void write_csv(const tune_state *st, FILE *f)
             }
             double em, es;
             paired_mean_se(&cd->ev[p * rq->max_reps], cd->reps, &em, &es);
-            csv_dbl(&o, em, 0);
+            num(&o, em);
             char sb[32];
             csv_str(&o, status_text(cd, sb, sizeof sb), 0);
             csv_str(&o, cd->reason == TUNE_DOMINATED ? "dominated" : cd->reason == TUNE_INFEASIBLE ? "infeasible" : "",
@@ -254,8 +276,9 @@ static void write_recommendation(const tune_state *st, FILE *f)
         char pl[256] = "the mean over operating points";
         if (wp >= 0)
             tune_point_label(st, (size_t)wp, pl, sizeof pl);
-        fprintf(f, "# %s = %.6g +/- %.3g (95%%, %u validation replications on fresh seeds; %s%s)\n",
-                st->m[k]->name, m, h, rc->vreps, wp >= 0 ? "worst point " : "", pl);
+        char b[64];
+        fprintf(f, "# %s = %s (95%%, %u validation replications on fresh seeds; %s%s)\n",
+                st->m[k]->name, pm(b, sizeof b, m, h), rc->vreps, wp >= 0 ? "worst point " : "", pl);
     }
     for (size_t p = 0; p < st->npoints; p++) {
         char pl[256];
@@ -264,7 +287,8 @@ static void write_recommendation(const tune_state *st, FILE *f)
         for (int k = 0; k < st->nm; k++) {
             double m, h;
             mci(tune_vy(st, rc, k, p), rc->vreps, &m, &h);
-            fprintf(f, "%s %s = %.6g +/- %.3g", k ? ";" : "", st->m[k]->name, m, h);
+            char b[64];
+            fprintf(f, "%s %s = %s", k ? ";" : "", st->m[k]->name, pm(b, sizeof b, m, h));
         }
         fputc('\n', f);
     }
@@ -498,7 +522,8 @@ static int summary(const tune_state *st, FILE *f)
         char pl[256] = "mean over points";
         if (wp >= 0)
             tune_point_label(st, (size_t)wp, pl, sizeof pl);
-        fprintf(f, "  %s = %.6g +/- %.3g (validation, %u replications; %s%s)\n", st->m[k]->name, m, h, rc->vreps,
+        char b[64];
+        fprintf(f, "  %s = %s (validation, %u replications; %s%s)\n", st->m[k]->name, pm(b, sizeof b, m, h), rc->vreps,
                 wp >= 0 ? "worst point " : "", pl);
     }
     if (st->binding >= 0) {
@@ -511,9 +536,10 @@ static int summary(const tune_state *st, FILE *f)
         char pl[256] = "mean over points";
         if (wp >= 0)
             tune_point_label(st, (size_t)wp, pl, sizeof pl);
+        char b[64];
         fprintf(f, "binds: %s (it ruled out %zu candidate(s), better ones among them; the recommendation's %s is "
-                   "%.6g +/- %.3g at %s)\n", rq->cons[st->binding].text, better, rq->cons[st->binding].metric->name,
-                m, h, pl);
+                   "%s at %s)\n", rq->cons[st->binding].text, better, rq->cons[st->binding].metric->name,
+                pm(b, sizeof b, m, h), pl);
     } else if (rq->ncons) {
         fprintf(f, "binds: no constraint ruled out a candidate with a better objective\n");
     }
@@ -551,7 +577,10 @@ static int summary(const tune_state *st, FILE *f)
                              rq->cons[k].metric->name, m, bp);
                 }
             }
-        if (d == 0 && h == 0)
+        if (!isfinite(d))
+            fprintf(f, "against %s: n/a (%s undefined in some validation run at %s)%s\n", os, rq->objective->name,
+                    pl, broken);
+        else if (d == 0 && h == 0)
             fprintf(f, "against %s: the same %s in every validation run at %s%s\n", os, rq->objective->name, pl, broken);
         else
             fprintf(f, "against %s: the recommendation's %s, %.6g +/- %.3g %s, at its worst point %s (paired, "
