@@ -46,9 +46,10 @@ SIM_SRC    := sim/base/alloc.c sim/base/text.c sim/base/csvread.c sim/base/filei
               sim/report/plot_csv.c sim/report/plot_load.c sim/report/plot_data.c sim/report/plot_figure.c \
               sim/report/presets.c sim/report/html.c sim/report/html_read.c sim/report/html_figs.c \
               sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c sim/experiment/rare.c \
+              sim/tune/paired.c sim/tune/space.c sim/tune/race.c sim/tune/recommend.c \
               sim/real/common.c sim/real/serve.c sim/real/backend.c sim/real/drive.c sim/real/session.c
-CLI_SRC    := sim/cli/main.c sim/cli/common.c sim/cli/rare_cmd.c sim/cli/real_cmd.c sim/cli/report_cmd.c
-TESTS      := test_fileio test_html test_policy test_zero test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model test_recovery
+CLI_SRC    := sim/cli/main.c sim/cli/common.c sim/cli/rare_cmd.c sim/cli/real_cmd.c sim/cli/report_cmd.c sim/cli/tune_cmd.c
+TESTS      := test_fileio test_html test_policy test_zero test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model test_recovery test_tune
 
 POLICY_OBJ := $(POLICY_SRC:%.c=$(BUILD)/%.o)
 HP_VERSION_NUM := $(shell sed -n 's/^\#define HP_VERSION "\(.*\)"/\1/p' sim/policy/herdpolicy.h)
@@ -60,7 +61,7 @@ CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN   := $(TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: mpi all deps run test unit-test cli-test asan-test bench reproduce validate update-golden fuzz fuzz-seeds install uninstall install-test clean readme-keys \
-        figures figures-list workshop realcheck stress
+        figures figures-list workshop realcheck stress tune-check tune-coverage
 
 all: herd $(BUILD)/libherdpolicy.a $(BUILD)/$(SO_REAL)
 
@@ -142,6 +143,7 @@ cli-test: herd $(BUILD)/tests/plainhttp
 	@sh tests/zero.sh ./herd
 	@sh tests/layers.sh
 	@sh tests/rare.sh ./herd
+	@sh tests/tune.sh ./herd
 	@sh tests/real.sh ./herd $(BUILD)/tests/plainhttp
 	@sh tests/golden.sh ./herd
 	@sh tests/metamorphic.sh ./herd
@@ -159,6 +161,10 @@ cli-test: herd $(BUILD)/tests/plainhttp
 	  $(BUILD)/valgrind-e2e --quiet
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd report \
 	  $(BUILD)/valgrind-e2e --quiet
+	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd tune \
+	  tests/tune/known.ini --set clients.count=100 --search retry.max_attempts=1:3:1 --minimize failures \
+	  --subject-to 'amplification<=1.6' --min-replications 2 --max-replications 4 --validation-replications 2 \
+	  --jobs 2 --quiet -o $(BUILD)/valgrind-tune
 
 # libFuzzer (clang) over everything that reads untrusted input, one
 # harness each: scenario parsing and the command line (fuzz_scenario), the
@@ -225,6 +231,8 @@ asan-test:
 	./herd-asan run scenarios/thundering-herd.ini --quiet -o $(BUILD)/asan-e2e \
 	  --set clients.count=500 --replications 2 --jobs 2
 	@sh tests/real.sh ./herd-asan build-asan/tests/plainhttp
+	./herd-asan tune tests/tune/known.ini --set clients.count=200 --search retry.max_attempts=1:4:1 \
+	  --minimize failures --subject-to 'amplification<=1.8' --jobs 2 --quiet -o $(BUILD)/asan-tune
 	@echo "asan: end-to-end run clean"
 
 # herd-mpi: the same program with MPI job distribution (herd run --mpi
@@ -255,7 +263,7 @@ FIGURES := plots/thundering-herd.png plots/thundering-herd.gif plots/aws-2015-co
            plots/metastable-goodput.png plots/agent-stack-variants.png plots/incident-replay.png \
            plots/incident-replay-goodput.png plots/metastable-breaker.png plots/metastable-throttle.png \
            plots/metastable-budget.png plots/realcheck.png plots/metastable-map.png plots/metastable-boundaries.png \
-           plots/quota-per-instance-variants.png
+           plots/quota-per-instance-variants.png plots/tune-brownout.png
 FIGURE   = sh tests/figure.sh ./herd $@
 FIG_DEPS = herd tests/figure.sh $(wildcard plots/*.gp)
 
@@ -308,10 +316,27 @@ plots/metastable-budget.png: $(MECH_DEPS)
 plots/realcheck.png: herd scenarios/realcheck.ini plots/realcheck.gp tests/realcheck.sh
 	sh tests/realcheck.sh ./herd build/realcheck
 	cp build/realcheck/realcheck.png $@
+# herd tune's figure: the search of scenarios/tune-brownout.ini (README,
+# "Tuning retries: herd tune"; several minutes on 2 cores)
+TUNE_BROWNOUT = --search retry.max_attempts=2:5:1 --search retry.cap_s=1,4,20 \
+                --search limits.limiter=none,aws_quota --search limits.breaker=false,true \
+                --minimize failures --subject-to 'amplification<=1.3'
+plots/tune-brownout.png: herd scenarios/tune-brownout.ini plots/tune.gp
+	./herd tune scenarios/tune-brownout.ini $(TUNE_BROWNOUT) -o build/figures/tune-brownout --quiet
+	cp build/figures/tune-brownout/tune.png $@
 # both maps from one run (about 4 minutes on 2 cores): see tests/map-figure.sh
 plots/metastable-map.png: build/figures/metastable-map/aggregate.csv tests/map-figure.sh plots/metastable-map.gp
 	sh tests/map-figure.sh build/figures/metastable-map plots
 plots/metastable-boundaries.png: plots/metastable-map.png
+
+# herd tune against the exhaustive grid on the thundering herd (at most 30%
+# of its events, the grid's optimum), and the winner's curse measured over
+# 40 tunes (the coverage of the validated CI by fresh runs, Wilson
+# interval): a few minutes each, not part of make test.
+tune-check: herd
+	sh tests/tune-grid.sh ./herd build/tune-check
+tune-coverage: herd
+	sh tests/tune-coverage.sh ./herd build/tune-coverage 40
 
 # The metastability maps, their headline, the trigger-height check and the
 # hysteresis (README, "Metastable failures"): about 35 minutes of one core

@@ -216,9 +216,9 @@ for img in $(grep -o '](plots/[^)]*)' "$ROOT/README.md" | sed 's/^](//; s/)$//' 
     # herd plot's figures (tests/figure.sh), the mechanism figures (tests/mechanisms.sh),
     # plots/realcheck.png, drawn from real measurements by make realcheck, or the
     # metastability maps (tests/map-figure.sh writes plots/metastable-map.png and
-    # plots/metastable-boundaries.png)
+    # plots/metastable-boundaries.png), or herd tune's figure (plots/tune-brownout.png)
     env -u MAKEFLAGS -u MAKELEVEL make -s -n -B -C "$ROOT" "$img" 2>/dev/null \
-        | grep -qE "tests/figure.sh ./herd $img |tests/mechanisms.sh [^ ]+ [^ ]+ [^ ]+ $img |^cp build/realcheck/realcheck.png $img\$|tests/map-figure.sh build/figures/metastable-map plots\$" && ok \
+        | grep -qE "tests/figure.sh ./herd $img |tests/mechanisms.sh [^ ]+ [^ ]+ [^ ]+ $img |^cp build/realcheck/realcheck.png $img\$|tests/map-figure.sh build/figures/metastable-map plots\$|^cp build/figures/tune-brownout/tune.png $img\$" && ok \
         || bad "README image $img: no rule in the Makefile makes it"
 done
 

@@ -737,3 +737,19 @@ done:
     plot_folder_free(&fo);
     return rc;
 }
+
+int plot_script(const char *name, const char *wd, const char *arg, char *err, size_t errlen)
+{
+    char plots[PATH_MAX], script[PATH_MAX];
+    if (find_scripts(plots, err, errlen))
+        return -1;
+    if (plot_path_fmt(script, err, errlen, "%s%s/%s", plots[0] == '/' ? "" : "./", plots, name))
+        return -1;
+    if (access(script, R_OK) != 0) {
+        char shown[SHOWN_MAX + 8];
+        plot_esc(shown, sizeof shown, script, SHOWN_MAX);
+        snprintf(err, errlen, "cannot read the plot script %s", shown);
+        return -1;
+    }
+    return run_gnuplot(script, wd, arg, NULL, err, errlen);
+}
