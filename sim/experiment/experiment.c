@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../base/alloc.h"
+#include "../base/text.h"
 #include "../engine/sim.h"
 #include "../model/model.h"
 #include "../report/partial.h"
@@ -134,22 +135,6 @@ double exp_wall_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* An argument as a shell would need it: bare if harmless, else quoted. */
-static void shell_word(FILE *f, const char *s)
-{
-    if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == strlen(s)) {
-        fputs(s, f);
-        return;
-    }
-    fputc('\'', f);
-    for (; *s; s++)
-        if (*s == '\'')
-            fputs("'\\''", f);
-        else
-            fputc(*s, f);
-    fputc('\'', f);
-}
-
 int exp_describe(FILE *f, const exp_plan *plan)
 {
     const scn_config *b = plan->base;
@@ -214,7 +199,7 @@ static char *manifest(const exp_plan *plan, const char *path, const exp_options 
             !strcmp(a, "--plot") || !strcmp(a, "--mpi"))
             continue;
         fputc(' ', f);
-        shell_word(f, a);
+        text_shell_word(f, a);
     }
     fprintf(f, "\nscenario: %s\nseed: %llu\n", path, (unsigned long long)plan->base->seed);
     scn_data_print_files(f); /* the data files read (none: no line) */

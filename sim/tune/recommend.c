@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "../base/alloc.h"
+#include "../base/text.h"
 #include "../experiment/experiment.h"
 #include "../report/csv.h"
 #include "../report/plot.h"
@@ -57,22 +58,6 @@ static const char *pm(char *buf, size_t n, double m, double h)
     else
         snprintf(buf, n, "%.6g +/- %.3g", m, h);
     return buf;
-}
-
-/* A word as a shell reads it: bare when harmless, else single-quoted. */
-static void shell_word(FILE *f, const char *s)
-{
-    if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == strlen(s)) {
-        fputs(s, f);
-        return;
-    }
-    fputc('\'', f);
-    for (; *s; s++)
-        if (*s == '\'')
-            fputs("'\\''", f);
-        else
-            fputc(*s, f);
-    fputc('\'', f);
 }
 
 static const char *status_text(const tune_cand *cd, char *buf, size_t n)
@@ -246,7 +231,7 @@ static void write_recommendation(const tune_state *st, FILE *f)
             if (!said++)
                 fprintf(f, "# the run options given to herd tune\n");
             fputs("--set ", f);
-            shell_word(f, rq->flags[i] + 6);
+            text_shell_word(f, rq->flags[i] + 6);
             fputc('\n', f);
             quoted |= strpbrk(rq->flags[i] + 6, " \t'\"") != NULL;
         }
@@ -255,7 +240,7 @@ static void write_recommendation(const tune_state *st, FILE *f)
         char a[SCN_SWEEP_KEY_MAX + SCN_VALUE_MAX + 2];
         tune_space_set(rq->space, (size_t)st->recommended, d, a, sizeof a);
         fputs("--set ", f);
-        shell_word(f, a);
+        text_shell_word(f, a);
         fputc('\n', f);
         quoted |= strpbrk(a, " \t'\"") != NULL;
     }
@@ -307,7 +292,7 @@ static void write_manifest(const tune_state *st, FILE *f)
         if (!strncmp(a, "--output=", 9) || !strncmp(a, "--jobs=", 7) || !strcmp(a, "-q") || !strcmp(a, "--quiet"))
             continue;
         fputc(' ', f);
-        shell_word(f, a);
+        text_shell_word(f, a);
     }
     fprintf(f, "\nscenario: %s\n", rq->path);
     for (int i = 0; i < rq->nflags; i++)
