@@ -66,15 +66,16 @@ set datafile commentschars "#"
 
 # Margins, in canvas units (pixels, or characters for text), from the
 # lengths of the texts they hold: pngcairo draws a point as 4/3 pixel, a
-# digit 0.64 em wide, other characters at most about 0.6 em (cwS is
-# generous), a line 1.2 em high.
+# digit 0.64 em wide, other characters at most about 0.6 em (most are
+# narrower), a line 1.25 em high.
 # WRAP: the text src in lines of at most wc characters, broken after one
 # of the characters of seps (or hard): wout, its lines wlines, the longest wlong.
 WRAP = 'wout = ""; wlines = 1; wlong = 0; while (strlen(src) > wc) { cut = 0; do for [c = 1:wc] { if (strstrt(seps, src[c:c]) > 0) { cut = c } }; if (cut == 0) { cut = wc }; wlong = cut > wlong ? cut : wlong; wout = wout . src[1:cut] . "\n"; src = src[cut + 1:]; wlines = wlines + 1 }; wlong = strlen(src) > wlong ? strlen(src) : wlong; wout = wout . src'
 dumb = term eq "dumb"
 pxpt = dumb ? 0 : 4.0 / 3
 cwN = dumb ? 1 : 0.64 * fs * pxpt       # a digit of the tick labels
-cwS = dumb ? 1 : 0.62 * sfs * pxpt      # a character of the small texts
+cwS = dumb ? 1 : 0.6 * sfs * pxpt       # a character of the small texts
+cwD = dumb ? 1 : 0.64 * sfs * pxpt      # a digit of the values on the bars
 lhN = dumb ? 1 : 1.25 * fs * pxpt       # a line of text
 lhS = dumb ? 1 : 1.25 * sfs * pxpt
 lhT = dumb ? 1 : 1.25 * tfs * pxpt
@@ -105,18 +106,19 @@ slot = pw / nv
 wc = dumb ? 1000 : int(0.95 * W / cwS); src = subtitle; seps = ";"; eval WRAP
 if (wlong > wc) { src = subtitle; seps = " "; eval WRAP }
 subtitle = wout; snl = wlines
-bslot = slot * 0.8 / ns
+bslot = ns == 1 ? slot : slot * 0.8 / ns    # from a bar's centre to the next one's
 # The variant names: across when they fit their slot; else wrapped at
 # '_', '-', ' ' or '.' into lines of at most 14, 22 or all their
 # characters and slanted by the smallest of 30, 45, 60 or 90 degrees at
 # which the slanted lines of neighbours do not touch (slot x sin(angle)
-# >= their height) and the names take at most a quarter of a panel's
-# row; else numbered, the numbers named in a line under the subtitle.
+# >= their height) and the names take at most 30% of a panel's row;
+# else numbered, the numbers named in a line under the subtitle.
 vlen = 0
 do for [i = 1:nv] { vlen = strlen(vlab[i]) > vlen ? strlen(vlab[i]) : vlen }
 array vtxt[nv]
 fitc = int(slot * 0.92 / cwS)
-maxh = 0.25 * H / rows
+maxh = 0.3 * H / rows
+gh = dumb ? 1 : 1.1 * sfs * pxpt    # a line's glyphs, without the gap to the next
 rot = -1; nl = 1; ll = vlen
 if (dumb || vlen <= fitc) { rot = 0; wc = vlen }
 do for [a = 30:90:15] {
@@ -125,7 +127,7 @@ do for [a = 30:90:15] {
             wc = w + 0 > 0 ? w + 0 : vlen; nl = 1; ll = 0
             do for [i = 1:nv] { src = vlab[i]; seps = "_-. "; eval WRAP; ll = wlong > ll ? wlong : ll; nl = wlines > nl ? wlines : nl }
             hgt = ll * cwS * sin(pi * a / 180.0) + nl * lhS * cos(pi * a / 180.0)
-            if (slot * sin(pi * a / 180.0) >= 1.05 * nl * lhS && hgt <= maxh) { rot = a }
+            if (slot * sin(pi * a / 180.0) >= (nl - 1) * lhS + gh && hgt <= maxh) { rot = a }
         }
     }
 }
@@ -146,8 +148,8 @@ ext = rot ? ll * cwS * cos(pi * rot / 180.0) + nl * lhS * sin(pi * rot / 180.0) 
 if (!dumb && ext > lft * W) {
     lft = ext / W
     pw = (W * (rgt - lft) - (cols - 1) * spx * W) / cols
-    slot = pw / nv; bslot = slot * 0.8 / ns
-    while (rot < 90 && slot * sin(pi * rot / 180.0) < 1.05 * nl * lhS) { rot = rot + 15 }
+    slot = pw / nv; bslot = ns == 1 ? slot : slot * 0.8 / ns
+    while (rot < 90 && slot * sin(pi * rot / 180.0) < (nl - 1) * lhS + gh) { rot = rot + 15 }
 }
 array mtit[nm]
 tnl = 1
@@ -157,9 +159,11 @@ do for [k = 1:nm] {
 }
 ttop = dumb ? 4.0 + keyh : lhT + snl * lhS + 14 + keyh   # title, subtitle, key
 top = 1 - (dumb ? ttop : ttop + (tnl + 1) * lhN + 8) / H   # and the panels' titles
-xt = dumb ? 1.0 : (rot ? ll * cwS * sin(pi * rot / 180.0) + nl * lhS * cos(pi * rot / 180.0) : nl * lhS) + 12
-bot = (dumb ? 3.0 : xt + 0.6 * lhS + 16) / H
-spy = (dumb ? 3.0 : xt + 0.6 * lhS + 2 * lhN + 24) / H
+# the names' height below the axis (slanted: the longest line's rise and
+# the lines' depth), and the gap gnuplot leaves above them
+xt = dumb ? 1.0 : (rot ? ll * cwS * sin(pi * rot / 180.0) + ((nl - 1) * lhS + gh) * cos(pi * rot / 180.0) + 0.5 * lhS + 8 : nl * lhS + 0.6 * lhS + 16)
+bot = (dumb ? 3.0 : xt) / H
+spy = (dumb ? 3.0 : xt + tnl * lhN + 24) / H
 ph = (H * (top - bot) - (rows - 1) * spy * H) / rows    # a panel's height
 # The value on each bar: across when it fits the bar's slot, upright
 # (rotated by 90) when the slot holds its height, else not written (the
@@ -169,8 +173,8 @@ do for [k = 1:nm] {
     f = data . "/variants-" . mname[k] . ".csv"
     stats f using (strlen(strcol("label")) > labl ? labl = strlen(strcol("label")) : 0) nooutput
 }
-vrot = dumb ? 0 : (labl * cwS <= 0.95 * bslot ? 0 : lhS <= 0.95 * bslot ? 90 : -1)
-labh = dumb ? 1 : (vrot == 90 ? labl * cwS : lhS) + 6
+vrot = dumb ? 0 : (labl * cwD <= 0.95 * bslot ? 0 : gh <= 0.95 * bslot ? 90 : -1)
+labh = dumb ? 1 : (vrot == 90 ? labl * cwD : lhS) + 6
 array ytop[nm]
 do for [k = 1:nm] {
     f = data . "/variants-" . mname[k] . ".csv"
@@ -180,10 +184,10 @@ do for [k = 1:nm] {
     ytop[k] = (vrot < 0 || room <= 0.3 * ph) ? mtop[k] : (ymx * ph / room > mtop[k] ? ymx * ph / room : mtop[k])
 }
 # The y tick step: 1, 2 or 5 x 10^n, so that the ticks stand at least
-# two lines apart.
+# a line and a half apart.
 nice(x) = (e = 10 ** floor(log10(x)), m = x / e, (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * e)
 array ystep[nm]
-do for [k = 1:nm] { ystep[k] = nice(ytop[k] / (ph / (2 * lhN) > 1 ? floor(ph / (2 * lhN)) : 1)) }
+do for [k = 1:nm] { ystep[k] = nice(ytop[k] / (ph / (1.5 * lhN) > 2 ? floor(ph / (1.5 * lhN)) : 2)) }
 fN = sprintf(",%g", fs); fS = sprintf(",%g", sfs); fT = sprintf(",%g", tfs)
 
 do for [fmt in (dumb ? "txt" : term eq "svg" ? "svg" : "png svg")] {
