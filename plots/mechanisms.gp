@@ -82,6 +82,7 @@ if (kind eq "throttle") {
     unset label 1
     set size 0.5, 0.42; set origin 0.5, 0.03
     set autoscale y
+    set ytics autofreq
     set ylabel "in the 120 s window"
     set format y "%.0s%c"
     set key top left vertical
