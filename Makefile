@@ -132,6 +132,7 @@ validate: $(BUILD)/tests/validate
 cli-test: herd $(BUILD)/tests/plainhttp
 	@sh tests/cli.sh ./herd
 	@sh tests/plot.sh ./herd
+	@sh tests/figure-layout.sh ./herd
 	@sh tests/hostile-plot.sh ./herd
 	@sh tests/plot-signal.sh ./herd
 	@sh tests/plot-matrix.sh ./herd

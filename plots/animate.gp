@@ -46,7 +46,7 @@ stats info using (strcol(1) eq "panel" && i < ns ? (i = i + 1, sname[i] = strcol
 array ws[nwin + 1]; array we[nwin + 1]; array wl[nwin + 1]
 i = 0
 stats info using (strcol(1) eq "win" && i < nwin ? (i = i + 1, ws[i] = column(3), we[i] = column(4), wl[i] = strcol(5)) : 0, 0) nooutput
-style = "talk"; term = "png"; fs = 16; tfs = 22; sfs = 13; lw = 3; blw = 1.5
+style = "talk"; term = "png"; fs = 16; tfs = 22; sfs = 16; lw = 3; blw = 1.5
 stats data . "/style.tsv" using (k = strcol(1), \
     (k eq "style" ? style = strcol(2) : 0), (k eq "term" ? term = strcol(2) : 0), \
     (k eq "fs" ? fs = column(2) : 0), (k eq "tfs" ? tfs = column(2) : 0), (k eq "sfs" ? sfs = column(2) : 0), \
