@@ -35,7 +35,7 @@
 #include "../model/model.h"
 #include "../policy/herdpolicy.h"
 #include "../report/partial.h"
-#include "../report/plot.h"
+#include "../plot/plot.h"
 #include "../report/report.h"
 #include "../scenario/scenario.h"
 #include "cli.h"

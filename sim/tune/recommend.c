@@ -25,7 +25,7 @@
 #include "../base/text.h"
 #include "../experiment/experiment.h"
 #include "../report/csv.h"
-#include "../report/plot.h"
+#include "../plot/plot.h"
 #include "../report/report.h"
 #include "internal.h"
 #include "paired.h"

@@ -42,7 +42,7 @@
 #include "../base/alloc.h"
 #include "../base/fileio.h"
 #include "../model/results.h"
-#include "csv.h"
+#include "../report/csv.h"
 
 extern char **environ;
 
