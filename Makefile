@@ -128,7 +128,7 @@ unit-test: $(TEST_BIN) $(BUILD)/tests/validate
 validate: $(BUILD)/tests/validate
 	$(BUILD)/tests/validate
 
-cli-test: herd $(BUILD)/tests/plainhttp
+cli-test: herd $(BUILD)/$(SO_REAL) $(BUILD)/tests/plainhttp
 	@sh tests/cli.sh ./herd
 	@sh tests/docs.sh ./herd
 	@sh tests/plot.sh ./herd
