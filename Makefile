@@ -4,7 +4,7 @@
 #   make test     same set-up, then every test (unit, end-to-end, sanitizers)
 #   make          build ./herd and libherdpolicy.a
 #   make reproduce  the AWS 2015 simulation and the 62/65 claim, with figures, into out/
-#   make figures  every figure the README shows, into plots/ (a rule per image)
+#   make figures  every figure of the README and doc/, into plots/ (a rule per image)
 #   make metastable-maps  recovery maps of every mitigation, headline, hysteresis, into out/ (about 30 min)
 #   make workshop the five lessons of scenarios/workshop/: run, check what each page says, draw
 #   make validate the engine against queueing theory (full table)
@@ -246,10 +246,10 @@ reproduce: deps
 	@$(MAKE) --no-print-directory all
 	@sh tests/reproduce.sh ./herd out
 
-# Every figure the README shows, a rule per image: the scenario runs into
+# Every figure of the README and doc/, a rule per image: the scenario runs into
 # build/figures/NAME/, herd plot draws it (talk style), the figure is copied
 # into plots/ (committed).  tests/plot.sh checks that every image of the
-# README has its rule here.
+# README.md and doc/*.md has its rule here.
 FIGURES := plots/thundering-herd.png plots/thundering-herd.gif plots/aws-2015-completion.png \
            plots/aws-2015-calls.png plots/aws-2015-calls-over-time.png plots/jitter-62-65.png \
            plots/jitter-62-65-sensitivity.png plots/idempotency-variants.png plots/layers-variants.png \
@@ -315,7 +315,7 @@ plots/metastable-map.png: build/figures/metastable-map/aggregate.csv tests/map-f
 plots/metastable-boundaries.png: plots/metastable-map.png
 
 # The metastability maps, their headline, the trigger-height check and the
-# hysteresis (README, "Metastable failures"): about 35 minutes of one core
+# hysteresis (doc/metastable.md): about 35 minutes of one core
 # per run x 2 cores; everything lands in out/.
 metastable-maps: herd
 	./herd run scenarios/metastable-map.ini -o out/metastable-map --quiet
