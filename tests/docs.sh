@@ -76,6 +76,10 @@ for page in doc/*.md; do
     grep -qF "]($page)" README.md && ok || bad "README.md does not link to $page"
 done
 [ "$(wc -l <README.md)" -le 400 ] && ok || bad "README.md has $(wc -l <README.md) lines, more than 400"
+# the README opens with the two commands, make run then make test
+first=$(awk '/^```sh/ { on = 1; next } on && /^```/ { exit } on { print $1, $2 }' README.md)
+[ "$first" = "make run
+make test" ] && ok || bad "README.md: the first sh block is not make run, then make test: $first"
 [ "${2:-}" = --links ] && { echo "docs: $pass passed, $fail failed"; [ "$fail" = 0 ]; exit; }
 
 # --- 2. the sh blocks ---------------------------------------------------------
