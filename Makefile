@@ -84,9 +84,6 @@ $(BUILD)/$(SO_REAL): $(POLICY_PIC) sim/policy/herdpolicy.map
 	ln -sf $(SO_REAL) $(BUILD)/$(SO_NAME)
 	ln -sf $(SO_NAME) $(BUILD)/libherdpolicy.so
 
-$(BUILD)/herdpolicy.pc: sim/policy/herdpolicy.pc.in sim/policy/herdpolicy.h Makefile
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(HP_VERSION_NUM)|' $< >$@
-
 $(BUILD)/libherdsim.a: $(SIM_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
@@ -360,7 +357,7 @@ INSTALL_FILES  = bin/herd lib/libherdpolicy.a lib/$(SO_REAL) lib/$(SO_NAME) lib/
                  include/herdpolicy.h include/herdpolicy/limits.h include/herdpolicy/client.h lib/pkgconfig/herdpolicy.pc share/man/man1/herd.1 share/man/man3/herdpolicy.3 \
                  share/man/man5/herd-scenario.5
 
-install: all $(BUILD)/herdpolicy.pc
+install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
 	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3 $(DESTDIR)$(PREFIX)/share/man/man5
 	install -m 755 herd $(DESTDIR)$(PREFIX)/bin/herd
@@ -371,6 +368,8 @@ install: all $(BUILD)/herdpolicy.pc
 	install -m 644 sim/policy/herdpolicy.h $(DESTDIR)$(PREFIX)/include/herdpolicy.h
 	install -d $(DESTDIR)$(PREFIX)/include/herdpolicy
 	install -m 644 sim/policy/herdpolicy/limits.h sim/policy/herdpolicy/client.h $(DESTDIR)$(PREFIX)/include/herdpolicy/
+	@# written for this PREFIX every time (a file target would keep an earlier install's prefix)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(HP_VERSION_NUM)|' sim/policy/herdpolicy.pc.in >$(BUILD)/herdpolicy.pc
 	install -m 644 $(BUILD)/herdpolicy.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/herdpolicy.pc
 	install -m 644 herd.1 $(DESTDIR)$(PREFIX)/share/man/man1/herd.1
 	install -m 644 herdpolicy.3 $(DESTDIR)$(PREFIX)/share/man/man3/herdpolicy.3

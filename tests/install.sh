@@ -69,6 +69,15 @@ if command -v man >/dev/null; then
 fi
 
 $MAKE --no-print-directory -s uninstall DESTDIR="$dest" PREFIX="$prefix" >"$tmp/uninstall.log" 2>&1 && ok || bad "make uninstall"
+# a second install under another prefix: its pkg-config file names that
+# prefix (not the first install's)
+if $MAKE --no-print-directory -s install DESTDIR="$dest" PREFIX=/opt/herd-other >"$tmp/install2.log" 2>&1; then
+    grep -qx 'prefix=/opt/herd-other' "$dest/opt/herd-other/lib/pkgconfig/herdpolicy.pc" && ok ||
+        bad "install PREFIX=/opt/herd-other: herdpolicy.pc says $(head -1 "$dest/opt/herd-other/lib/pkgconfig/herdpolicy.pc")"
+    $MAKE --no-print-directory -s uninstall DESTDIR="$dest" PREFIX=/opt/herd-other >>"$tmp/uninstall.log" 2>&1 && ok || bad "make uninstall (second prefix)"
+else
+    bad "make install PREFIX=/opt/herd-other"; cat "$tmp/install2.log"
+fi
 left=$(cd "$dest" && find . -type f -o -type l)
 [ -z "$left" ] && ok || bad "left after uninstall: $left"
 echo "install: $pass passed, $fail failed"
