@@ -4,7 +4,7 @@
 #   make test     same set-up, then every test (unit, end-to-end, sanitizers)
 #   make          build ./herd and libherdpolicy.a
 #   make reproduce  the AWS 2015 simulation and the 62/65 claim, with figures, into out/
-#   make figures  every figure the README shows, into plots/ (a rule per image)
+#   make figures  every figure of the README and doc/, into plots/ (a rule per image)
 #   make metastable-maps  recovery maps of every mitigation, headline, hysteresis, into out/ (about 30 min)
 #   make workshop the five lessons of scenarios/workshop/: run, check what each page says, draw
 #   make validate the engine against queueing theory (full table)
@@ -13,7 +13,7 @@
 #   make stress   the tests that use wall-clock time, 20 times with both cores busy (20/20 to pass)
 #   make bench    events/s and peak memory, ladder queue vs heap, 1e4..1e7 clients and the OCC sweep
 #   make install  PREFIX=/usr/local DESTDIR= (make uninstall: the same files removed)
-#   make readme-keys  regenerate the key reference in README.md
+#   make readme-keys  regenerate the key, column and preset references in doc/ and herd-scenario.5
 #   make clean
 
 CC       ?= cc
@@ -85,9 +85,6 @@ $(BUILD)/$(SO_REAL): $(POLICY_PIC) sim/policy/herdpolicy.map
 	ln -sf $(SO_REAL) $(BUILD)/$(SO_NAME)
 	ln -sf $(SO_NAME) $(BUILD)/libherdpolicy.so
 
-$(BUILD)/herdpolicy.pc: sim/policy/herdpolicy.pc.in sim/policy/herdpolicy.h Makefile
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(HP_VERSION_NUM)|' $< >$@
-
 $(BUILD)/libherdsim.a: $(SIM_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
@@ -129,8 +126,9 @@ unit-test: $(TEST_BIN) $(BUILD)/tests/validate
 validate: $(BUILD)/tests/validate
 	$(BUILD)/tests/validate
 
-cli-test: herd $(BUILD)/tests/plainhttp
+cli-test: herd $(BUILD)/$(SO_REAL) $(BUILD)/tests/plainhttp
 	@sh tests/cli.sh ./herd
+	@sh tests/docs.sh ./herd
 	@sh tests/plot.sh ./herd
 	@sh tests/figure-layout.sh ./herd
 	@sh tests/hostile-plot.sh ./herd
@@ -254,10 +252,10 @@ reproduce: deps
 	@$(MAKE) --no-print-directory all
 	@sh tests/reproduce.sh ./herd out
 
-# Every figure the README shows, a rule per image: the scenario runs into
+# Every figure of the README and doc/, a rule per image: the scenario runs into
 # build/figures/NAME/, herd plot draws it (talk style), the figure is copied
 # into plots/ (committed).  tests/plot.sh checks that every image of the
-# README has its rule here.
+# README.md and doc/*.md has its rule here.
 FIGURES := plots/thundering-herd.png plots/thundering-herd.gif plots/aws-2015-completion.png \
            plots/aws-2015-calls.png plots/aws-2015-calls-over-time.png plots/jitter-62-65.png \
            plots/jitter-62-65-sensitivity.png plots/idempotency-variants.png plots/layers-variants.png \
@@ -340,7 +338,7 @@ tune-coverage: herd
 	sh tests/tune-coverage.sh ./herd build/tune-coverage 40
 
 # The metastability maps, their headline, the trigger-height check and the
-# hysteresis (README, "Metastable failures"): about 35 minutes of one core
+# hysteresis (doc/metastable.md): about 35 minutes of one core
 # per run x 2 cores; everything lands in out/.
 metastable-maps: herd
 	./herd run scenarios/metastable-map.ini -o out/metastable-map --quiet
@@ -382,11 +380,12 @@ bench: deps
 # scenarios and the plot scripts.  make uninstall removes exactly these.
 INSTALL_SHARE := $(PREFIX)/share/herd
 INSTALL_FILES  = bin/herd lib/libherdpolicy.a lib/$(SO_REAL) lib/$(SO_NAME) lib/libherdpolicy.so \
-                 include/herdpolicy.h include/herdpolicy/limits.h include/herdpolicy/client.h lib/pkgconfig/herdpolicy.pc share/man/man1/herd.1 share/man/man3/herdpolicy.3
+                 include/herdpolicy.h include/herdpolicy/limits.h include/herdpolicy/client.h lib/pkgconfig/herdpolicy.pc share/man/man1/herd.1 share/man/man3/herdpolicy.3 \
+                 share/man/man5/herd-scenario.5
 
-install: all $(BUILD)/herdpolicy.pc
+install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
-	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3
+	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3 $(DESTDIR)$(PREFIX)/share/man/man5
 	install -m 755 herd $(DESTDIR)$(PREFIX)/bin/herd
 	install -m 644 $(BUILD)/libherdpolicy.a $(DESTDIR)$(PREFIX)/lib/libherdpolicy.a
 	install -m 755 $(BUILD)/$(SO_REAL) $(DESTDIR)$(PREFIX)/lib/$(SO_REAL)
@@ -395,9 +394,12 @@ install: all $(BUILD)/herdpolicy.pc
 	install -m 644 sim/policy/herdpolicy.h $(DESTDIR)$(PREFIX)/include/herdpolicy.h
 	install -d $(DESTDIR)$(PREFIX)/include/herdpolicy
 	install -m 644 sim/policy/herdpolicy/limits.h sim/policy/herdpolicy/client.h $(DESTDIR)$(PREFIX)/include/herdpolicy/
+	@# written for this PREFIX every time (a file target would keep an earlier install's prefix)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(HP_VERSION_NUM)|' sim/policy/herdpolicy.pc.in >$(BUILD)/herdpolicy.pc
 	install -m 644 $(BUILD)/herdpolicy.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/herdpolicy.pc
 	install -m 644 herd.1 $(DESTDIR)$(PREFIX)/share/man/man1/herd.1
 	install -m 644 herdpolicy.3 $(DESTDIR)$(PREFIX)/share/man/man3/herdpolicy.3
+	install -m 644 herd-scenario.5 $(DESTDIR)$(PREFIX)/share/man/man5/herd-scenario.5
 	install -d $(DESTDIR)$(INSTALL_SHARE)/plots
 	install -m 644 plots/*.gp $(DESTDIR)$(INSTALL_SHARE)/plots/
 	@cd scenarios && find . -type d | while read -r d; do install -d "$(DESTDIR)$(INSTALL_SHARE)/scenarios/$$d"; done; \
@@ -419,22 +421,21 @@ clean:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
-# Rewrites the key reference and the column table in README.md from the
-# key table (herd keys) and the metric table (herd columns).
+# Rewrites the generated references from the program: the key reference of
+# doc/scenarios.md (herd keys) and herd-scenario.5 (herd keys through
+# tests/scenario-man.sh), the column table of doc/outputs.md (herd columns)
+# and the preset table of doc/presets.md (herd presets).  tests/docs.sh
+# checks that they are up to date.
+REGEN = awk -v f="$(1)" -v tag="$(2)" 'BEGIN { skip = 0 } \
+	  $$0 == "<!-- " tag ":begin -->" { print; while ((getline l < f) > 0) print l; skip = 1; next } \
+	  $$0 == "<!-- " tag ":end -->" { skip = 0 } !skip { print }' $(3) >build/regen.new && mv build/regen.new $(3)
 readme-keys: herd
+	@mkdir -p build
 	@./herd columns >build/columns.md
-	@awk 'BEGIN { skip = 0 } \
-	  /<!-- columns:begin -->/ { print; while ((getline l < "build/columns.md") > 0) print l; skip = 1; next } \
-	  /<!-- columns:end -->/ { skip = 0 } !skip { print }' README.md >build/README.md.new
-	@mv build/README.md.new README.md
+	@$(call REGEN,build/columns.md,columns,doc/outputs.md)
 	@./herd keys >build/keys.md
-	@awk 'BEGIN { skip = 0 } \
-	  /<!-- keys:begin -->/ { print; while ((getline l < "build/keys.md") > 0) print l; skip = 1; next } \
-	  /<!-- keys:end -->/ { skip = 0 } !skip { print }' README.md >build/README.md.new
-	@mv build/README.md.new README.md
+	@$(call REGEN,build/keys.md,keys,doc/scenarios.md)
 	@./herd presets >build/presets.md
-	@awk 'BEGIN { skip = 0 } \
-	  /<!-- presets:begin -->/ { print; while ((getline l < "build/presets.md") > 0) print l; skip = 1; next } \
-	  /<!-- presets:end -->/ { skip = 0 } !skip { print }' README.md >build/README.md.new
-	@mv build/README.md.new README.md
-	@echo "README.md: key reference updated"
+	@$(call REGEN,build/presets.md,presets,doc/presets.md)
+	@sh tests/scenario-man.sh <build/keys.md >build/herd-scenario.5 && mv build/herd-scenario.5 herd-scenario.5
+	@echo "doc/scenarios.md, doc/outputs.md, doc/presets.md, herd-scenario.5: references updated"

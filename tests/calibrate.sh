@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/calibrate.sh HERD: the recovery measure (sim/model/recovery.c) on
-# systems whose answer is known, and the calibration table of the README.
+# systems whose answer is known, and the calibration table of doc/validation.md.
 #
 # Stable: M/M/1/K queues without retries (tests/calibrate/stable.ini), rho
 # 0.3 to 0.98, arrival rates 1/s to 10,000/s, horizons of 200 s and
