@@ -40,7 +40,8 @@ ylab = "spike length (s)"; yunit = " s"; what = "a spike to 1,500/s"
 stats data . "/axis.txt" using (strcol(1) eq "height" ? (ylab = "spike height (/s), 10 s", yunit = "", what = "a 10 s spike") : 0) nooutput
 
 fs = 16; tfs = 22
-set terminal pngcairo size 1600,900 font sprintf(",%d", fs) noenhanced
+nrows = int((nv + 3) / 4)  # four panels a row, as many rows as the variants need
+set terminal pngcairo size 1600, 450 * nrows font sprintf(",%d", fs) noenhanced
 set output data . "/metastable-map.png"
 # 0 (never recovers): vermilion; 1 (always): blue, via white at 0.5
 set palette defined (0 "#D55E00", 0.5 "#F7F7F7", 1 "#0072B2")
@@ -50,7 +51,7 @@ set yrange [-0.5 : nt - 0.5]
 set ytics ()
 do for [j = 1:nt] { set ytics add (word(triggers, j) . yunit j - 1) }
 set xtics lmin, 2 * step, lmax
-set multiplot layout 2, 4 title "metastable-map: share of runs that recover after " . what . " (capacity 1,000/s)" font sprintf(",%d", tfs)
+set multiplot layout nrows, 4 title "metastable-map: share of runs that recover after " . what . " (capacity 1,000/s)" font sprintf(",%d", tfs)
 do for [i = 1:nv] {
     v = word(variants, i)
     set title v
@@ -89,9 +90,10 @@ set key outside right
 set grid
 # Okabe-Ito, one per mitigation; each line shifted a little so that equal
 # boundaries stay visible side by side
-array col[8] = ["#000000", "#D55E00", "#0072B2", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442"]
+array col[12] = ["#000000", "#D55E00", "#0072B2", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", \
+                 "#882255", "#117733", "#999933", "#888888"]
 y(v, i) = (v >= 0 ? v : lmin - step) + (i - (nv + 1) / 2.0) * step / 12
 plot for [i = 1:nv] data . "/boundary.csv" using (strcol(1) eq word(variants, i) ? $3 : NaN):(y($5, i)) \
-        with linespoints lw 3 pt 7 ps 1.5 lc rgb col[i] title word(variants, i), \
+        with linespoints lw 3 pt 7 ps 1.5 lc rgb col[(i - 1) % 12 + 1] title word(variants, i), \
      for [i = 1:nv] data . "/boundary.csv" using (strcol(1) eq word(variants, i) ? $3 : NaN):(y($6, i)) \
-        with linespoints lw 2 dt 2 pt 6 ps 1.2 lc rgb col[i] notitle
+        with linespoints lw 2 dt 2 pt 6 ps 1.2 lc rgb col[(i - 1) % 12 + 1] notitle

@@ -207,6 +207,7 @@ typedef struct model {
     uint64_t nlatency;
     lh_hist *hist;      /* the samples' histogram when there are too many to keep, or NULL */
     double wait_sum;    /* queueing, over attempts served after warm-up */
+    double wait_sq_sum; /* its squares (the second moment: tests/validate.c) */
     uint64_t waited;
     double busy_area;   /* integral of busy workers over time, after warm-up */
     double busy_since;  /* time of the last change of md->busy */

@@ -90,6 +90,7 @@ static void start_service(model *md, uint32_t c, uint32_t tag, uint32_t req, dou
     if (arrived >= md->spec->warmup_s) {
         md->m.served++;
         md->wait_sum += now - arrived;
+        md->wait_sq_sum += (now - arrived) * (now - arrived);
         if (now > arrived)
             md->waited++;
     }
