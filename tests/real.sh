@@ -197,6 +197,7 @@ expect_fail serve-target "serve does not take --target" serve "$SCN" --port 0 --
 expect_fail drive-port "drive does not take --port" drive "$SCN" --port 1 --target http://127.0.0.1:1/
 expect_fail unknown "unknown option '--frob'" drive "$SCN" --target http://127.0.0.1:1/ --frob
 expect_fail occ "has no real counterpart in herd serve" serve scenarios/aws-2015-occ.ini --port 0
+expect_fail codel "herd serve's queue has no CoDel" serve "$SCN" --port 0 --set server.codel_target_s=0.005
 expect_fail layers "herd drive runs one retry loop" drive scenarios/layers.ini --target http://127.0.0.1:1/ -o "$T/out-layers"
 expect_fail instances "herd drive keeps one [limits] state" drive "$SCN" --target http://127.0.0.1:1/ -o "$T/out-instances" \
     --set limits.limiter=aws_quota --set limits.clients_per_instance=10

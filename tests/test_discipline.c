@@ -9,6 +9,9 @@
  * from a fixed-seed splitmix64 generator, with a small room so that it
  * fills, and the ring wraps and grows.  Hand traces pin the adaptive
  * switch at its boundary; an allocation failure leaves the room unchanged.
+ * CoDel's state machine (codel_begin / codel_took) is checked against
+ * hand traces: intervals (and one stretched by a late dequeue), the
+ * minimum, the target as a strict bound, an interval where nothing left.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -156,6 +159,47 @@ static void test_alloc_failure(void **state)
     disc_free(&q);
 }
 
+/* CoDel against a hand trace: target 1/128 s, interval 1/8 s (binary
+ * fractions, so interval ends are exact). */
+static void test_codel_trace(void **state)
+{
+    (void)state;
+    const double T = 0.0078125, I = 0.125;
+    codel cd;
+    codel_init(&cd, T, I);
+    codel_took(&cd, 0);                  /* served at once */
+    assert_false(codel_begin(&cd, 0.0)); /* first interval [0, I) */
+    codel_took(&cd, 4 * T);
+    assert_false(codel_begin(&cd, 0.0625));
+    codel_took(&cd, 2 * T);
+    assert_false(codel_begin(&cd, 0.12)); /* still the first interval: min 0 */
+    assert_false(codel_begin(&cd, I));   /* [I, ..): min of [0, I) was 0 */
+    codel_took(&cd, 8 * T);
+    codel_took(&cd, 2 * T);              /* min 2T > T */
+    assert_false(codel_begin(&cd, 0.1875));
+    assert_true(codel_begin(&cd, 0.25)); /* [2I, 3I): overloaded */
+    codel_took(&cd, 8 * T);
+    codel_took(&cd, T);                  /* exactly the target: not above it */
+    assert_true(codel_begin(&cd, 0.3125)); /* the decision holds for the interval */
+    assert_false(codel_begin(&cd, 0.375));
+    codel_took(&cd, 1.5 * T);
+    /* the next dequeue comes late, at 0.75: the interval [3I, 0.75) took 1.5T */
+    assert_true(codel_begin(&cd, 0.75));
+    codel_took(&cd, 0);
+    assert_false(codel_begin(&cd, 0.875)); /* [0.75, 0.875): a request served at once */
+}
+
+/* An interval in which nothing left the queue: it stood all along. */
+static void test_codel_empty_interval(void **state)
+{
+    (void)state;
+    codel cd;
+    codel_init(&cd, 0.0078125, 0.125);
+    codel_took(&cd, 0);
+    assert_false(codel_begin(&cd, 0.125));
+    assert_true(codel_begin(&cd, 0.25)); /* [0.125, 0.25) took nothing */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -165,6 +209,8 @@ int main(void)
         cmocka_unit_test(test_adaptive_boundary),
         cmocka_unit_test(test_empty_room),
         cmocka_unit_test_teardown(test_alloc_failure, disarm),
+        cmocka_unit_test(test_codel_trace),
+        cmocka_unit_test(test_codel_empty_interval),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,6 +4,8 @@
  */
 #include "discipline.h"
 
+#include <math.h>
+
 #include "../base/alloc.h"
 
 const disc_ops *disc_for(spec_qdisc d)
@@ -84,4 +86,19 @@ qslot disc_ring_pop_tail(srv_queue *q)
         i -= q->cap;
     q->len--;
     return q->slot[i];
+}
+
+void codel_init(codel *cd, double target, double interval)
+{
+    *cd = (codel){.target = target, .interval = interval, .end = interval, .min = INFINITY};
+}
+
+bool codel_begin(codel *cd, double now)
+{
+    if (now >= cd->end) {
+        cd->overloaded = cd->min > cd->target; /* INFINITY: nothing left the queue all along */
+        cd->min = INFINITY;
+        cd->end = now + cd->interval;
+    }
+    return cd->overloaded;
 }

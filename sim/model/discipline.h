@@ -19,6 +19,7 @@
 #ifndef HERD_DISCIPLINE_H
 #define HERD_DISCIPLINE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../spec/spec.h"
@@ -67,6 +68,40 @@ int disc_ring_admit(srv_queue *q);
 void disc_ring_push_tail(srv_queue *q, qslot s);
 qslot disc_ring_pop_head(srv_queue *q);
 qslot disc_ring_pop_tail(srv_queue *q);
+
+/* CoDel as adapted for RPC queues ([server] codel_target_s,
+ * codel_interval_s; Facebook, "Fail at Scale", 2015, as Wangle's Codel
+ * measures it): an interval starts at time 0 and, after that, at the
+ * first dequeue at or after the previous one's end (its length plus the
+ * wait for that dequeue).  At that dequeue the queue becomes overloaded,
+ * for the new interval, when the minimum queueing time of the attempts
+ * that left it during the previous one exceeded `target`.  Every attempt
+ * counts: served from the queue, dropped from it, or served at once on
+ * arrival (queueing time 0, so an idle server is never overloaded).  An
+ * interval in which none left exceeds any target: the queue stood all
+ * along.  While overloaded, a worker looking for work first drops (503)
+ * every waiting attempt that has waited more than the target, oldest
+ * first.  O(1) per call; drops are O(1) amortised (each attempt once). */
+typedef struct codel {
+    double target, interval;
+    double end;         /* the current interval ends here */
+    double min;         /* minimum queueing time taken in it (INFINITY: none) */
+    bool overloaded;    /* decided at the start of the current interval */
+} codel;
+
+/* A CoDel state with nothing measured yet (not overloaded). */
+void codel_init(codel *cd, double target, double interval);
+
+/* A worker looks for work at now: closes intervals that have ended.
+ * Returns whether the queue is overloaded now. */
+bool codel_begin(codel *cd, double now);
+
+/* An attempt that waited `waited` s left the queue (served or dropped). */
+static inline void codel_took(codel *cd, double waited)
+{
+    if (waited < cd->min)
+        cd->min = waited;
+}
 
 /* The oldest waiting attempt, without removing it; q->len > 0. */
 static inline const qslot *disc_oldest(const srv_queue *q) { return &q->slot[q->head]; }

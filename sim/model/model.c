@@ -211,6 +211,7 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
     md->workers_now = spec->workers;
     disc_init(&md->q, spec);
     md->disc = disc_for(spec->queue_discipline);
+    codel_init(&md->cd, spec->codel_target_s, spec->codel_interval_s);
     md->speed = 1;
     md->cap = spec_table_entry(data, spec->capacity);
     md->ntools = spec->ntools ? spec->ntools : 1;

@@ -181,6 +181,7 @@ typedef struct model {
     uint32_t busy;
     srv_queue q;        /* the waiting room (discipline.h) */
     const disc_ops *disc; /* its order ([server] queue_discipline) */
+    codel cd;           /* [server] codel_target_s > 0: CoDel's state */
     uint32_t outage;    /* index of the first outage not yet over */
     int32_t version;    /* occ: the shared row's version */
     double tokens;      /* rate limiter: tokens in the bucket at tokens_at */

@@ -17,7 +17,9 @@
  *   4. with probability error_rate_NNN: answered at once with NNN;
  *   5. served by a free worker, or queued, or, with workers and queue
  *      full, answered 503 at once.  A worker that frees takes the next
- *      waiting attempt in the discipline's order (disc->next).
+ *      waiting attempt in the discipline's order (disc->next), after
+ *      CoDel (codel_target_s) has dropped, when the queue is overloaded,
+ *      those that waited longer than its target (503, as rejected).
  * The partial outage's and the background errors' draws are made on
  * arrival, before the limiter (one uniform each, whatever follows), and
  * a connection_refused among them refuses the attempt before the limiter.
@@ -264,6 +266,7 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
     if (md->busy < md->workers_now) {
         busy_tick(md);
         md->busy++;
+        codel_took(&md->cd, 0); /* served at once: no queueing time */
         start_service(md, ev->obj, ev->tag, (uint32_t)ev->arg, sim_now(sim));
     } else if ((room = md->disc->admit(&md->q)) > 0) {
         md->disc->enqueue(&md->q, (qslot){ev->obj, ev->tag, sim_now(sim), (uint32_t)ev->arg});
@@ -317,14 +320,36 @@ static void complete(model *md, const eq_event *ev)
     reply(md, ev->obj, ev->tag, outcome, ev->aux);
 }
 
+/* Takes the attempt a free worker serves now into *s: with CoDel
+ * overloaded, the attempts that waited longer than its target are first
+ * dropped (503, counted as rejected), oldest first.  Returns false when
+ * none is left waiting. */
+static bool take_next(model *md, qslot *s)
+{
+    double now = sim_now(md->sim);
+    if (md->spec->codel_target_s > 0 && md->q.len && codel_begin(&md->cd, now)) {
+        while (md->q.len && now - disc_oldest(&md->q)->enqueued > md->cd.target) {
+            qslot d = md->disc->drop(&md->q);
+            codel_took(&md->cd, now - d.enqueued);
+            model_op_m(md, (uint64_t)d.client * md->spec->requests_per_client + d.req)->rejected++;
+            reply(md, d.client, d.tag, 503, md->spec->overload_signal ? AUX_OVERLOADED : 0.0f);
+        }
+    }
+    if (!md->q.len)
+        return false;
+    *s = md->disc->next(&md->q, now);
+    codel_took(&md->cd, now - s->enqueued);
+    return true;
+}
+
 void server_done(sim_t *sim, const eq_event *ev, void *ctx)
 {
     (void)sim;
     model *md = ctx;
     ts_bucket *b = model_bucket(md);
     complete(md, ev);
-    if (md->q.len && md->busy <= md->workers_now) { /* this worker is still one of those serving */
-        qslot s = md->disc->next(&md->q, sim_now(md->sim));
+    qslot s;
+    if (md->busy <= md->workers_now && take_next(md, &s)) { /* this worker is still one of those serving */
         start_service(md, s.client, s.tag, s.req, s.enqueued);
     } else {
         busy_tick(md);
@@ -337,8 +362,8 @@ void server_done(sim_t *sim, const eq_event *ev, void *ctx)
 static void drain_queue(model *md)
 {
     ts_bucket *b = model_bucket(md);
-    while (md->q.len && md->busy < md->workers_now) {
-        qslot s = md->disc->next(&md->q, sim_now(md->sim));
+    qslot s;
+    while (md->busy < md->workers_now && take_next(md, &s)) {
         busy_tick(md);
         md->busy++;
         start_service(md, s.client, s.tag, s.req, s.enqueued);

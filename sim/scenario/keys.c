@@ -182,6 +182,12 @@ const key scn_key_table[] = {
     {"server", "adaptive_lifo_after_s", K_DOUBLE, C(adaptive_lifo_after_s), 0, 1e9, NULL, "s", "0.1",
      "adaptive_lifo: the oldest waiting attempt's wait above which the newest is served first "
      "(the default is Fail at Scale's CoDel interval, 100 ms)."},
+    {"server", "codel_target_s", K_DOUBLE, C(codel_target_s), 0, 1e9, NULL, "s", "0",
+     "CoDel for RPC queues (Fail at Scale; 0: none): when the minimum queueing time over the last "
+     "codel_interval_s exceeded this target, a worker looking for work first drops every waiting attempt "
+     "that has waited longer than the target (answered 503, counted as rejected). Fail at Scale uses 5 ms."},
+    {"server", "codel_interval_s", K_DOUBLE, C(codel_interval_s), 1e-9, 1e9, NULL, "s", "0.1",
+     "CoDel's interval: the minimum queueing time is taken over each interval (Fail at Scale: 100 ms)."},
     {"server", "service_time_s", K_DIST, C(service), 0, 0, NULL, "s", "exponential(0.1)",
      "Service time of one attempt."},
     {"server", "rate_limit_rps", K_DOUBLE, C(rate_limit_rps), 0, 1e9, NULL, "1/s", "0",

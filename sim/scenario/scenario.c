@@ -50,6 +50,7 @@ void scn_defaults(scn_config *c)
     c->workers = 100;
     c->queue = 1000;
     c->adaptive_lifo_after_s = 0.1;
+    c->codel_interval_s = 0.1;
     c->service = (dist){.kind = DIST_EXPONENTIAL, .a = 0.1};
     c->policy = hp_policy_defaults();
     c->policy.strategy = HP_EXPONENTIAL;

@@ -149,6 +149,8 @@ typedef struct scn_config {
     uint32_t queue;
     spec_qdisc queue_discipline; /* fifo, lifo, adaptive_lifo */
     double adaptive_lifo_after_s; /* adaptive_lifo: LIFO once the oldest waited longer */
+    double codel_target_s;      /* CoDel target (0: none) */
+    double codel_interval_s;    /* CoDel interval */
     dist service;
     spec_error_rate errors[SPEC_MAX_ERRORS];
     uint32_t nerrors;

@@ -117,6 +117,8 @@ typedef struct model_spec {
     uint32_t queue;
     spec_qdisc queue_discipline; /* the order the queue is served in */
     double adaptive_lifo_after_s; /* adaptive_lifo: LIFO once the oldest waited longer */
+    double codel_target_s;      /* CoDel's target queueing time (0: no CoDel) */
+    double codel_interval_s;    /* CoDel's interval */
     dist service;
     spec_error_rate errors[SPEC_MAX_ERRORS];
     uint32_t nerrors;
