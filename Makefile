@@ -4,7 +4,7 @@
 #   make test     same set-up, then every test (unit, end-to-end, sanitizers)
 #   make          build ./herd and libherdpolicy.a
 #   make reproduce  the AWS 2015 simulation and the 62/65 claim, with figures, into out/
-#   make figures  every figure the README shows, into plots/ (a rule per image)
+#   make figures  every figure of the README and doc/, into plots/ (a rule per image)
 #   make metastable-maps  recovery maps of every mitigation, headline, hysteresis, into out/ (about 30 min)
 #   make workshop the five lessons of scenarios/workshop/: run, check what each page says, draw
 #   make validate the engine against queueing theory (full table)
@@ -13,7 +13,7 @@
 #   make stress   the tests that use wall-clock time, 20 times with both cores busy (20/20 to pass)
 #   make bench    events/s and peak memory, ladder queue vs heap, 1e4..1e7 clients and the OCC sweep
 #   make install  PREFIX=/usr/local DESTDIR= (make uninstall: the same files removed)
-#   make readme-keys  regenerate the key reference in README.md
+#   make readme-keys  regenerate the key, column and preset references in doc/ and herd-scenario.5
 #   make clean
 
 CC       ?= cc
@@ -43,13 +43,14 @@ SIM_SRC    := sim/base/alloc.c sim/base/text.c sim/base/csvread.c sim/base/filei
               sim/model/server.c sim/model/discipline.c sim/model/discipline_fifo.c \
               sim/model/discipline_lifo.c sim/model/discipline_adaptive.c sim/model/occ.c sim/model/mech.c sim/model/instance.c sim/model/recovery.c \
               sim/scenario/scenario.c sim/scenario/validate.c sim/scenario/keys.c sim/scenario/keyparse.c sim/scenario/expand.c sim/scenario/compile.c sim/scenario/explain.c sim/scenario/effect.c sim/scenario/data.c \
-              sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/report/plot.c \
-              sim/report/plot_csv.c sim/report/plot_load.c sim/report/plot_data.c sim/report/plot_figure.c \
+              sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/plot/plot.c \
+              sim/plot/plot_csv.c sim/plot/plot_load.c sim/plot/plot_data.c sim/plot/plot_figure.c \
               sim/report/presets.c sim/report/html.c sim/report/html_read.c sim/report/html_figs.c \
               sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c sim/experiment/rare.c \
+              sim/tune/paired.c sim/tune/space.c sim/tune/race.c sim/tune/recommend.c \
               sim/real/common.c sim/real/serve.c sim/real/backend.c sim/real/drive.c sim/real/session.c
-CLI_SRC    := sim/cli/main.c sim/cli/common.c sim/cli/rare_cmd.c sim/cli/real_cmd.c sim/cli/report_cmd.c
-TESTS      := test_fileio test_html test_policy test_zero test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model test_recovery test_discipline
+CLI_SRC    := sim/cli/main.c sim/cli/common.c sim/cli/rare_cmd.c sim/cli/real_cmd.c sim/cli/report_cmd.c sim/cli/tune_cmd.c
+TESTS      := test_fileio test_html test_policy test_zero test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model test_recovery test_tune test_discipline
 
 POLICY_OBJ := $(POLICY_SRC:%.c=$(BUILD)/%.o)
 HP_VERSION_NUM := $(shell sed -n 's/^\#define HP_VERSION "\(.*\)"/\1/p' sim/policy/herdpolicy.h)
@@ -61,7 +62,7 @@ CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN   := $(TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: mpi all deps run test unit-test cli-test asan-test bench reproduce validate update-golden fuzz fuzz-seeds install uninstall install-test clean readme-keys \
-        figures figures-list workshop realcheck stress
+        figures figures-list workshop realcheck stress tune-check tune-coverage
 
 all: herd $(BUILD)/libherdpolicy.a $(BUILD)/$(SO_REAL)
 
@@ -84,9 +85,6 @@ $(BUILD)/$(SO_REAL): $(POLICY_PIC) sim/policy/herdpolicy.map
 	  -o $@ $(POLICY_PIC) -lm
 	ln -sf $(SO_REAL) $(BUILD)/$(SO_NAME)
 	ln -sf $(SO_NAME) $(BUILD)/libherdpolicy.so
-
-$(BUILD)/herdpolicy.pc: sim/policy/herdpolicy.pc.in sim/policy/herdpolicy.h Makefile
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(HP_VERSION_NUM)|' $< >$@
 
 $(BUILD)/libherdsim.a: $(SIM_OBJ)
 	rm -f $@ && ar rcs $@ $^
@@ -129,9 +127,11 @@ unit-test: $(TEST_BIN) $(BUILD)/tests/validate
 validate: $(BUILD)/tests/validate
 	$(BUILD)/tests/validate
 
-cli-test: herd $(BUILD)/tests/plainhttp
+cli-test: herd $(BUILD)/$(SO_REAL) $(BUILD)/tests/plainhttp
 	@sh tests/cli.sh ./herd
+	@sh tests/docs.sh ./herd
 	@sh tests/plot.sh ./herd
+	@sh tests/figure-layout.sh ./herd
 	@sh tests/hostile-plot.sh ./herd
 	@sh tests/plot-signal.sh ./herd
 	@sh tests/plot-matrix.sh ./herd
@@ -143,6 +143,7 @@ cli-test: herd $(BUILD)/tests/plainhttp
 	@sh tests/zero.sh ./herd
 	@sh tests/layers.sh
 	@sh tests/rare.sh ./herd
+	@sh tests/tune.sh ./herd
 	@sh tests/real.sh ./herd $(BUILD)/tests/plainhttp
 	@sh tests/golden.sh ./herd
 	@sh tests/metamorphic.sh ./herd
@@ -160,6 +161,10 @@ cli-test: herd $(BUILD)/tests/plainhttp
 	  $(BUILD)/valgrind-e2e --quiet
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd report \
 	  $(BUILD)/valgrind-e2e --quiet
+	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd tune \
+	  tests/tune/known.ini --set clients.count=100 --search retry.max_attempts=1:3:1 --minimize failures \
+	  --subject-to 'amplification<=1.6' --min-replications 2 --max-replications 4 --validation-replications 2 \
+	  --jobs 2 --quiet -o $(BUILD)/valgrind-tune
 
 # libFuzzer (clang) over everything that reads untrusted input, one
 # harness each: scenario parsing and the command line (fuzz_scenario), the
@@ -226,6 +231,8 @@ asan-test:
 	./herd-asan run scenarios/thundering-herd.ini --quiet -o $(BUILD)/asan-e2e \
 	  --set clients.count=500 --replications 2 --jobs 2
 	@sh tests/real.sh ./herd-asan build-asan/tests/plainhttp
+	./herd-asan tune tests/tune/known.ini --set clients.count=200 --search retry.max_attempts=1:4:1 \
+	  --minimize failures --subject-to 'amplification<=1.8' --jobs 2 --quiet -o $(BUILD)/asan-tune
 	@echo "asan: end-to-end run clean"
 
 # herd-mpi: the same program with MPI job distribution (herd run --mpi
@@ -246,17 +253,17 @@ reproduce: deps
 	@$(MAKE) --no-print-directory all
 	@sh tests/reproduce.sh ./herd out
 
-# Every figure the README shows, a rule per image: the scenario runs into
+# Every figure of the README and doc/, a rule per image: the scenario runs into
 # build/figures/NAME/, herd plot draws it (talk style), the figure is copied
 # into plots/ (committed).  tests/plot.sh checks that every image of the
-# README has its rule here.
+# README.md and doc/*.md has its rule here.
 FIGURES := plots/thundering-herd.png plots/thundering-herd.gif plots/aws-2015-completion.png \
            plots/aws-2015-calls.png plots/aws-2015-calls-over-time.png plots/jitter-62-65.png \
            plots/jitter-62-65-sensitivity.png plots/idempotency-variants.png plots/layers-variants.png \
            plots/metastable-goodput.png plots/agent-stack-variants.png plots/incident-replay.png \
            plots/incident-replay-goodput.png plots/metastable-breaker.png plots/metastable-throttle.png \
            plots/metastable-budget.png plots/realcheck.png plots/metastable-map.png plots/metastable-boundaries.png \
-           plots/quota-per-instance-variants.png
+           plots/quota-per-instance-variants.png plots/tune-brownout.png
 FIGURE   = sh tests/figure.sh ./herd $@
 FIG_DEPS = herd tests/figure.sh $(wildcard plots/*.gp)
 
@@ -309,13 +316,30 @@ plots/metastable-budget.png: $(MECH_DEPS)
 plots/realcheck.png: herd scenarios/realcheck.ini plots/realcheck.gp tests/realcheck.sh
 	sh tests/realcheck.sh ./herd build/realcheck
 	cp build/realcheck/realcheck.png $@
+# herd tune's figure: the search of scenarios/tune-brownout.ini (README,
+# "Tuning retries: herd tune"; several minutes on 2 cores)
+TUNE_BROWNOUT = --search retry.max_attempts=2:5:1 --search retry.cap_s=1,4,20 \
+                --search limits.limiter=none,aws_quota --search limits.breaker=false,true \
+                --minimize failures --subject-to 'amplification<=1.3'
+plots/tune-brownout.png: herd scenarios/tune-brownout.ini plots/tune.gp
+	./herd tune scenarios/tune-brownout.ini $(TUNE_BROWNOUT) -o build/figures/tune-brownout --quiet
+	cp build/figures/tune-brownout/tune.png $@
 # both maps from one run (about 4 minutes on 2 cores): see tests/map-figure.sh
 plots/metastable-map.png: build/figures/metastable-map/aggregate.csv tests/map-figure.sh plots/metastable-map.gp
 	sh tests/map-figure.sh build/figures/metastable-map plots
 plots/metastable-boundaries.png: plots/metastable-map.png
 
+# herd tune against the exhaustive grid on the thundering herd (at most 30%
+# of its events, the grid's optimum), and the winner's curse measured over
+# 40 tunes (the coverage of the validated CI by fresh runs, Wilson
+# interval): a few minutes each, not part of make test.
+tune-check: herd
+	sh tests/tune-grid.sh ./herd build/tune-check
+tune-coverage: herd
+	sh tests/tune-coverage.sh ./herd build/tune-coverage 40
+
 # The metastability maps, their headline, the trigger-height check and the
-# hysteresis (README, "Metastable failures"): about 35 minutes of one core
+# hysteresis (doc/metastable.md): about 35 minutes of one core
 # per run x 2 cores; everything lands in out/.
 metastable-maps: herd
 	./herd run scenarios/metastable-map.ini -o out/metastable-map --quiet
@@ -357,11 +381,12 @@ bench: deps
 # scenarios and the plot scripts.  make uninstall removes exactly these.
 INSTALL_SHARE := $(PREFIX)/share/herd
 INSTALL_FILES  = bin/herd lib/libherdpolicy.a lib/$(SO_REAL) lib/$(SO_NAME) lib/libherdpolicy.so \
-                 include/herdpolicy.h include/herdpolicy/limits.h include/herdpolicy/client.h lib/pkgconfig/herdpolicy.pc share/man/man1/herd.1 share/man/man3/herdpolicy.3
+                 include/herdpolicy.h include/herdpolicy/limits.h include/herdpolicy/client.h lib/pkgconfig/herdpolicy.pc share/man/man1/herd.1 share/man/man3/herdpolicy.3 \
+                 share/man/man5/herd-scenario.5
 
-install: all $(BUILD)/herdpolicy.pc
+install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
-	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3
+	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3 $(DESTDIR)$(PREFIX)/share/man/man5
 	install -m 755 herd $(DESTDIR)$(PREFIX)/bin/herd
 	install -m 644 $(BUILD)/libherdpolicy.a $(DESTDIR)$(PREFIX)/lib/libherdpolicy.a
 	install -m 755 $(BUILD)/$(SO_REAL) $(DESTDIR)$(PREFIX)/lib/$(SO_REAL)
@@ -370,9 +395,12 @@ install: all $(BUILD)/herdpolicy.pc
 	install -m 644 sim/policy/herdpolicy.h $(DESTDIR)$(PREFIX)/include/herdpolicy.h
 	install -d $(DESTDIR)$(PREFIX)/include/herdpolicy
 	install -m 644 sim/policy/herdpolicy/limits.h sim/policy/herdpolicy/client.h $(DESTDIR)$(PREFIX)/include/herdpolicy/
+	@# written for this PREFIX every time (a file target would keep an earlier install's prefix)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(HP_VERSION_NUM)|' sim/policy/herdpolicy.pc.in >$(BUILD)/herdpolicy.pc
 	install -m 644 $(BUILD)/herdpolicy.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/herdpolicy.pc
 	install -m 644 herd.1 $(DESTDIR)$(PREFIX)/share/man/man1/herd.1
 	install -m 644 herdpolicy.3 $(DESTDIR)$(PREFIX)/share/man/man3/herdpolicy.3
+	install -m 644 herd-scenario.5 $(DESTDIR)$(PREFIX)/share/man/man5/herd-scenario.5
 	install -d $(DESTDIR)$(INSTALL_SHARE)/plots
 	install -m 644 plots/*.gp $(DESTDIR)$(INSTALL_SHARE)/plots/
 	@cd scenarios && find . -type d | while read -r d; do install -d "$(DESTDIR)$(INSTALL_SHARE)/scenarios/$$d"; done; \
@@ -394,22 +422,21 @@ clean:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
-# Rewrites the key reference and the column table in README.md from the
-# key table (herd keys) and the metric table (herd columns).
+# Rewrites the generated references from the program: the key reference of
+# doc/scenarios.md (herd keys) and herd-scenario.5 (herd keys through
+# tests/scenario-man.sh), the column table of doc/outputs.md (herd columns)
+# and the preset table of doc/presets.md (herd presets).  tests/docs.sh
+# checks that they are up to date.
+REGEN = awk -v f="$(1)" -v tag="$(2)" 'BEGIN { skip = 0 } \
+	  $$0 == "<!-- " tag ":begin -->" { print; while ((getline l < f) > 0) print l; skip = 1; next } \
+	  $$0 == "<!-- " tag ":end -->" { skip = 0 } !skip { print }' $(3) >build/regen.new && mv build/regen.new $(3)
 readme-keys: herd
+	@mkdir -p build
 	@./herd columns >build/columns.md
-	@awk 'BEGIN { skip = 0 } \
-	  /<!-- columns:begin -->/ { print; while ((getline l < "build/columns.md") > 0) print l; skip = 1; next } \
-	  /<!-- columns:end -->/ { skip = 0 } !skip { print }' README.md >build/README.md.new
-	@mv build/README.md.new README.md
+	@$(call REGEN,build/columns.md,columns,doc/outputs.md)
 	@./herd keys >build/keys.md
-	@awk 'BEGIN { skip = 0 } \
-	  /<!-- keys:begin -->/ { print; while ((getline l < "build/keys.md") > 0) print l; skip = 1; next } \
-	  /<!-- keys:end -->/ { skip = 0 } !skip { print }' README.md >build/README.md.new
-	@mv build/README.md.new README.md
+	@$(call REGEN,build/keys.md,keys,doc/scenarios.md)
 	@./herd presets >build/presets.md
-	@awk 'BEGIN { skip = 0 } \
-	  /<!-- presets:begin -->/ { print; while ((getline l < "build/presets.md") > 0) print l; skip = 1; next } \
-	  /<!-- presets:end -->/ { skip = 0 } !skip { print }' README.md >build/README.md.new
-	@mv build/README.md.new README.md
-	@echo "README.md: key reference updated"
+	@$(call REGEN,build/presets.md,presets,doc/presets.md)
+	@sh tests/scenario-man.sh <build/keys.md >build/herd-scenario.5 && mv build/herd-scenario.5 herd-scenario.5
+	@echo "doc/scenarios.md, doc/outputs.md, doc/presets.md, herd-scenario.5: references updated"

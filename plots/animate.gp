@@ -46,7 +46,7 @@ stats info using (strcol(1) eq "panel" && i < ns ? (i = i + 1, sname[i] = strcol
 array ws[nwin + 1]; array we[nwin + 1]; array wl[nwin + 1]
 i = 0
 stats info using (strcol(1) eq "win" && i < nwin ? (i = i + 1, ws[i] = column(3), we[i] = column(4), wl[i] = strcol(5)) : 0, 0) nooutput
-style = "talk"; term = "png"; fs = 16; tfs = 22; sfs = 13; lw = 3; blw = 1.5
+style = "talk"; term = "png"; fs = 16; tfs = 22; sfs = 16; lw = 3; blw = 1.5
 stats data . "/style.tsv" using (k = strcol(1), \
     (k eq "style" ? style = strcol(2) : 0), (k eq "term" ? term = strcol(2) : 0), \
     (k eq "fs" ? fs = column(2) : 0), (k eq "tfs" ? tfs = column(2) : 0), (k eq "sfs" ? sfs = column(2) : 0), \
@@ -67,10 +67,15 @@ ch = 1.6 * fs
 cw = 0.62 * fs
 top = 1 - (1.5 * tfs + 1.8 * sfs + 2.2 * fs + 22) / H
 bot = (3.2 * ch) / H
-lft = (2.2 * ch + 7 * cw) / W
-rgt = 1 - (1.5 * cw) / W
-spy = (1.9 * ch) / H
-spx = (2.2 * ch + 7 * cw) / W
+# as timeseries.gp: left of each panel its y label and the widest y tick
+# label (a digit 0.64 em, 4/3 pixel a point); right of the last column half
+# the widest time tick; between rows the panel's title
+cwN = 0.64 * fs * 4.0 / 3
+tl = strlen(sprintf("%g", floor((ymax * 1.25) / nice(ymax * 1.25 / 4)) * nice(ymax * 1.25 / 4)))
+lft = (1.8 * ch + (tl + 2) * cwN) / W
+rgt = 1 - ((0.5 * strlen(sprintf("%.0f", tmax)) + 0.5) * cwN) / W
+spy = (2.4 * ch) / H
+spx = (1.8 * ch + (tl + 2.5) * cwN) / W
 fN = sprintf(",%g", fs); fS = sprintf(",%g", sfs); fT = sprintf(",%g", tfs)
 
 set terminal gif animate delay 20 loop 0 optimize noenhanced size W, H font fN

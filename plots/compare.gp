@@ -56,7 +56,7 @@ if (format ne "bars" || ns < 1) { print "compare.gp: no figure data in " . ARG1 
 array sname[ns]; array scol[ns]
 i = 0
 stats info using (strcol(1) eq "series" && i < ns ? (i = i + 1, sname[i] = strcol(2), scol[i] = strcol(3)) : 0, 0) nooutput
-style = "talk"; term = "png"; fs = 16; tfs = 22; sfs = 13; lw = 3; blw = 1.5
+style = "talk"; term = "png"; fs = 16; tfs = 22; sfs = 16; lw = 3; blw = 1.5
 stats data . "/style.tsv" using (k = strcol(1), \
     (k eq "style" ? style = strcol(2) : 0), (k eq "term" ? term = strcol(2) : 0), \
     (k eq "fs" ? fs = column(2) : 0), (k eq "tfs" ? tfs = column(2) : 0), (k eq "sfs" ? sfs = column(2) : 0), \
@@ -66,6 +66,34 @@ set datafile columnheaders
 set datafile commentschars "#"
 dumb = term eq "dumb"
 fN = sprintf(",%g", fs); fS = sprintf(",%g", sfs); fT = sprintf(",%g", tfs)
+# Text sizes in canvas pixels (pngcairo: 4/3 pixel a point; a character
+# at most about 0.62 em wide, a line 1.25 em high).
+pxpt = 4.0 / 3
+cwS = dumb ? 1 : 0.62 * sfs * pxpt
+cwN = dumb ? 1 : 0.62 * fs * pxpt
+lhS = dumb ? 1 : 1.25 * sfs * pxpt
+lhT = dumb ? 1 : 1.25 * tfs * pxpt
+# WRAP: the text src in lines of at most wc characters, broken after one
+# of the characters of seps (or hard): wout, its lines wlines, the longest wlong.
+WRAP = 'wout = ""; wlines = 1; wlong = 0; while (strlen(src) > wc) { cut = 0; do for [c = 1:wc] { if (strstrt(seps, src[c:c]) > 0) { cut = c } }; if (cut == 0) { cut = wc }; wlong = cut > wlong ? cut : wlong; wout = wout . src[1:cut] . "\n"; src = src[cut + 1:]; wlines = wlines + 1 }; wlong = strlen(src) > wlong ? strlen(src) : wlong; wout = wout . src'
+# the subtitle across the canvas, wrapped at "; " (or spaces) when longer
+wc = dumb ? 1000 : int(0.95 * W / cwS); src = subtitle; seps = ";"; eval WRAP
+if (wlong > wc) { src = subtitle; seps = " "; eval WRAP }
+subtitle = wout; snl = wlines
+# the strategy names across when they fit their slot, else slanted by 30
+# degrees (wrapped at '_' to 14 characters), with the room they take below
+slot = 0.85 * W / ns
+nlen = 0
+do for [i = 1:ns] { nlen = strlen(sname[i]) > nlen ? strlen(sname[i]) : nlen }
+array stxt[ns]
+rot = !dumb && nlen * cwN > 0.92 * slot
+nl = 1; ll = nlen
+do for [i = 1:ns] { stxt[i] = sname[i] }
+if (rot) {
+    wc = 14; ll = 0
+    do for [i = 1:ns] { src = sname[i]; seps = "_-. "; eval WRAP; stxt[i] = wout; ll = wlong > ll ? wlong : ll; nl = wlines > nl ? wlines : nl }
+}
+xt = dumb ? 1.0 : (rot ? ll * cwN * 0.5 + nl * lhS * 0.87 : nl * lhS) + 0.6 * lhS + 20
 
 # y range: 0 and every bar with its CI, plus room for the value labels.
 ylo = lo < 0 ? lo : 0; yhi = hi > 0 ? hi : 0
@@ -79,15 +107,16 @@ do for [fmt in (dumb ? "txt" : term eq "svg" ? "svg" : "png svg")] {
     if (fmt eq "svg") { set terminal svg noenhanced size W, H font fN }
     if (fmt eq "txt") { set terminal dumb noenhanced size W, H }
     set output data . "/compare." . fmt
-    set label 1 title at screen 0.5, screen 1 - (dumb ? 1.0 : 1.1 * tfs + 2) / H center font fT
-    set label 2 subtitle at screen 0.5, screen 1 - (dumb ? 2.0 : 1.5 * tfs + 0.9 * sfs + 4) / H center font fS
-    set tmargin at screen 1 - (dumb ? 4.0 : 1.5 * tfs + 1.8 * sfs + 24) / H
+    set label 1 title at screen 0.5, screen 1 - (dumb ? 1.0 : 0.5 * lhT + 4) / H center font fT
+    set label 2 subtitle at screen 0.5, screen 1 - (dumb ? 2.0 : lhT + 0.5 * snl * lhS + 6) / H center font fS
+    set tmargin at screen 1 - (dumb ? 4.0 : lhT + snl * lhS + 0.5 * lhS + 20) / H
+    set bmargin at screen (dumb ? 3.0 : xt) / H
     set ylabel ylabel
     set border lw blw
     set xrange [0.4:ns + 0.6]
     set yrange [ylo:yhi]
-    set xtics border out nomirror ("" 1)
-    do for [i = 1:ns] { set xtics add (sname[i] i) }
+    if (rot) { set xtics border out nomirror rotate by 30 right ("" 1) } else { set xtics border out nomirror norotate ("" 1) }
+    do for [i = 1:ns] { set xtics add (stxt[i] i) }
     set ytics nomirror
     set grid ytics lt 1 lw 1 lc rgb "#d8d8d8"
     if (dumb) { unset grid }

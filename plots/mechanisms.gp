@@ -42,7 +42,7 @@ set terminal pngcairo size 1600,900 enhanced font "sans,16" linewidth 1
 set output data . "/mech.png"
 set xrange [tmin:tmax]
 set grid ytics lc rgb "#dddddd"
-set key top right horizontal font ",14" opaque
+set key top right horizontal font ",16" opaque
 set style fill solid 0.8 noborder
 set lmargin 12; set rmargin 12
 
@@ -72,14 +72,17 @@ if (kind eq "breaker") {
 }
 if (kind eq "throttle") {
     set size 0.5, 0.42; set origin 0, 0.03
-    set yrange [0:1]
+    # the formula in two lines over the curve (which stays below 1)
+    set yrange [0:1.35]
+    set ytics 0, 0.2, 1
     set ylabel "rejection probability"
-    set label 1 "p = max(0, (requests - 2 accepts) / (requests + 1))" at graph 0.02, graph 0.92 font ",14"
+    set label 1 "p = max(0, (requests - 2 accepts)\n          / (requests + 1))" at graph 0.02, graph 0.92 font ",16" noenhanced
     plot file using "time_s":"throttle_reject_p" with steps lw 3 lc rgb c_p notitle, \
          0.5 with lines dt 3 lc rgb "#555555" notitle
     unset label 1
     set size 0.5, 0.42; set origin 0.5, 0.03
     set autoscale y
+    set ytics autofreq
     set ylabel "in the 120 s window"
     set format y "%.0s%c"
     set key top left vertical

@@ -42,7 +42,7 @@ stats info using (k = strcol(1), \
 array qn[nq + 1]; array qc[nq + 1]
 i = 0
 stats info using (strcol(1) eq "q" && i < nq ? (i = i + 1, qn[i] = strcol(2), qc[i] = strcol(3)) : 0, 0) nooutput
-style = "talk"; term = "png"; fs = 16; tfs = 22; sfs = 13; lw = 3; blw = 1.5
+style = "talk"; term = "png"; fs = 16; tfs = 22; sfs = 16; lw = 3; blw = 1.5
 stats data . "/style.tsv" using (k = strcol(1), \
     (k eq "style" ? style = strcol(2) : 0), (k eq "term" ? term = strcol(2) : 0), \
     (k eq "fs" ? fs = column(2) : 0), (k eq "tfs" ? tfs = column(2) : 0), (k eq "sfs" ? sfs = column(2) : 0), \

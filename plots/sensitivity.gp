@@ -56,7 +56,7 @@ array blab[nb]
 i = 0; j = 0
 stats info using (strcol(1) eq "alab" && i < na ? (i = i + 1, alab[i] = strcol(2)) : 0, \
                   strcol(1) eq "blab" && j < nb ? (j = j + 1, blab[j] = strcol(2)) : 0, 0) nooutput
-style = "talk"; term = "png"; fs = 16; tfs = 22; sfs = 13; lw = 3; blw = 1.5; dw = 110; dh = 0
+style = "talk"; term = "png"; fs = 16; tfs = 22; sfs = 16; lw = 3; blw = 1.5; dw = 110; dh = 0
 stats data . "/style.tsv" using (k = strcol(1), \
     (k eq "style" ? style = strcol(2) : 0), (k eq "term" ? term = strcol(2) : 0), \
     (k eq "dw" ? dw = int(column(2)) : 0), (k eq "dh" ? dh = int(column(2)) : 0), \

@@ -55,7 +55,7 @@ stats info using (strcol(1) eq "panel" && i < ns ? (i = i + 1, sname[i] = strcol
 array ws[nwin + 1]; array we[nwin + 1]; array wl[nwin + 1]
 i = 0
 stats info using (strcol(1) eq "win" && i < nwin ? (i = i + 1, ws[i] = column(3), we[i] = column(4), wl[i] = strcol(5)) : 0, 0) nooutput
-style = "talk"; term = "png"; fs = 16; tfs = 22; sfs = 13; lw = 3; blw = 1.5
+style = "talk"; term = "png"; fs = 16; tfs = 22; sfs = 16; lw = 3; blw = 1.5
 stats data . "/style.tsv" using (k = strcol(1), \
     (k eq "style" ? style = strcol(2) : 0), (k eq "term" ? term = strcol(2) : 0), \
     (k eq "fs" ? fs = column(2) : 0), (k eq "tfs" ? tfs = column(2) : 0), (k eq "sfs" ? sfs = column(2) : 0), \
@@ -79,12 +79,18 @@ ch = dumb ? 1 : 1.6 * fs
 cw = dumb ? 1 : 0.62 * fs
 top = 1 - (dumb ? 4.0 : 1.5 * tfs + 1.8 * sfs + 2.2 * fs + 22) / H
 bot = (dumb ? 3.0 : 3.2 * ch) / H
-lft = (dumb ? 11.0 : 2.2 * ch + 7 * cw) / W
-rgt = 1 - (dumb ? 1.0 : 1.5 * cw) / W
-spy = (dumb ? 2.0 : 1.9 * ch) / H
-spx = (dumb ? 10.0 : 2.2 * ch + 7 * cw) / W
 # y tics: about four, at 1, 2 or 5 times a power of ten
 nice(x) = x <= 0 ? 1 : (nm_ = 10 ** floor(log10(x)), nf_ = x / nm_, (nf_ < 1.5 ? 1 : nf_ < 3.5 ? 2 : nf_ < 7.5 ? 5 : 10) * nm_)
+# Left of each panel its y label and the widest y tick label (pngcairo: a
+# digit 0.64 em, 4/3 pixel a point); right of the last column half the
+# widest time tick, which may stand at the axis' end; between rows the
+# panel's title.
+cwN = dumb ? 1 : 0.64 * fs * 4.0 / 3
+tl = strlen(sprintf("%g", floor((ymax * 1.25) / nice(ymax * 1.25 / 4)) * nice(ymax * 1.25 / 4)))
+lft = (dumb ? 11.0 : 1.8 * ch + (tl + 2) * cwN) / W
+rgt = 1 - (dumb ? 1.0 : (0.5 * strlen(sprintf("%.0f", tmax)) + 0.5) * cwN) / W
+spy = (dumb ? 2.0 : 2.4 * ch) / H
+spx = (dumb ? 10.0 : 1.8 * ch + (tl + 2.5) * cwN) / W
 fN = sprintf(",%g", fs); fS = sprintf(",%g", sfs); fT = sprintf(",%g", tfs)
 
 do for [fmt in (dumb ? "txt" : term eq "svg" ? "svg" : "png svg")] {

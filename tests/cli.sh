@@ -1,7 +1,8 @@
 #!/bin/sh
 # End-to-end tests of the herd command line: help and version, outputs,
 # byte-identical determinism, bad input (clear message, exit 2, no output
-# files), the README's examples, and the thundering-herd acceptance check.
+# files), doc/'s generated references and C example, and the thundering-herd
+# acceptance check.
 #
 #   sh tests/cli.sh ./herd
 set -u
@@ -137,33 +138,27 @@ rc=$?
 cmp -s "$T/int/summary.csv" "$T/int.keep" && ok || bad "SIGINT changed the previous summary.csv"
 [ -z "$(ls -A "$T/int" | grep tmp)" ] && ok || bad "SIGINT left temporaries: $(ls -A "$T/int")"
 
-# --- the README's examples run as written -----------------------------------
-grep -E '^\./herd ' README.md | sed 's/ *#.*$//' | grep -v -- '--help' >"$T/readme-cmds"
-[ -s "$T/readme-cmds" ] && ok || bad "no ./herd examples found in README.md"
-while IFS= read -r cmd; do
-    if (cd "$(dirname "$0")/.." && eval "$(echo "$cmd" | sed "s|^\./herd|'$HERD'|")") >"$T/readme.out" 2>&1; then
-        ok
-    else
-        bad "README example failed: $cmd: $(tail -3 "$T/readme.out")"
-    fi
-done <"$T/readme-cmds"
+# --- the examples of README.md and doc/*.md: tests/docs.sh runs every sh
+# block of them (the ./herd lines this section used to run among them),
+# each page in a copy of the tree, and checks every link.
 
-# --- README: key reference is herd keys' output; the C example builds --------
+# --- doc/: the references are herd keys', columns' and presets' output; the
+# C example of doc/library.md builds and runs
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-sed -n '/<!-- keys:begin -->/,/<!-- keys:end -->/p' "$ROOT/README.md" | sed '1d;$d' >"$T/readme-keys"
+sed -n '/<!-- keys:begin -->/,/<!-- keys:end -->/p' "$ROOT/doc/scenarios.md" | sed '1d;$d' >"$T/readme-keys"
 "$HERD" keys >"$T/keys"
-cmp -s "$T/readme-keys" "$T/keys" && ok || bad "README key reference differs from herd keys (run make readme-keys)"
-sed -n '/<!-- columns:begin -->/,/<!-- columns:end -->/p' "$ROOT/README.md" | sed '1d;$d' >"$T/readme-columns"
-"$HERD" columns >"$T/columns" && cmp -s "$T/readme-columns" "$T/columns" && ok || bad "README column table differs from herd columns (run make readme-keys)"
-sed -n '/<!-- presets:begin -->/,/<!-- presets:end -->/p' "$ROOT/README.md" | sed '1d;$d' >"$T/readme-presets"
-"$HERD" presets >"$T/presets-out" && cmp -s "$T/readme-presets" "$T/presets-out" && ok || bad "README preset table differs from herd presets (run make readme-keys)"
+cmp -s "$T/readme-keys" "$T/keys" && ok || bad "doc/scenarios.md: the key reference differs from herd keys (run make readme-keys)"
+sed -n '/<!-- columns:begin -->/,/<!-- columns:end -->/p' "$ROOT/doc/outputs.md" | sed '1d;$d' >"$T/readme-columns"
+"$HERD" columns >"$T/columns" && cmp -s "$T/readme-columns" "$T/columns" && ok || bad "doc/outputs.md: the column table differs from herd columns (run make readme-keys)"
+sed -n '/<!-- presets:begin -->/,/<!-- presets:end -->/p' "$ROOT/doc/presets.md" | sed '1d;$d' >"$T/readme-presets"
+"$HERD" presets >"$T/presets-out" && cmp -s "$T/readme-presets" "$T/presets-out" && ok || bad "doc/presets.md: the preset table differs from herd presets (run make readme-keys)"
 ! "$HERD" columns | grep -q undocumented && ok || bad "a summary.csv column has no meaning in herd columns"
-awk '/^```c$/ { on = 1; next } /^```$/ { on = 0 } on' "$ROOT/README.md" >"$T/example.c"
+awk '/^```c$/ { on = 1; next } /^```$/ { on = 0 } on' "$ROOT/doc/library.md" >"$T/example.c"
 if ${CC:-cc} -std=c11 -Wall -Wextra -Werror -I"$ROOT/sim/policy" "$T/example.c" "$ROOT/build/libherdpolicy.a" -lm \
     -o "$T/example" 2>"$T/cc.err" && "$T/example" >"$T/example.out"; then
-    grep -q 'gave up after 5 attempts: attempts_exhausted' "$T/example.out" && ok || bad "README C example output: $(cat "$T/example.out")"
+    grep -q 'gave up after 5 attempts: attempts_exhausted' "$T/example.out" && ok || bad "doc/library.md: C example output: $(cat "$T/example.out")"
 else
-    bad "README C example does not build or run: $(cat "$T/cc.err")"
+    bad "doc/library.md: C example does not build or run: $(cat "$T/cc.err")"
 fi
 
 # --- acceptance: the thundering herd ---------------------------------------

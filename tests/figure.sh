@@ -1,5 +1,5 @@
 #!/bin/sh
-# One figure of the README (make figures): draws the results directory
+# One figure of the README or doc/ (make figures): draws the results directory
 # RESULTS with herd plot and the options given, in a scratch copy so that
 # several figures of one results directory can be drawn at once (make -j),
 # and copies the figure FIG (timeseries, sweep_calls, ...) to OUT.

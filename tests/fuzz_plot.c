@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../sim/report/plot.h"
+#include "../sim/plot/plot.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -16,7 +16,7 @@ if $MAKE --no-print-directory -s install DESTDIR="$dest" PREFIX="$prefix" >"$tmp
     bad "make install"; cat "$tmp/install.log"; exit 1; fi
 root=$dest$prefix
 for f in bin/herd lib/libherdpolicy.a lib/libherdpolicy.so lib/libherdpolicy.so.0 include/herdpolicy.h include/herdpolicy/limits.h include/herdpolicy/client.h \
-         lib/pkgconfig/herdpolicy.pc share/man/man1/herd.1 share/man/man3/herdpolicy.3 \
+         lib/pkgconfig/herdpolicy.pc share/man/man1/herd.1 share/man/man3/herdpolicy.3 share/man/man5/herd-scenario.5 \
          share/herd/plots/timeseries.gp share/herd/scenarios/thundering-herd.ini \
          share/herd/scenarios/workshop/01-thundering-herd.ini; do
     [ -e "$root/$f" ] && ok || bad "not installed: $f"
@@ -55,13 +55,29 @@ else bad "build against the static library"; cat "$tmp/cc.log"; fi
     { bad "installed herd run --plot"; cat "$tmp/run.log"; }
 # man pages render without warnings
 if command -v groff >/dev/null; then
-    for m in "$root/share/man/man1/herd.1" "$root/share/man/man3/herdpolicy.3"; do
+    for m in "$root/share/man/man1/herd.1" "$root/share/man/man3/herdpolicy.3" "$root/share/man/man5/herd-scenario.5"; do
         w=$(LC_ALL=C groff -man -ww -z -Tutf8 "$m" 2>&1)
         [ -z "$w" ] && ok || bad "groff warnings in $m: $w"
     done
 fi
+# man -l, as a reader would: no warning on stderr either
+if command -v man >/dev/null; then
+    for m in "$root/share/man/man1/herd.1" "$root/share/man/man3/herdpolicy.3" "$root/share/man/man5/herd-scenario.5"; do
+        w=$(MANWIDTH=80 LC_ALL=C man -l "$m" 2>&1 >/dev/null)
+        [ -z "$w" ] && ok || bad "man -l $m: $w"
+    done
+fi
 
 $MAKE --no-print-directory -s uninstall DESTDIR="$dest" PREFIX="$prefix" >"$tmp/uninstall.log" 2>&1 && ok || bad "make uninstall"
+# a second install under another prefix: its pkg-config file names that
+# prefix (not the first install's)
+if $MAKE --no-print-directory -s install DESTDIR="$dest" PREFIX=/opt/herd-other >"$tmp/install2.log" 2>&1; then
+    grep -qx 'prefix=/opt/herd-other' "$dest/opt/herd-other/lib/pkgconfig/herdpolicy.pc" && ok ||
+        bad "install PREFIX=/opt/herd-other: herdpolicy.pc says $(head -1 "$dest/opt/herd-other/lib/pkgconfig/herdpolicy.pc")"
+    $MAKE --no-print-directory -s uninstall DESTDIR="$dest" PREFIX=/opt/herd-other >>"$tmp/uninstall.log" 2>&1 && ok || bad "make uninstall (second prefix)"
+else
+    bad "make install PREFIX=/opt/herd-other"; cat "$tmp/install2.log"
+fi
 left=$(cd "$dest" && find . -type f -o -type l)
 [ -z "$left" ] && ok || bad "left after uninstall: $left"
 echo "install: $pass passed, $fail failed"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The metastability maps of the README (make figures): from the results of
+# The metastability maps of doc/metastable.md (make figures): from the results of
 # scenarios/metastable-map.ini, writes the figures' data (see the header
 # of plots/metastable-map.gp) and draws plots/metastable-map.png and
 # plots/metastable-boundaries.png with gnuplot.

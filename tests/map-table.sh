@@ -1,5 +1,5 @@
 #!/bin/sh
-# The tables of the README's metastability maps (make metastable-maps),
+# The tables of the metastability maps of doc/metastable.md (make metastable-maps),
 # from the results in OUT: the headline (out/metastable-headline: per
 # mitigation, the highest load recovered in >= 95% of runs from the
 # standard trigger, with its Wilson interval and the next load of the

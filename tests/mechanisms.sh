@@ -1,5 +1,5 @@
 #!/bin/sh
-# The mechanism figures of the README (make figures): for one variant of a
+# The mechanism figures of doc/metastable.md (make figures): for one variant of a
 # results directory, joins replication 0 of timeseries.csv and
 # mechanisms.csv by bucket into figure data, and draws it with
 # plots/mechanisms.gp (breaker: state band under goodput; throttle:

@@ -141,15 +141,15 @@ for c in calls retries successes failures timeouts outage_errors; do
     b=$(col "$T/wn/summary.csv" $c replication=0)
     [ "$a" = "$b" ] || bad "windows 0:20, 20:35, 35:60: $c adds up to $a, the whole run has $b"
 done
-# the README's commands (section Time windows), at 2 replications
-sed -n '/<!-- window:begin -->/,/<!-- window:end -->/p' README.md | grep '^herd ' >"$T/readme.sh"
-[ "$(wc -l <"$T/readme.sh")" -ge 3 ] || bad "README: the Time windows commands are missing"
+# the commands of doc/outputs.md (section Time windows), at 2 replications
+sed -n '/<!-- window:begin -->/,/<!-- window:end -->/p' doc/outputs.md | grep '^herd ' >"$T/readme.sh"
+[ "$(wc -l <"$T/readme.sh")" -ge 3 ] || bad "doc/outputs.md: the Time windows commands are missing"
 i=0
 while read -r cmd; do
     i=$((i + 1))
     set -- $(echo "$cmd" | sed "s|^herd ||; s|out/|$T/readme-$i-|")
     case $1 in run) set -- "$@" --set run.replications=2 -q ;; esac
-    "$HERD" "$@" >"$T/readme.out" 2>&1 || bad "README command failed: $cmd: $(head -2 "$T/readme.out")"
+    "$HERD" "$@" >"$T/readme.out" 2>&1 || bad "doc/outputs.md: command failed: $cmd: $(head -2 "$T/readme.out")"
 done <"$T/readme.sh"
 # window_s in a sweep: a list of windows
 "$HERD" run "$T/w.ini" --set run.replications=1 --sweep run.window_s=0:20,20:35 -o "$T/ws" -q || bad "--sweep run.window_s"

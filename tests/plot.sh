@@ -209,17 +209,20 @@ expect_fail metric 2 "--metric 'nope': no such metric in aggregate.csv; expected
 expect_fail gifnone 2 "--gif: " "$HERD" plot "$T/heat" --gif
 ls -a "$T/plain" "$T/swept" "$T/var" | grep -q '^\.herd-plot' && bad "a refused selection left a private directory" || ok
 
-# --- every figure of the README has a rule in make figures --------------------
+# --- every figure of README.md and doc/*.md has a rule in make figures -------
 FIGS=" $(env -u MAKEFLAGS -u MAKELEVEL make -s -C "$ROOT" figures-list) "
-for img in $(grep -o '](plots/[^)]*)' "$ROOT/README.md" | sed 's/^](//; s/)$//' | sort -u); do
-    case $FIGS in *" $img "*) ok ;; *) bad "README image $img is not made by make figures (add it to FIGURES with a rule)" ;; esac
+imgs=$( (cd "$ROOT" && grep -o '](plots/[^)]*)' README.md; cd doc && grep -ho '](\.\./plots/[^)]*)' ./*.md) |
+        sed 's/^](//; s/)$//; s|^\.\./||' | sort -u)
+[ "$(echo "$imgs" | wc -w)" -ge 15 ] && ok || bad "found only $(echo "$imgs" | wc -w) images in README.md and doc/*.md"
+for img in $imgs; do
+    case $FIGS in *" $img "*) ok ;; *) bad "image $img of README.md or doc/ is not made by make figures (add it to FIGURES with a rule)" ;; esac
     # herd plot's figures (tests/figure.sh), the mechanism figures (tests/mechanisms.sh),
     # plots/realcheck.png, drawn from real measurements by make realcheck, or the
     # metastability maps (tests/map-figure.sh writes plots/metastable-map.png and
-    # plots/metastable-boundaries.png)
+    # plots/metastable-boundaries.png), or herd tune's figure (plots/tune-brownout.png)
     env -u MAKEFLAGS -u MAKELEVEL make -s -n -B -C "$ROOT" "$img" 2>/dev/null \
-        | grep -qE "tests/figure.sh ./herd $img |tests/mechanisms.sh [^ ]+ [^ ]+ [^ ]+ $img |^cp build/realcheck/realcheck.png $img\$|tests/map-figure.sh build/figures/metastable-map plots\$" && ok \
-        || bad "README image $img: no rule in the Makefile makes it"
+        | grep -qE "tests/figure.sh ./herd $img |tests/mechanisms.sh [^ ]+ [^ ]+ [^ ]+ $img |^cp build/realcheck/realcheck.png $img\$|tests/map-figure.sh build/figures/metastable-map plots\$|^cp build/figures/tune-brownout/tune.png $img\$" && ok \
+        || bad "image $img of README.md or doc/: no rule in the Makefile makes it"
 done
 
 # --- failures while drawing: exit 1, no figure half-written, nothing left --

@@ -31,7 +31,7 @@
 # clients widen round after round beyond the model's send cost; its calls
 # must then not be above the model's (a wider wave is absorbed more), its
 # completion time is reported, not tested (a wider wave also ends later,
-# so it may go either way; see README, "Against a real server").  Writes
+# so it may go either way; see doc/validation.md, "Against a real server").  Writes
 # OUT/realcheck.dat, OUT/realcheck.txt and the figure OUT/realcheck.png
 # (plots/realcheck.gp).  Exit status 0 when every row agrees.
 #

@@ -109,7 +109,7 @@ if mkfifo "$T/fifo-shard/partial.herd" 2>/dev/null; then
 fi
 expect_refused dir-shard "is a directory" "$T/occ-3-1" "$T/dir-shard"
 
-# the README's Slurm recipe, with the array variables set by hand
+# the Slurm recipe of doc/scale.md, with the array variables set by hand
 for k in 1 2 3 4; do
     SLURM_ARRAY_TASK_ID=$k SLURM_ARRAY_TASK_COUNT=4 sh -c \
         '"$0" run scenarios/aws-2015-occ.ini --replications 4 --set "sweep clients.values=10:40:10" --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT -o "$1/shards/$SLURM_ARRAY_TASK_ID" --quiet' \
@@ -135,7 +135,7 @@ if [ -n "$MPI" ] && [ -x "$MPI" ] && command -v mpirun >/dev/null; then
             { bad "mpirun -np $np failed: $(tail -3 "$T/mpi.out")"; continue; }
         if why=$(same_dirs "$T/occ-3-single" "$T/mpi-$np"); then ok; else bad "mpi -np $np /= single: $why"; fi
     done
-    # the README's hostfile recipe, on this host
+    # the hostfile recipe of doc/scale.md, on this host
     echo "localhost slots=3" >"$T/hosts"
     mpirun --hostfile "$T/hosts" -np 3 --mca btl self,vader "$MPI" run scenarios/aws-2015-occ.ini --replications 4 \
         --set 'sweep clients.values=10:40:10' -o "$T/mpi-hostfile" --quiet --mpi >"$T/mpi.out" 2>&1 &&

@@ -110,7 +110,7 @@ static void never_recovers(void **state)
  * 10 s in the band until the oscillation stops (last down bucket 144,
  * recovered at 145).  With 12 s up between openings, the first 12 s
  * stretch is a recovery: a dwell shorter than the up periods cannot see
- * the later openings (README: choose the dwell longer than them).  A
+ * the later openings (doc/metastable.md: choose the dwell longer than them).  A
  * breaker that never stops never recovers. */
 static void breaker_oscillation(void **state)
 {

@@ -1,6 +1,6 @@
 #!/bin/sh
 # An explicit 0 in a scenario is 0 or is refused, for every key whose
-# library field reads 0 as its default (README, "Zero is zero").
+# library field reads 0 as its default (doc/scenarios.md, "Zero is zero").
 #
 #   - every [limits] key that refuses 0 does so, from a file line and from
 #     --set: exit 2, FILE:LINE or --set, the key and the reason, no output;

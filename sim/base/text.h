@@ -5,6 +5,7 @@
 #define HERD_TEXT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* in[0..len) (stopping early at a NUL) with leading and trailing blanks
  * (space, tab) dropped and every inner run of blanks made one space, into
@@ -20,5 +21,9 @@ size_t text_collapse_blanks(const char *in, size_t len, char *out, size_t n);
  * marks, C1 controls) as \u{XXXX}.  Printable ASCII and visible UTF-8
  * pass as they are.  Returns the length written. */
 size_t text_visible(const char *in, char *out, size_t n);
+
+/* Writes s to f as one shell word: bare when every byte is harmless
+ * (letters, digits, -_./=:,+@%), else single-quoted with each ' as '\''. */
+void text_shell_word(FILE *f, const char *s);
 
 #endif

@@ -54,6 +54,13 @@ int int_flag(const char *flag, const char *v, unsigned long long lo, unsigned lo
  * with the message printed. */
 int number_flag(const char *flag, const char *v, double lo, double hi, int integer, double *out);
 
+/* herd's version (main.c), for manifests. */
+extern const char cli_version[];
+
+/* herd tune (tune_cmd.c). */
+extern const char cli_tune_help[];
+int cmd_tune(int argc, char **argv);
+
 /* The size of the text that --term dumb and --live draw: COLUMNS and
  * LINES when set, else the terminal's (TIOCGWINSZ) when standard output is
  * one, else 0 (the drawing's default: 80 x 24); each dimension on its own.

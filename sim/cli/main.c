@@ -7,6 +7,8 @@
  *   herd report DIR [-o FILE] one self-contained HTML page of a results directory
  *   herd rare SCENARIO --levels L1,...,K [--effort N] [--repeats R] [--brute N]
  *                     a rare collapse's probability (multilevel splitting, brute force)
+ *   herd tune SCENARIO --search KEY=SPEC ... --minimize METRIC [--subject-to 'M<=X' ...]
+ *                     the setting to use, raced across operating points (sim/tune)
  *   herd keys          the scenario key reference (Markdown)
  *   herd serve SCENARIO --port P       a real HTTP server that behaves like the scenario's server
  *   herd drive SCENARIO --target URL   the scenario's clients in real time against a server
@@ -33,12 +35,14 @@
 #include "../model/model.h"
 #include "../policy/herdpolicy.h"
 #include "../report/partial.h"
-#include "../report/plot.h"
+#include "../plot/plot.h"
 #include "../report/report.h"
 #include "../scenario/scenario.h"
 #include "cli.h"
 
 #define HERD_VERSION "0.2.0"
+
+const char cli_version[] = HERD_VERSION;
 
 #ifdef HERD_MPI
 #include <mpi.h>
@@ -81,6 +85,9 @@ static void usage(FILE *f)
             "                                     events) without running anything\n"
             "       herd plot DIR [options]       draw the figures of a results directory (gnuplot;\n"
             "                                     herd plot --help for styles and selection)\n"
+            "       herd tune SCENARIO --search KEY=SPEC ... --minimize METRIC [--subject-to 'M<=X' ...]\n"
+            "                                     the setting to use: a search raced on common random\n"
+            "                                     numbers across operating points (herd tune --help)\n"
             "       herd report DIR [-o FILE]     one self-contained HTML page of a results directory, to\n"
             "                                     share a run (default DIR/report.html; herd report --help)\n"
             "       herd merge OUT DIR... [--plot] combine the shards of one run (--shard) into OUT\n"
@@ -167,6 +174,8 @@ int help_for(const char *cmd)
                "one run (herd run --shard K/N -o DIR) into OUT, byte for byte the outputs of a single run\n");
     else if (!strcmp(cmd, "rare"))
         printf("%s", cli_rare_help);
+    else if (!strcmp(cmd, "tune"))
+        printf("%s", cli_tune_help);
     else if (!strcmp(cmd, "report"))
         printf("%s", cli_report_help);
     else if (!strcmp(cmd, "serve"))
@@ -689,6 +698,8 @@ static int herd(int argc, char **argv)
         return cmd_report(argc, argv);
     if (!strcmp(cmd, "rare"))
         return cmd_rare(argc, argv);
+    if (!strcmp(cmd, "tune"))
+        return cmd_tune(argc, argv);
     if (!strcmp(cmd, "serve") || !strcmp(cmd, "drive"))
         return cmd_real(argc, argv, !strcmp(cmd, "serve"));
     if (!strcmp(cmd, "columns"))

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../base/alloc.h"
+#include "../base/text.h"
 #include "../engine/sim.h"
 #include "../model/model.h"
 #include "../report/partial.h"
@@ -35,36 +36,50 @@ typedef struct pool {
     char why[160];          /* the failed job's reason (set by the first to fail) */
 } pool;
 
-static void run_job(pool *p, size_t j)
+/* Simulates job j of plan into *out (its seed into *seed): 0, or 1 out of
+ * memory / stuck (why filled), 2 its timeseries outgrew its budget. */
+static int simulate(const exp_plan *plan, size_t j, int queue, int keep_ts, model_results *out, uint64_t *seed,
+                    char *why, size_t whylen)
 {
-    const exp_plan *plan = p->plan;
     const exp_group *g = &plan->groups[exp_plan_group_of(plan, j)];
     const exp_point *pt = &plan->points[g->point];
     uint32_t rep = (uint32_t)(j - g->first_job);
     sim_t sim;
     model md;
+    int rc = 0;
     memset(&md, 0, sizeof md);
-    p->seeds[j] = exp_plan_seed(plan, pt, rep);
-    int ok = sim_init_queue(&sim, p->seeds[j], (size_t)pt->spec.clients * 2 + 64, p->queue) == 0 &&
+    *seed = exp_plan_seed(plan, pt, rep);
+    int ok = sim_init_queue(&sim, *seed, (size_t)pt->spec.clients * 2 + 64, queue) == 0 &&
              model_init(&md, &pt->spec, scn_data(), g->strategy, &sim) == 0 && model_run(&md) == 0;
     if (ok) {
-        model_take_results(&md, &p->results[j],
-                           pt->timeseries == SCN_TS_ALL || (pt->timeseries == SCN_TS_FIRST && rep == 0));
-    } else if (!atomic_exchange(&p->failed, md.ts.over ? 2 : 1)) {
-        atomic_store(&p->failed_job, j);
+        model_take_results(&md, out,
+                           keep_ts && (pt->timeseries == SCN_TS_ALL || (pt->timeseries == SCN_TS_FIRST && rep == 0)));
+    } else {
+        rc = md.ts.over ? 2 : 1;
         if (md.trace_over)
-            snprintf(p->why, sizeof p->why,
+            snprintf(why, whylen,
                      "the trace drew %llu arrivals, more than the room of %u the plan made (ten standard deviations "
                      "above the mean)",
                      (unsigned long long)md.trace_over, pt->spec.clients);
         else if (sim.error == SIM_ERR_STUCK)
-            snprintf(p->why, sizeof p->why, "simulated time stopped advancing at t = %.9g s (more than %llu events in a row at that instant)",
+            snprintf(why, whylen, "simulated time stopped advancing at t = %.9g s (more than %llu events in a row at that instant)",
                      sim.now, (unsigned long long)sim.same_time_limit);
         else
-            snprintf(p->why, sizeof p->why, "out of memory");
+            snprintf(why, whylen, "out of memory");
     }
     model_free(&md);
     sim_free(&sim);
+    return rc;
+}
+
+static void run_job(pool *p, size_t j)
+{
+    char why[160];
+    int rc = simulate(p->plan, j, p->queue, 1, &p->results[j], &p->seeds[j], why, sizeof why);
+    if (rc && !atomic_exchange(&p->failed, rc)) {
+        atomic_store(&p->failed_job, j);
+        snprintf(p->why, sizeof p->why, "%s", why);
+    }
 }
 
 /* Runs job j of ctx (a pool) on the calling thread: 0, or -1 if it
@@ -118,22 +133,6 @@ double exp_wall_seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* An argument as a shell would need it: bare if harmless, else quoted. */
-static void shell_word(FILE *f, const char *s)
-{
-    if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == strlen(s)) {
-        fputs(s, f);
-        return;
-    }
-    fputc('\'', f);
-    for (; *s; s++)
-        if (*s == '\'')
-            fputs("'\\''", f);
-        else
-            fputc(*s, f);
-    fputc('\'', f);
 }
 
 int exp_describe(FILE *f, const exp_plan *plan)
@@ -200,7 +199,7 @@ static char *manifest(const exp_plan *plan, const char *path, const exp_options 
             !strcmp(a, "--plot") || !strcmp(a, "--mpi"))
             continue;
         fputc(' ', f);
-        shell_word(f, a);
+        text_shell_word(f, a);
     }
     fprintf(f, "\nscenario: %s\nseed: %llu\n", path, (unsigned long long)plan->base->seed);
     scn_data_print_files(f); /* the data files read (none: no line) */
@@ -545,4 +544,76 @@ done:
     herd_free(input);
     exp_plan_free(&plan);
     return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * A batch of jobs of several plans (herd tune)
+ * ------------------------------------------------------------------------ */
+
+typedef struct batch {
+    const exp_job_ref *refs;
+    size_t n;
+    int queue;
+    model_results *out;
+    uint64_t *seeds;
+    atomic_size_t next, done;
+    atomic_int failed, finished;
+    atomic_size_t failed_job;
+    char why[160];
+} batch;
+
+static void *batch_worker(void *arg)
+{
+    batch *b = arg;
+    for (;;) {
+        size_t i = atomic_fetch_add(&b->next, 1);
+        if (i >= b->n || atomic_load(&b->failed))
+            return NULL;
+        char why[160];
+        int rc = simulate(b->refs[i].plan, b->refs[i].job, b->queue, 0, &b->out[i], &b->seeds[i], why, sizeof why);
+        if (rc && !atomic_exchange(&b->failed, rc)) {
+            atomic_store(&b->failed_job, i);
+            snprintf(b->why, sizeof b->why, "%s", why);
+        }
+        atomic_fetch_add(&b->done, 1);
+    }
+}
+
+int exp_run_batch(const exp_job_ref *refs, size_t n, int jobs, int queue, model_results *out, uint64_t *seeds,
+                  char *err, size_t errlen)
+{
+    batch b = {.refs = refs, .n = n, .queue = queue, .out = out, .seeds = seeds};
+    atomic_init(&b.next, 0);
+    atomic_init(&b.done, 0);
+    atomic_init(&b.failed, 0);
+    atomic_init(&b.finished, 0);
+    atomic_init(&b.failed_job, 0);
+    memset(out, 0, n * sizeof *out);
+    int nthreads = jobs < 1 ? 1 : jobs > 64 ? 64 : jobs;
+    if ((size_t)nthreads > n)
+        nthreads = n ? (int)n : 1;
+    pthread_t tid[64];
+    int started = 0;
+    for (int i = 1; i < nthreads; i++) {
+        if (pthread_create(&tid[started], NULL, batch_worker, &b) != 0)
+            break;
+        started++;
+    }
+    batch_worker(&b);
+    for (int i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    if (!atomic_load(&b.failed))
+        return 0;
+    size_t i = atomic_load(&b.failed_job);
+    const exp_plan *plan = refs[i].plan;
+    const exp_group *g = &plan->groups[exp_plan_group_of(plan, refs[i].job)];
+    if (atomic_load(&b.failed) == 2)
+        snprintf(err, errlen, "%s replication %zu: the timeseries outgrew its memory budget; expected a larger "
+                              "[run] bucket_s", hp_strategy_name(g->strategy), refs[i].job - g->first_job);
+    else
+        snprintf(err, errlen, "%s while simulating %s replication %zu", b.why, hp_strategy_name(g->strategy),
+                 refs[i].job - g->first_job);
+    for (size_t k = 0; k < n; k++)
+        model_results_free(&out[k]);
+    return -1;
 }

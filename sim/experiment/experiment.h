@@ -83,6 +83,20 @@ int exp_check(const scn_config *base, const char *path, const exp_options *opt, 
  * if f reported a write error. */
 int exp_describe(FILE *f, const exp_plan *plan);
 
+/* One job of one plan, for a batch that mixes plans (herd tune). */
+typedef struct exp_job_ref {
+    const exp_plan *plan;
+    size_t job;
+} exp_job_ref;
+
+/* Runs refs[0..n) on `jobs` threads, each as herd run would (the same
+ * seed for the same plan and job, so results do not depend on the thread
+ * count or on the batch around it), without timeseries: out[i] and
+ * seeds[i] receive job i's results and replication seed.  Returns 0, or
+ * -1 with err (every out[] freed). */
+int exp_run_batch(const exp_job_ref *refs, size_t n, int jobs, int queue, model_results *out, uint64_t *seeds,
+                  char *err, size_t errlen);
+
 /* Seconds of a monotonic clock (for elapsed times). */
 double exp_wall_seconds(void);
 

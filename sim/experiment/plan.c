@@ -46,6 +46,10 @@ int exp_plan_build(exp_plan *plan, const scn_config *base, const char *path, cha
             goto fail;
         }
         plan->nlabels[i] = n;
+        /* keep only the labels used (a plan per candidate in herd tune) */
+        void *shrunk = herd_realloc_array(plan->labels[i], (size_t)(n > 0 ? n : 1), sizeof *plan->labels[i]);
+        if (shrunk)
+            plan->labels[i] = shrunk;
         total *= n;
         if (total > EXP_MAX_POINTS) {
             snprintf(err, errlen, "%s: the sweeps make more than %d points", path, EXP_MAX_POINTS);
@@ -120,6 +124,21 @@ fail:
     herd_free(scratch);
     exp_plan_free(plan);
     return -1;
+}
+
+void exp_plan_relayout(exp_plan *plan, uint64_t seed, uint32_t replications)
+{
+    size_t j = 0;
+    for (size_t p = 0; p < plan->npoints; p++) {
+        exp_point *pt = &plan->points[p];
+        pt->seed = seed;
+        pt->replications = replications;
+        for (uint32_t s = 0; s < pt->nstrategies; s++) {
+            plan->groups[pt->first_group + s].first_job = j;
+            j += replications;
+        }
+    }
+    plan->njobs = j;
 }
 
 size_t exp_plan_group_of(const exp_plan *plan, size_t job)

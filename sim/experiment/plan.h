@@ -64,6 +64,12 @@ typedef struct exp_plan {
  * with a one-line message in err (nothing allocated then). */
 int exp_plan_build(exp_plan *plan, const scn_config *base, const char *path, char *err, size_t errlen);
 
+/* Gives every point of a built plan the master seed `seed` and
+ * `replications` replications, and lays its jobs out again (herd tune:
+ * the search and its validation run one compiled plan on their own seeds
+ * and replication counts).  Cannot fail. */
+void exp_plan_relayout(exp_plan *plan, uint64_t seed, uint32_t replications);
+
 /* The job's point and group: job j belongs to the last group whose
  * first_job <= j (binary search, O(log groups)). */
 size_t exp_plan_group_of(const exp_plan *plan, size_t job);

@@ -2,7 +2,7 @@
  * presets.c - herd policy library: the retry defaults client libraries
  * ship, as data.  Each entry was read from the library's own source at the
  * version given (repository, file, tag or commit); `herd presets` prints
- * the table and README.md ("Model your stack") cites it.
+ * the table and doc/presets.md ("Model your stack") cites it.
  *
  * A field left out is zero, which is herd's default: see hp_policy.  Masks
  * are sets of hp_class bits.  "No cap" is a cap of 1e9 s (herd's largest

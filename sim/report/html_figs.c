@@ -20,7 +20,7 @@
 #include "../base/alloc.h"
 #include "../base/text.h"
 #include "html_internal.h"
-#include "plot.h"
+#include "../plot/plot.h"
 
 /* ------------------------------------------------------------------------
  * Figures

@@ -14,7 +14,7 @@
 
 #include "../base/alloc.h"
 #include "csv.h"
-#include "plot.h"
+#include "../plot/plot.h"
 #include "stats.h"
 
 /* The leading columns: variant (if any), one per swept key, then

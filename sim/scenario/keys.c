@@ -118,7 +118,7 @@ const key scn_key_table[] = {
      "A run has recovered once, after the trigger's end, its state (in_flight and the goodput "
      "deficit, offered - goodput, per bucket) stays this long inside its healthy band: at most "
      "the maximum of the buckets between warmup_s and the first trigger's start (at least 20 "
-     "independent ones). See README, \"How recovery is measured\"."},
+     "independent ones). See doc/metastable.md, \"How recovery is measured\"."},
     {"run", "horizon_s", K_DOUBLE, C(horizon_s), 1e-6, 1e9, NULL, "s", "3600",
      "Simulated time limit; logical requests still open then count as unfinished."},
 
@@ -428,11 +428,11 @@ static const struct {
 } retired[] = {
     {"run", "recovery_window_s",
      "retired: recovery is now measured against the run's healthy band before the trigger, and "
-     "recovery_dwell_s (default 10 s) says how long the state must stay in it (README, \"How recovery is "
+     "recovery_dwell_s (default 10 s) says how long the state must stay in it (doc/metastable.md, \"How recovery is "
      "measured\")"},
     {"run", "recovery_fraction",
      "retired: recovery no longer compares goodput with a fixed fraction of the offered load; the "
-     "healthy band measured before the trigger replaces it, with recovery_dwell_s (README, \"How "
+     "healthy band measured before the trigger replaces it, with recovery_dwell_s (doc/metastable.md, \"How "
      "recovery is measured\")"},
 };
 
@@ -461,7 +461,7 @@ void scn_print_reference(FILE *f)
                "(constant), constant(V), uniform(LO, HI), exponential(MEAN), normal(MEAN, SD) "
                "(truncated at 0), abs_normal(MEAN, SD), lognormal(MEAN, SD), "
                "pareto(SCALE, SHAPE), weibull(SCALE, SHAPE), gamma(SHAPE, SCALE), empirical(FILE.csv) or "
-               "mixture(P1: DIST1, P2: DIST2, ...) (see Data files).\n");
+               "mixture(P1: DIST1, P2: DIST2, ...) (see doc/data.md).\n");
     for (size_t i = 0; i < scn_key_count; i++) {
         const key *k = &scn_key_table[i];
         if (strcmp(cur, k->section)) {

@@ -27,17 +27,6 @@
 #define SPEC_MEM_LATHIST_BYTES 655416u
 #define SPEC_MEM_INST_GAUGE_BYTES 32u
 
-/* True if an innermost policy of spec uses the adaptive send-rate limiter. */
-static inline bool spec_uses_adaptive(const model_spec *s)
-{
-    if (s->nlayers)
-        return s->layers[s->nlayers - 1].policy.adaptive_rate;
-    for (uint32_t t = 0; t < s->ntools; t++)
-        if (s->tools[t].policy.adaptive_rate)
-            return true;
-    return !s->ntools && s->policy.adaptive_rate;
-}
-
 /* True if the run keeps the mechanism series (mechanisms.csv): a breaker,
  * throttling or a limiter. */
 static inline bool spec_mech_series(const model_spec *s)

@@ -161,20 +161,25 @@ typedef struct model_spec {
     uint32_t clients_per_instance;
 } model_spec;
 
-/* True if the clients share any state through the guard (hp_client): a
- * retry limiter, breaker, throttling, hedging, or an innermost policy with
- * adaptive_rate (the library's send-rate limiter lives in the client).
- * Without one, clients_per_instance changes nothing. */
-static inline bool spec_guard_shares_state(const model_spec *s)
+/* True if an innermost policy of spec uses the adaptive send-rate limiter. */
+static inline bool spec_uses_adaptive(const model_spec *s)
 {
-    if (s->guard.limiter.kind != HP_LIMITER_NONE || s->guard.breaker || s->guard.throttling || s->guard.hedging)
-        return true;
     if (s->nlayers)
         return s->layers[s->nlayers - 1].policy.adaptive_rate;
     for (uint32_t t = 0; t < s->ntools; t++)
         if (s->tools[t].policy.adaptive_rate)
             return true;
     return !s->ntools && s->policy.adaptive_rate;
+}
+
+/* True if the clients share any state through the guard (hp_client): a
+ * retry limiter, breaker, throttling, hedging, or an innermost policy with
+ * adaptive_rate (the library's send-rate limiter lives in the client).
+ * Without one, clients_per_instance changes nothing. */
+static inline bool spec_guard_shares_state(const model_spec *s)
+{
+    return s->guard.limiter.kind != HP_LIMITER_NONE || s->guard.breaker || s->guard.throttling || s->guard.hedging ||
+           spec_uses_adaptive(s);
 }
 
 /* True when [run] window_s is set: the per-request metrics then count the

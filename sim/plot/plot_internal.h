@@ -1,6 +1,6 @@
 /*
  * plot_internal.h - what the files of herd plot share; private to
- * sim/report/plot*.c (the interface is plot.h).
+ * sim/plot/plot*.c (the interface is plot.h).
  *
  * herd plot runs in three stages, a file each (gnuplot only runs in the
  * last):

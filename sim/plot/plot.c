@@ -42,7 +42,7 @@
 #include "../base/alloc.h"
 #include "../base/fileio.h"
 #include "../model/results.h"
-#include "csv.h"
+#include "../report/csv.h"
 
 extern char **environ;
 
@@ -548,6 +548,47 @@ static int plan_jobs(const folder *fo, const plot_opts *o, job *jobs)
     return njobs;
 }
 
+/* Stage 1 of herd plot: dir's manifest (optional) and CSVs, loaded and
+ * validated into *fo (its path, without trailing slashes, into d; escaped
+ * for messages into shown), and the figures to draw, *njobs of them in
+ * *jobs (herd_calloc'd: the caller frees it and fo, whatever the result).
+ * 0, PLOT_INVALID or -1 with err. */
+static int load_folder(const char *dir, const plot_opts *o, folder *fo, char d[PATH_MAX], char shown[SHOWN_MAX + 8],
+                       job **jobs, int *njobs, char *err, size_t errlen)
+{
+    char from[PATH_MAX];
+    int rc;
+    memset(fo, 0, sizeof *fo);
+    fo->o = o;
+    *jobs = NULL;
+    *njobs = 0;
+    if (plot_path_fmt(d, err, errlen, "%s", dir))
+        return -1;
+    for (size_t n = strlen(d); n > 1 && d[n - 1] == '/'; n--)
+        d[n - 1] = '\0';
+    plot_esc(shown, SHOWN_MAX + 8, dir, SHOWN_MAX);
+    if (plot_path_fmt(from, err, errlen, "%s/aggregate.csv", d))
+        return -1;
+    struct stat st;
+    if (stat(from, &st) != 0) {
+        snprintf(err, errlen, "%s: not a herd results directory (no aggregate.csv)", shown);
+        return -1;
+    }
+    /* what the scenario says (optional), the metrics the figures keep,
+     * then every CSV, validated */
+    if ((rc = plot_load_manifest(fo, d, err, errlen)) != 0)
+        return rc;
+    plot_want_metrics(fo);
+    if ((rc = plot_load_csvs(fo, d, dir, err, errlen)) != 0)
+        return rc;
+    if (!(*jobs = herd_calloc(9, sizeof **jobs))) {
+        plot_oom(err, errlen);
+        return -1;
+    }
+    *njobs = plan_jobs(fo, o, *jobs);
+    return select_figure(fo, *jobs, njobs, err, errlen);
+}
+
 int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errlen)
 {
     char d[PATH_MAX], wd[PATH_MAX], plots[PATH_MAX], from[PATH_MAX], to[PATH_MAX];
@@ -556,38 +597,7 @@ int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errl
     job *jobs = NULL;
     folder fo;
     plot_hold hold = {.on = 0};
-    memset(&fo, 0, sizeof fo);
-    fo.o = o;
-
-    if (plot_path_fmt(d, err, errlen, "%s", dir))
-        return -1;
-    for (size_t n = strlen(d); n > 1 && d[n - 1] == '/'; n--)
-        d[n - 1] = '\0';
-    plot_esc(shown, sizeof shown, dir, SHOWN_MAX);
-    if (plot_path_fmt(from, err, errlen, "%s/aggregate.csv", d))
-        return -1;
-    struct stat st;
-    if (stat(from, &st) != 0) {
-        snprintf(err, errlen, "%s: not a herd results directory (no aggregate.csv)", shown);
-        return -1;
-    }
-    /* 1. what the scenario says (optional), the metrics the figures keep,
-     * then every CSV, validated */
-    if ((rc = plot_load_manifest(&fo, d, err, errlen)) != 0)
-        goto done;
-    plot_want_metrics(&fo);
-    if ((rc = plot_load_csvs(&fo, d, dir, err, errlen)) != 0)
-        goto done;
-    rc = -1;
-
-    /* the figures */
-    jobs = herd_calloc(9, sizeof *jobs);
-    if (!jobs) {
-        plot_oom(err, errlen);
-        goto done;
-    }
-    njobs = plan_jobs(&fo, o, jobs);
-    if ((rc = select_figure(&fo, jobs, &njobs, err, errlen)) != 0)
+    if ((rc = load_folder(dir, o, &fo, d, shown, &jobs, &njobs, err, errlen)) != 0)
         goto done;
     rc = -1;
     if (njobs && find_scripts(plots, err, errlen))
@@ -701,39 +711,30 @@ int plot_dir(const char *dir, char *err, size_t errlen)
 
 int plot_prepare_dir(const char *dir, const plot_opts *o, const char *wd, char *err, size_t errlen)
 {
-    char d[PATH_MAX], from[PATH_MAX], shown[SHOWN_MAX + 8];
-    int rc = -1;
-    job *jobs = NULL;
+    char d[PATH_MAX], shown[SHOWN_MAX + 8];
+    job *jobs;
+    int njobs;
     folder fo;
-    memset(&fo, 0, sizeof fo);
-    fo.o = o;
-    if (plot_path_fmt(d, err, errlen, "%s", dir) || plot_path_fmt(from, err, errlen, "%s/aggregate.csv", d))
-        return -1;
-    struct stat st;
-    if (stat(from, &st) != 0) {
-        plot_esc(shown, sizeof shown, dir, SHOWN_MAX);
-        snprintf(err, errlen, "%s: not a herd results directory (no aggregate.csv)", shown);
-        return -1;
-    }
-    if ((rc = plot_load_manifest(&fo, d, err, errlen)) != 0)
-        goto done;
-    plot_want_metrics(&fo);
-    if ((rc = plot_load_csvs(&fo, d, dir, err, errlen)) != 0)
-        goto done;
-    rc = -1;
-    if (!(jobs = herd_calloc(9, sizeof *jobs))) {
-        plot_oom(err, errlen);
-        goto done;
-    }
-    int njobs = plan_jobs(&fo, o, jobs);
-    if ((rc = select_figure(&fo, jobs, &njobs, err, errlen)) != 0)
-        goto done;
-    rc = -1;
-    if (njobs && plot_prepare(&fo, jobs, njobs, dir, wd, 0, err, errlen))
-        goto done;
-    rc = 0;
-done:
+    int rc = load_folder(dir, o, &fo, d, shown, &jobs, &njobs, err, errlen);
+    if (rc == 0 && njobs && plot_prepare(&fo, jobs, njobs, dir, wd, 0, err, errlen))
+        rc = -1;
     herd_free(jobs);
     plot_folder_free(&fo);
     return rc;
+}
+
+int plot_script(const char *name, const char *wd, const char *arg, char *err, size_t errlen)
+{
+    char plots[PATH_MAX], script[PATH_MAX];
+    if (find_scripts(plots, err, errlen))
+        return -1;
+    if (plot_path_fmt(script, err, errlen, "%s%s/%s", plots[0] == '/' ? "" : "./", plots, name))
+        return -1;
+    if (access(script, R_OK) != 0) {
+        char shown[SHOWN_MAX + 8];
+        plot_esc(shown, sizeof shown, script, SHOWN_MAX);
+        snprintf(err, errlen, "cannot read the plot script %s", shown);
+        return -1;
+    }
+    return run_gnuplot(script, wd, arg, NULL, err, errlen);
 }

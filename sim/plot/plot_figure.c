@@ -395,7 +395,7 @@ int plot_write_style(const folder *fo, const char *wd, char *err, size_t errlen)
     plot_info_n(s.f, "dh", dh - 1);
     plot_info_n(s.f, "fs", talk ? 16 : 10);  /* text (pt) */
     plot_info_n(s.f, "tfs", talk ? 22 : 12); /* titles */
-    plot_info_n(s.f, "sfs", talk ? 13 : 8);  /* small text: keys, values on bars */
+    plot_info_n(s.f, "sfs", talk ? 16 : 8);  /* small text: keys, values on bars (talk: 16 at least) */
     plot_info_n(s.f, "lw", talk ? 3 : 1.5);  /* series */
     plot_info_n(s.f, "blw", talk ? 1.5 : 1); /* borders, bars, error bars */
     return plot_w_close(&s, err, errlen);

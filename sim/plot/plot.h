@@ -88,6 +88,13 @@ void plot_opts_init(plot_opts *o);
  * or not at all. */
 int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errlen);
 
+/* Runs `gnuplot -c PLOTS/name wd [arg]` for a figure another layer
+ * prepared in the directory wd (herd tune): the plots directory found as
+ * for every figure ($HERD_PLOTS, beside the executable, the installed
+ * share).  0, or -1 with err (no script, gnuplot missing or failed: its
+ * first lines quoted). */
+int plot_script(const char *name, const char *wd, const char *arg, char *err, size_t errlen);
+
 /* Removes from dir every figure herd plot writes (its known names:
  * timeseries, goodput, sweep_METRIC, compare, sensitivity, variants,
  * replay, load, as .png, .svg, .gif); any other file is left alone.  The

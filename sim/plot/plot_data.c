@@ -771,12 +771,8 @@ static int prep_variants(const folder *fo, const char *dir, const char *wd, char
         fputc('\n', in.f);
         written++;
     }
-    size_t vlen = 0;
-    for (size_t v = 0; v < vs.n; v++) {
+    for (size_t v = 0; v < vs.n; v++)
         plot_info_s(in.f, "vlab", vs.v[v]);
-        if (strlen(vs.v[v]) > vlen)
-            vlen = strlen(vs.v[v]);
-    }
     plot_info_n(in.f, "nm", written);
     plot_info_n(in.f, "ns", ns);
     for (int s = 0; s < ns; s++)
@@ -793,11 +789,8 @@ static int prep_variants(const folder *fo, const char *dir, const char *wd, char
              reps[0] ? " replications" : "", ns == 1 ? "; strategy " : "", ns == 1 ? plot_sname(sorder[0]) : "",
              pt[0] ? "; at " : "", pt);
     plot_info_s(in.f, "subtitle", text);
-    layout L = plot_lay(fo, written, 0, 420, 300, 70);
-    /* the variant names across, or slanted when they do not fit */
-    double room = (double)L.W / L.cols / (double)vs.n, per = fo->o->style == PLOT_STYLE_TALK ? 12 : 7;
-    plot_info_n(in.f, "rot", fo->o->term != PLOT_TERM_DUMB && (double)vlen * per > room * 0.9);
-    plot_lay_write(in.f, L);
+    /* variants.gp slants or wraps the variant names from their lengths */
+    plot_lay_write(in.f, plot_lay(fo, written, 0, 420, 300, 70));
     rc = 0;
 done:
     if (plot_w_close(&d, err, errlen) || plot_w_close(&in, err, errlen))

@@ -1,0 +1,66 @@
+/*
+ * internal.h - the state herd tune's rooms share (race.c decides,
+ * recommend.c reports).  Not a public header.
+ */
+#ifndef HERD_TUNE_INTERNAL_H
+#define HERD_TUNE_INTERNAL_H
+
+#include <stdint.h>
+
+#include "../experiment/plan.h"
+#include "tune.h"
+
+enum { TUNE_ALIVE, TUNE_DROPPED, TUNE_FINALIST, TUNE_RECOMMENDED };
+enum { TUNE_NONE, TUNE_DOMINATED, TUNE_INFEASIBLE };
+
+typedef struct tune_cand {
+    exp_plan plan;
+    double *y;          /* [metric][point][replication]: search values */
+    double *ev;         /* [point][replication]: events */
+    uint32_t reps;      /* replications run in the search */
+    double *vy, *vev;   /* the same on validation seeds (finalists, baseline) */
+    uint32_t vreps;
+    int status, round, reason;
+    int con;            /* infeasible: the constraint that failed (-1: an undefined metric) */
+    size_t con_point;
+    long versus;        /* dominated: the candidate that dominates it */
+    char why[240];
+} tune_cand;
+
+typedef struct tune_state {
+    const tune_request *rq;
+    scn_config *base;           /* the scenario as written (names of points) */
+    tune_cand *c;               /* [ncand + 1]: the last is the scenario as written */
+    size_t ncand;
+    int has_baseline;           /* the scenario as written is one strategy per point */
+    size_t npoints;
+    const metric_desc *m[1 + TUNE_MAX_CONSTRAINTS]; /* objective, then each constrained metric once */
+    int nm;
+    int con_m[TUNE_MAX_CONSTRAINTS];                /* each constraint's metric index */
+    uint64_t seed, vseed;
+    uint32_t rounds, final_reps;
+    uint64_t events, vevents;   /* simulated by the search, by the validation */
+    double grid_events;         /* an exhaustive grid at final_reps, estimated */
+    long recommended;           /* -1: none feasible */
+    int binding;                /* the constraint that binds (-1: none) */
+    char rounds_log[4096];      /* one line per round, for the manifest */
+} tune_state;
+
+/* Values: metric k of candidate c at point p, replication r (search). */
+static inline double *tune_y(const tune_state *st, const tune_cand *c, int k, size_t p)
+{
+    return &c->y[((size_t)k * st->npoints + p) * st->rq->max_reps];
+}
+static inline double *tune_vy(const tune_state *st, const tune_cand *c, int k, size_t p)
+{
+    return &c->vy[((size_t)k * st->npoints + p) * st->rq->val_reps];
+}
+
+/* The point's label "KEY=VALUE KEY=VALUE" (variant=NAME first), or "all"
+ * without sweeps and variants. */
+void tune_point_label(const tune_state *st, size_t p, char *out, size_t n);
+
+/* recommend.c: every output of a finished search.  0, or -1 with err. */
+int tune_report(tune_state *st, char *err, size_t errlen);
+
+#endif
