@@ -101,6 +101,21 @@ kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null; PID=$KEEP_PID URL=$KEEP_URL
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { exit !($(c["failures"]) == 20 && $(c["retries"]) == 0) }' \
     "$T/ra/summary.csv" && ok || bad "Retry-After 5 s above retry_after_max_s = 1 with retry_after_above = stop: want 20 failures, 0 retries: $(cat "$T/ra/summary.csv")"
 
+# --- [server] queue_discipline has its real counterpart: herd serve's
+# queue is served LIFO / adaptive LIFO, and every request still finishes
+for qd in lifo adaptive_lifo; do
+    KEEP_PID=$PID KEEP_URL=$URL
+    start_server --set clients.count=20 --set 'outage 1.end_s=0.3' --set server.workers=2 --set server.queue=10 \
+        --set server.queue_discipline=$qd
+    "$HERD" drive "$SCN" --target "$URL" -o "$T/qd-$qd" --quiet --replications 1 --set run.strategies=full_jitter \
+        --set clients.count=20 --set 'outage 1.end_s=0.3' --set server.workers=2 --set server.queue=10 \
+        --set server.queue_discipline=$qd 2>"$T/qd.err" || bad "drive, queue_discipline = $qd: $(cat "$T/qd.err")"
+    kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null; PID=$KEEP_PID URL=$KEEP_URL
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { s += $(c["successes"]) + $(c["failures"]); u += $(c["unfinished"]) } END { exit !(s == 20 && u == 0) }' \
+        "$T/qd-$qd/summary.csv" && ok || bad "queue_discipline = $qd: want 20 finished requests: $(cat "$T/qd-$qd/summary.csv")"
+done
+
 # --- bounds: the run stops by itself and says so --------------------------
 "$HERD" drive "$SCN" --target "$URL" -o "$T/bound" --quiet --replications 1 --set run.strategies=exponential \
     --set clients.count=20 --set 'outage 1.end_s=0.3' --max-requests 5 2>"$T/bound.err"
@@ -182,6 +197,7 @@ expect_fail serve-target "serve does not take --target" serve "$SCN" --port 0 --
 expect_fail drive-port "drive does not take --port" drive "$SCN" --port 1 --target http://127.0.0.1:1/
 expect_fail unknown "unknown option '--frob'" drive "$SCN" --target http://127.0.0.1:1/ --frob
 expect_fail occ "has no real counterpart in herd serve" serve scenarios/aws-2015-occ.ini --port 0
+expect_fail codel "herd serve's queue has no CoDel" serve "$SCN" --port 0 --set server.codel_target_s=0.005
 expect_fail layers "herd drive runs one retry loop" drive scenarios/layers.ini --target http://127.0.0.1:1/ -o "$T/out-layers"
 expect_fail instances "herd drive keeps one [limits] state" drive "$SCN" --target http://127.0.0.1:1/ -o "$T/out-instances" \
     --set limits.limiter=aws_quota --set limits.clients_per_instance=10

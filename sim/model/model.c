@@ -209,6 +209,9 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
         spec = md->spec;
     }
     md->workers_now = spec->workers;
+    disc_init(&md->q, spec);
+    md->disc = disc_for(spec->queue_discipline);
+    codel_init(&md->cd, spec->codel_target_s, spec->codel_interval_s);
     md->speed = 1;
     md->cap = spec_table_entry(data, spec->capacity);
     md->ntools = spec->ntools ? spec->ntools : 1;
@@ -468,11 +471,10 @@ void model_free(model *md)
     md->effect_at = NULL;
     md->op = NULL;
     md->content = NULL;
-    herd_free(md->queue);
+    disc_free(&md->q);
     instance_free(md);
     ts_free(&md->ts);
     mech_free(&md->ms);
     md->clients = NULL;
     md->latency = NULL;
-    md->queue = NULL;
 }

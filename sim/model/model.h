@@ -1,7 +1,7 @@
 /*
  * model.h - the closed-population retry model: clients that make logical
  * requests through a retry policy, a network with random one-way delays,
- * and a capacity-limited server (workers + FIFO queue) with outages and a
+ * and a capacity-limited server (workers + a queue served FIFO, LIFO or adaptive LIFO) with outages and a
  * background error mix.
  *
  * The model connects the engine (events, time, random streams) and the
@@ -23,6 +23,7 @@
 #include "../policy/herdpolicy.h"
 #include "../spec/memory.h"
 #include "../spec/spec.h"
+#include "discipline.h"
 #include "lathist.h"
 #include "sample.h"
 #include "results.h"
@@ -79,12 +80,6 @@ typedef struct layer_result {
                            * retry_after_format); each layer reads it with its policy */
     bool overloaded;    /* the server said "overloaded, don't retry" */
 } layer_result;
-
-typedef struct qslot {
-    uint32_t client, tag;
-    double enqueued;    /* when the attempt joined the queue */
-    uint32_t req;       /* request index of the attempt's logical operation */
-} qslot;
 
 /* Per logical operation (client x request index), one byte of flags. */
 enum {
@@ -184,8 +179,9 @@ typedef struct model {
 
     /* server */
     uint32_t busy;
-    qslot *queue;       /* ring of qcap slots, grown up to spec->queue */
-    uint32_t qhead, qlen, qcap;
+    srv_queue q;        /* the waiting room (discipline.h) */
+    const disc_ops *disc; /* its order ([server] queue_discipline) */
+    codel cd;           /* [server] codel_target_s > 0: CoDel's state */
     uint32_t outage;    /* index of the first outage not yet over */
     int32_t version;    /* occ: the shared row's version */
     double tokens;      /* rate limiter: tokens in the bucket at tokens_at */
@@ -212,6 +208,7 @@ typedef struct model {
     uint64_t nlatency;
     lh_hist *hist;      /* the samples' histogram when there are too many to keep, or NULL */
     double wait_sum;    /* queueing, over attempts served after warm-up */
+    double wait_sq_sum; /* its squares (the second moment: tests/validate.c) */
     uint64_t waited;
     double busy_area;   /* integral of busy workers over time, after warm-up */
     double busy_since;  /* time of the last change of md->busy */
@@ -335,7 +332,7 @@ void mech_finish(model *md);
 void mech_after_admit(model *md, const hp_admit *a);
 void mech_after_outcome(model *md, int outcome, const hp_decision *d);
 
-static inline uint32_t model_inflight(const model *md) { return md->busy + md->qlen; }
+static inline uint32_t model_inflight(const model *md) { return md->busy + md->q.len; }
 
 /* Where a per-request count of logical operation op goes: md->m, or with
  * [run] window_s and op started outside the window, md->m_out (dropped).

@@ -1,6 +1,7 @@
 /*
  * server.c - the capacity-limited server: `workers` attempts in service, a
- * FIFO waiting room of `queue` places, outages, a background error mix, a
+ * waiting room of `queue` places served in the order of [server]
+ * queue_discipline (discipline.h), outages, a background error mix, a
  * token-bucket rate limit, lost replies, side effects and an idempotency-key
  * store.
  *
@@ -15,7 +16,10 @@
  *      with the outage status;
  *   4. with probability error_rate_NNN: answered at once with NNN;
  *   5. served by a free worker, or queued, or, with workers and queue
- *      full, answered 503 at once.
+ *      full, answered 503 at once.  A worker that frees takes the next
+ *      waiting attempt in the discipline's order (disc->next), after
+ *      CoDel (codel_target_s) has dropped, when the queue is overloaded,
+ *      those that waited longer than its target (503, as rejected).
  * The partial outage's and the background errors' draws are made on
  * arrival, before the limiter (one uniform each, whatever follows), and
  * a connection_refused among them refuses the attempt before the limiter.
@@ -54,29 +58,6 @@ static void reply(model *md, uint32_t c, uint32_t tag, int outcome, float aux)
     model_hop(md, EV_REPLY, c, tag, outcome, aux);
 }
 
-/* Doubles the queue ring (up to spec->queue places), unwrapping it.
- * Returns 0, or -1 with the simulation marked failed. */
-static int queue_grow(model *md)
-{
-    uint32_t ncap = md->qcap ? md->qcap : 64;
-    while (ncap <= md->qlen && ncap < md->spec->queue)
-        ncap = ncap > UINT32_MAX / 2 ? UINT32_MAX : ncap * 2;
-    if (ncap > md->spec->queue)
-        ncap = md->spec->queue;
-    qslot *n = herd_malloc_array(ncap, sizeof *n);
-    if (!n) {
-        sim_fail(md->sim);
-        return -1;
-    }
-    for (uint32_t i = 0; i < md->qlen; i++)
-        n[i] = md->queue[(md->qhead + i) % md->qcap];
-    herd_free(md->queue);
-    md->queue = n;
-    md->qhead = 0;
-    md->qcap = ncap;
-    return 0;
-}
-
 /* Accumulates busy-worker time up to now (only after warm-up); call before
  * every change of md->busy. */
 static void busy_tick(model *md)
@@ -111,6 +92,7 @@ static void start_service(model *md, uint32_t c, uint32_t tag, uint32_t req, dou
     if (arrived >= md->spec->warmup_s) {
         md->m.served++;
         md->wait_sum += now - arrived;
+        md->wait_sq_sum += (now - arrived) * (now - arrived);
         if (now > arrived)
             md->waited++;
     }
@@ -265,6 +247,7 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
     /* the rate limiter stands in front of the failing backend: an attempt
      * without a token is answered 429 whatever error it would have met */
     double ra;
+    int room;
     if (spec->rate_limit_rps > 0 && !admit(md, &ra)) {
         m->status_429++;
         reply(md, ev->obj, ev->tag, 429, (float)ra);
@@ -283,14 +266,13 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
     if (md->busy < md->workers_now) {
         busy_tick(md);
         md->busy++;
+        codel_took(&md->cd, 0); /* served at once: no queueing time */
         start_service(md, ev->obj, ev->tag, (uint32_t)ev->arg, sim_now(sim));
-    } else if (md->qlen < spec->queue && (md->qlen < md->qcap || queue_grow(md) == 0)) {
-        uint32_t slot = md->qhead + md->qlen;
-        if (slot >= md->qcap)
-            slot -= md->qcap;
-        md->queue[slot] = (qslot){ev->obj, ev->tag, sim_now(sim), (uint32_t)ev->arg};
-        md->qlen++;
+    } else if ((room = md->disc->admit(&md->q)) > 0) {
+        md->disc->enqueue(&md->q, (qslot){ev->obj, ev->tag, sim_now(sim), (uint32_t)ev->arg});
     } else {
+        if (room < 0)
+            sim_fail(sim); /* out of memory growing the queue */
         m->rejected++;
         reply(md, ev->obj, ev->tag, 503, spec->overload_signal ? AUX_OVERLOADED : 0.0f);
         return;
@@ -338,16 +320,36 @@ static void complete(model *md, const eq_event *ev)
     reply(md, ev->obj, ev->tag, outcome, ev->aux);
 }
 
+/* Takes the attempt a free worker serves now into *s: with CoDel
+ * overloaded, the attempts that waited longer than its target are first
+ * dropped (503, counted as rejected), oldest first.  Returns false when
+ * none is left waiting. */
+static bool take_next(model *md, qslot *s)
+{
+    double now = sim_now(md->sim);
+    if (md->spec->codel_target_s > 0 && md->q.len && codel_begin(&md->cd, now)) {
+        while (md->q.len && now - disc_oldest(&md->q)->enqueued > md->cd.target) {
+            qslot d = md->disc->drop(&md->q);
+            codel_took(&md->cd, now - d.enqueued);
+            model_op_m(md, (uint64_t)d.client * md->spec->requests_per_client + d.req)->rejected++;
+            reply(md, d.client, d.tag, 503, md->spec->overload_signal ? AUX_OVERLOADED : 0.0f);
+        }
+    }
+    if (!md->q.len)
+        return false;
+    *s = md->disc->next(&md->q, now);
+    codel_took(&md->cd, now - s->enqueued);
+    return true;
+}
+
 void server_done(sim_t *sim, const eq_event *ev, void *ctx)
 {
     (void)sim;
     model *md = ctx;
     ts_bucket *b = model_bucket(md);
     complete(md, ev);
-    if (md->qlen && md->busy <= md->workers_now) { /* this worker is still one of those serving */
-        qslot s = md->queue[md->qhead];
-        md->qhead = md->qhead + 1 == md->qcap ? 0 : md->qhead + 1;
-        md->qlen--;
+    qslot s;
+    if (md->busy <= md->workers_now && take_next(md, &s)) { /* this worker is still one of those serving */
         start_service(md, s.client, s.tag, s.req, s.enqueued);
     } else {
         busy_tick(md);
@@ -360,10 +362,8 @@ void server_done(sim_t *sim, const eq_event *ev, void *ctx)
 static void drain_queue(model *md)
 {
     ts_bucket *b = model_bucket(md);
-    while (md->qlen && md->busy < md->workers_now) {
-        qslot s = md->queue[md->qhead];
-        md->qhead = md->qhead + 1 == md->qcap ? 0 : md->qhead + 1;
-        md->qlen--;
+    qslot s;
+    while (md->busy < md->workers_now && take_next(md, &s)) {
         busy_tick(md);
         md->busy++;
         start_service(md, s.client, s.tag, s.req, s.enqueued);

@@ -263,6 +263,7 @@ int backend_arrive(backend *s, struct MHD_Connection *conn, job **held, double *
         start_service(s, j, now);
         pthread_cond_signal(&s->cv);
     } else {
+        j->prev = s->qtail;
         if (s->qtail)
             s->qtail->next = j;
         else
@@ -277,6 +278,30 @@ int backend_arrive(backend *s, struct MHD_Connection *conn, job **held, double *
 }
 
 /* ---- the timer thread -------------------------------------------------- */
+
+/* Removes and returns the waiting job a freed worker takes at now, in the
+ * model's order (sim/model/discipline.h): the oldest (fifo), the newest
+ * (lifo), or the newest once the oldest has waited more than
+ * adaptive_lifo_after_s (adaptive_lifo).  s->qlen > 0; O(1). */
+static job *queue_next(backend *s, double now)
+{
+    const model_spec *spec = s->spec;
+    bool newest = spec->queue_discipline == SPEC_QD_LIFO ||
+                  (spec->queue_discipline == SPEC_QD_ADAPTIVE_LIFO &&
+                   now - s->qhead->arrived > spec->adaptive_lifo_after_s);
+    job *q = newest ? s->qtail : s->qhead;
+    if (q->prev)
+        q->prev->next = q->next;
+    else
+        s->qhead = q->next;
+    if (q->next)
+        q->next->prev = q->prev;
+    else
+        s->qtail = q->prev;
+    q->next = q->prev = NULL;
+    s->qlen--;
+    return q;
+}
 
 void *backend_timer_main(void *arg)
 {
@@ -314,11 +339,7 @@ void *backend_timer_main(void *arg)
                 batch = j;
             }
             if (s->qlen) {
-                job *q = s->qhead;
-                s->qhead = q->next;
-                if (!s->qhead)
-                    s->qtail = NULL;
-                s->qlen--;
+                job *q = queue_next(s, j->due);
                 start_service(s, q, j->due);
             } else {
                 busy_tick(s, j->due);

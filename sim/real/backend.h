@@ -23,7 +23,8 @@ struct MHD_Connection;
 
 /* One request of the model. */
 typedef struct job {
-    struct job *next;       /* the FIFO queue, the held list or a resume batch */
+    struct job *next;       /* the queue (oldest first), the held list or a resume batch */
+    struct job *prev;       /* the queue: the next older one (NULL at the head) */
     struct MHD_Connection *conn;
     double arrived;         /* server clock */
     double due;             /* in service: when it completes (server clock) */
@@ -42,7 +43,7 @@ typedef struct backend {
     bool stop;
     /* the model */
     uint32_t busy, qlen, nheap;
-    job *qhead, *qtail;     /* waiting, FIFO */
+    job *qhead, *qtail;     /* waiting, oldest first; served in queue_discipline's order */
     job **heap;             /* in service, by due time; workers places */
     job *held;              /* black-holed and lost replies */
     double tokens, tokens_at;

@@ -41,6 +41,8 @@ const char *real_unsupported(const model_spec *spec, int serve)
     for (uint32_t i = 0; i < spec->noutages; i++)
         if (spec->outages[i].mode == SPEC_OUTAGE_PARTIAL)
             return "[outage] mode = partial: herd serve has fail_fast and black_hole outages only";
+    if (spec->codel_target_s > 0)
+        return "[server] codel_target_s: herd serve's queue has no CoDel (herd run models it); expected codel_target_s = 0";
     if (serve)
         return NULL;
     if (spec->start == SPEC_START_TRACE)

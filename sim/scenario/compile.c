@@ -146,6 +146,10 @@ void scn_compile(const scn_config *c, model_spec *s)
     s->kind = c->kind;
     s->workers = c->workers;
     s->queue = c->queue;
+    s->queue_discipline = c->queue_discipline;
+    s->adaptive_lifo_after_s = c->adaptive_lifo_after_s;
+    s->codel_target_s = c->codel_target_s;
+    s->codel_interval_s = c->codel_interval_s;
     s->service = c->service;
     memcpy(s->errors, c->errors, sizeof s->errors[0] * c->nerrors);
     s->nerrors = c->nerrors;

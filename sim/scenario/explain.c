@@ -508,13 +508,27 @@ static void dump(xctx *x)
 
     /* [server] */
     bool limited = s->rate_limit_rps > 0;
-    const char *sv[] = {"kind", "workers", "queue", "service_time_s", "rate_limit_rps", "burst", "retry_after",
+    const char *sv[] = {"kind", "workers", "queue", "queue_discipline", "adaptive_lifo_after_s", "codel_target_s", "codel_interval_s", "service_time_s", "rate_limit_rps", "burst", "retry_after",
                         "retry_after_s", "retry_after_format", "retry_after_on_503", "ratelimit_reset",
                         "load_slowdown", "overload_signal", "reply_loss_rate", "capacity_file"};
     const char *svw[] = {
         NULL,
         NULL,
         NULL,
+        s->kind == SPEC_SERVER_OCC ? "kind is occ: no queue"
+        : s->queue == 0            ? "queue is 0: nothing waits"
+                                   : NULL,
+        s->kind == SPEC_SERVER_OCC ? "kind is occ: no queue"
+        : s->queue == 0            ? "queue is 0: nothing waits"
+        : s->queue_discipline != SPEC_QD_ADAPTIVE_LIFO ? "queue_discipline is not adaptive_lifo"
+                                                        : NULL,
+        s->kind == SPEC_SERVER_OCC ? "kind is occ: no queue"
+        : s->queue == 0            ? "queue is 0: nothing waits"
+                                   : NULL,
+        s->kind == SPEC_SERVER_OCC ? "kind is occ: no queue"
+        : s->queue == 0            ? "queue is 0: nothing waits"
+        : !(s->codel_target_s > 0) ? "codel_target_s is 0: no CoDel"
+                                   : NULL,
         NULL,
         NULL,
         !limited ? "rate_limit_rps is 0: no token bucket" : NULL,

@@ -26,6 +26,7 @@ static const char *const layer_kind_names[] = {"plain", "llm", NULL};
 static const char *const limiter_names[] = {"none", "aws_quota", "grpc", "envoy", "finagle", NULL};
 static const char *const hedge_mode_names[] = {"percentile", "fixed", NULL};
 static const char *const kind_names[] = {"queue", "occ", NULL};
+static const char *const qdisc_names[] = {"fifo", "lifo", "adaptive_lifo", NULL};
 static const char *const ts_names[] = {"all", "first", "none", NULL};
 
 #define C(f) offsetof(scn_config, f)
@@ -173,7 +174,20 @@ const key scn_key_table[] = {
     {"server", "workers", K_U32, C(workers), 1, 10000000, NULL, "", "100",
      "Requests served concurrently."},
     {"server", "queue", K_U32, C(queue), 0, 100000000, NULL, "", "1000",
-     "FIFO waiting places; an attempt finding workers and queue full gets 503 at once."},
+     "Waiting places; an attempt finding workers and queue full gets 503 at once."},
+    {"server", "queue_discipline", K_ENUM, C(queue_discipline), 0, 0, qdisc_names, "", "fifo",
+     "The order a freed worker takes waiting attempts in: fifo (the oldest), lifo (the newest; "
+     "non-preemptive) or adaptive_lifo (the oldest while it has waited at most adaptive_lifo_after_s, "
+     "else the newest: Facebook, \"Fail at Scale\", ACM Queue 13(8), 2015). See doc/server.md."},
+    {"server", "adaptive_lifo_after_s", K_DOUBLE, C(adaptive_lifo_after_s), 0, 1e9, NULL, "s", "0.1",
+     "adaptive_lifo: the oldest waiting attempt's wait above which the newest is served first "
+     "(the default is Fail at Scale's CoDel interval, 100 ms)."},
+    {"server", "codel_target_s", K_DOUBLE, C(codel_target_s), 0, 1e9, NULL, "s", "0",
+     "CoDel for RPC queues (Fail at Scale; 0: none): when the minimum queueing time over the last "
+     "codel_interval_s exceeded this target, a worker looking for work first drops every waiting attempt "
+     "that has waited longer than the target (answered 503, counted as rejected). Fail at Scale uses 5 ms."},
+    {"server", "codel_interval_s", K_DOUBLE, C(codel_interval_s), 1e-9, 1e9, NULL, "s", "0.1",
+     "CoDel's interval: the minimum queueing time is taken over each interval (Fail at Scale: 100 ms)."},
     {"server", "service_time_s", K_DIST, C(service), 0, 0, NULL, "s", "exponential(0.1)",
      "Service time of one attempt."},
     {"server", "rate_limit_rps", K_DOUBLE, C(rate_limit_rps), 0, 1e9, NULL, "1/s", "0",
@@ -526,7 +540,7 @@ void scn_print_reference(FILE *f)
                "when TO - FROM is a multiple of STEP (0.1:0.3:0.1 is 0.1, 0.2, 0.3). |\n"
                "\nSeveral sweeps make a grid, the first outermost; at most 10,000 points.\n");
     fprintf(f, "\n### [variant NAME]\n\nAny number of `section.key = value` lines (e.g. `idempotency.keys = "
-               "logical_op`), applied on top of the scenario. Every variant (at most 8) runs on the same seeds and "
+               "logical_op`), applied on top of the scenario. Every variant (at most 16) runs on the same seeds and "
                "appears as its own rows, with a `variant` column, in every CSV and figure; variants combine with "
                "strategies and sweeps. A variant may set any key but `run.name` and `run.columns`, including `run.seed`, "
                "`run.replications`, `run.strategies` and keys of sections it adds (a new `[tool NAME]`, "

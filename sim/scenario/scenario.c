@@ -49,6 +49,8 @@ void scn_defaults(scn_config *c)
     c->delay = (dist){.kind = DIST_CONSTANT, .a = 0.005};
     c->workers = 100;
     c->queue = 1000;
+    c->adaptive_lifo_after_s = 0.1;
+    c->codel_interval_s = 0.1;
     c->service = (dist){.kind = DIST_EXPONENTIAL, .a = 0.1};
     c->policy = hp_policy_defaults();
     c->policy.strategy = HP_EXPONENTIAL;
@@ -180,7 +182,7 @@ static int set_variant(pstate *ps, const char *section, const char *name, const 
             v = &c->variants[i];
     if (!v) {
         if (c->nvariants == SCN_MAX_VARIANTS) {
-            fail(ps, line, "[%s]: too many variants (at most 8)", section, NULL, NULL);
+            fail(ps, line, "[%s]: too many variants (at most 16)", section, NULL, NULL);
             return 0;
         }
         v = &c->variants[c->nvariants++];

@@ -70,7 +70,7 @@ typedef enum scn_ts_mode { SCN_TS_ALL = 0, SCN_TS_FIRST, SCN_TS_NONE } scn_ts_mo
 /* scn_tool.preset values from here on are library presets (index + this). */
 #define SCN_LIBRARY_PRESET 100
 
-#define SCN_MAX_VARIANTS 8
+#define SCN_MAX_VARIANTS 16 /* scenario.c and keys.c say "at most 16" */
 #define SCN_VARIANT_SETS_MAX 1024
 
 /* [tool NAME]: an operation clients call, with its own side effect and
@@ -147,6 +147,10 @@ typedef struct scn_config {
     spec_server_kind kind;
     uint32_t workers;
     uint32_t queue;
+    spec_qdisc queue_discipline; /* fifo, lifo, adaptive_lifo */
+    double adaptive_lifo_after_s; /* adaptive_lifo: LIFO once the oldest waited longer */
+    double codel_target_s;      /* CoDel target (0: none) */
+    double codel_interval_s;    /* CoDel interval */
     dist service;
     spec_error_rate errors[SPEC_MAX_ERRORS];
     uint32_t nerrors;

@@ -44,6 +44,7 @@ typedef enum spec_ra_format { SPEC_RA_SECONDS = 0, SPEC_RA_MS, SPEC_RA_BOTH } sp
 typedef enum spec_keys { SPEC_KEYS_NONE = 0, SPEC_KEYS_LOGICAL_OP, SPEC_KEYS_ATTEMPT, SPEC_KEYS_CONTENT_HASH } spec_keys;
 typedef enum spec_enforce { SPEC_ENFORCE_UNIQUE = 0, SPEC_ENFORCE_CHECK_THEN_ACT } spec_enforce;
 typedef enum spec_retry_after { SPEC_RA_NONE = 0, SPEC_RA_FIXED, SPEC_RA_HONEST } spec_retry_after;
+typedef enum spec_qdisc { SPEC_QD_FIFO = 0, SPEC_QD_LIFO, SPEC_QD_ADAPTIVE_LIFO } spec_qdisc;
 typedef enum spec_layer_kind { SPEC_LAYER_PLAIN = 0, SPEC_LAYER_LLM } spec_layer_kind;
 
 typedef struct spec_outage {
@@ -114,6 +115,10 @@ typedef struct model_spec {
     spec_server_kind kind;
     uint32_t workers;
     uint32_t queue;
+    spec_qdisc queue_discipline; /* the order the queue is served in */
+    double adaptive_lifo_after_s; /* adaptive_lifo: LIFO once the oldest waited longer */
+    double codel_target_s;      /* CoDel's target queueing time (0: no CoDel) */
+    double codel_interval_s;    /* CoDel's interval */
     dist service;
     spec_error_rate errors[SPEC_MAX_ERRORS];
     uint32_t nerrors;
