@@ -75,6 +75,18 @@ static const char *status_text(const tune_cand *cd, char *buf, size_t n)
     }
 }
 
+/* Whether a larger value of metric k (0: the objective) is the worse one:
+ * the objective's direction, or a constrained metric's bound. */
+static int larger_is_worse(const tune_state *st, int k)
+{
+    const tune_request *rq = st->rq;
+    int larger_worse = k == 0 ? !rq->maximize : 1;
+    for (int c = 0; c < rq->ncons; c++)
+        if (st->con_m[c] == k && k)
+            larger_worse = rq->cons[c].upper;
+    return larger_worse;
+}
+
 /* The validated figure of metric k for the recommendation: the worst
  * point's mean and CI (the largest mean for the objective when
  * minimising and for an upper bound, the smallest otherwise), or the mean
@@ -251,10 +263,7 @@ static void write_recommendation(const tune_state *st, FILE *f)
         if (!strncmp(rq->flags[i], "--sweep ", 8) || !strncmp(rq->flags[i], "--seed ", 7))
             fprintf(f, "# given to herd tune as well: %s\n", rq->flags[i]);
     for (int k = 0; k < st->nm; k++) {
-        int larger_worse = k == 0 ? !rq->maximize : 1;
-        for (int c = 0; c < rq->ncons; c++)
-            if (st->con_m[c] == k && k)
-                larger_worse = rq->cons[c].upper;
+        int larger_worse = larger_is_worse(st, k);
         double m, h;
         long wp;
         validated(st, rc, k, larger_worse, &m, &h, &wp);
@@ -497,10 +506,7 @@ static int summary(const tune_state *st, FILE *f)
     settings(st, (size_t)st->recommended, t, sizeof t);
     fprintf(f, "recommended: %s (candidate %ld)%s%s\n", t, st->recommended + 1, rc->why[0] ? "; " : "", rc->why);
     for (int k = 0; k < st->nm; k++) {
-        int larger_worse = k == 0 ? !rq->maximize : 1;
-        for (int c = 0; c < rq->ncons; c++)
-            if (st->con_m[c] == k && k)
-                larger_worse = rq->cons[c].upper;
+        int larger_worse = larger_is_worse(st, k);
         double m, h;
         long wp;
         validated(st, rc, k, larger_worse, &m, &h, &wp);
