@@ -363,6 +363,16 @@ void plot_dumb_size(const plot_opts *o, int *cols, int *lines);
  * of 0) is marked skipped in its job, with a note on stderr when
  * announce; it is not an error.  0, or -1 with err. */
 #define PLOT_NODATA 1 /* a prep_* return: nothing defined to draw, err says what */
+/* The figures over time (plot_time.c): each writes its NAME.csv/.tsv
+ * into wd; 0, or -1 with err. */
+int plot_prep_timeseries(const folder *fo, const char *dir, const char *wd, const char *name, int gif, char *err,
+                         size_t errlen);
+int plot_prep_goodput(const folder *fo, const char *dir, const char *wd, char *err, size_t errlen);
+int plot_prep_replay(const folder *fo, const char *dir, const char *wd, char *err, size_t errlen);
+
+/* The number of strategies among t's rows. */
+int plot_count_strategies(const ptable *t);
+
 int plot_prepare(const folder *fo, job *jobs, int njobs, const char *dir, const char *wd, int announce, char *err,
                  size_t errlen);
 
