@@ -269,7 +269,10 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
     }
     c->tag++; /* odd: waiting for this attempt */
     assert(c->tag & 1);
-    model_send(md, EV_ARRIVE, id, c->tag, (int32_t)c->done);
+    if (md->pool)
+        host_acquire(md, id); /* sent when its host has a free connection */
+    else
+        model_send(md, EV_ARRIVE, id, c->tag, (int32_t)c->done);
     if (a.hedge_after_s < INFINITY)
         sim_schedule(sim, a.hedge_after_s, EV_HEDGE, id, c->tag, 0);
     if (isinf(a.timeout_s))
@@ -425,6 +428,8 @@ static void layer_done(model *md, uint32_t id, uint32_t k, const layer_result *r
 static void outcome(model *md, uint32_t id, int out, float aux)
 {
     client *c = &md->clients[id];
+    if (md->pool)
+        host_release(md, id); /* its connection goes to the next attempt waiting */
     c->tag++; /* even: the attempt is over, its other events are stale */
     hp_class cls = hp_classify(out);
     if (cls == HP_CLASS_NOT_IMPLEMENTED || cls == HP_CLASS_BAD_REQUEST || cls == HP_CLASS_AUTH ||

@@ -246,6 +246,8 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
 
     if (instance_init(md) != 0)
         return -1;
+    if (host_init(md) != 0)
+        return -1;
 
     /* Per client: the record, and only the arrays this scenario uses. */
     size_t n = spec->clients;
@@ -458,6 +460,7 @@ void model_free(model *md)
     herd_free(md->task_start);
     herd_free(md->retry_cost);
     herd_free(md->sent_at);
+    host_free(md);
     md->outer = NULL;
     md->prev_sleep = md->deadline = md->task_start = NULL;
     md->retry_cost = NULL;

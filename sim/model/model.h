@@ -24,6 +24,7 @@
 #include "../spec/memory.h"
 #include "../spec/spec.h"
 #include "discipline.h"
+#include "host.h"
 #include "lathist.h"
 #include "sample.h"
 #include "results.h"
@@ -171,7 +172,9 @@ typedef struct model {
     gsl_rng *start_rng; /* poisson starts: the arrivals stream as it was before them */
     double start_t;     /* poisson starts: the last one produced */
     int delay_lane;     /* lane of a constant network delay, or -1 */
-    double send_free;   /* with send_cost_s: when the clients' sender is free again */
+    double send_free;   /* with send_cost_s: when the clients' sender is free again (one host) */
+    double *sender_free; /* [clients] hosts > 1 with send_cost_s: the same per host (host.h), or NULL */
+    host_pool *pool;    /* [clients] connections_per_host: the hosts' pools (host.h), or NULL */
     int service_lane;   /* lane of a constant service time, or -1 */
 
     client *clients;
@@ -383,8 +386,9 @@ static inline void model_hop(model *md, uint32_t type, uint32_t obj, uint32_t ta
 }
 
 /* Schedules a client's attempt (type EV_ARRIVE or EV_OCC_WRITE) towards
- * the server: with send_cost_s, after the sender has sent the attempts
- * before it (one every send_cost_s), then one network hop. */
+ * the server: with send_cost_s, after its host's sender has sent the
+ * attempts before it (one every send_cost_s; client obj is on host
+ * obj mod [clients] hosts), then one network hop. */
 static inline void model_send(model *md, uint32_t type, uint32_t obj, uint32_t tag, int32_t arg)
 {
     double cost = md->spec->send_cost_s;
@@ -393,8 +397,9 @@ static inline void model_send(model *md, uint32_t type, uint32_t obj, uint32_t t
         return;
     }
     double now = sim_now(md->sim);
-    md->send_free = (md->send_free > now ? md->send_free : now) + cost;
-    sim_schedule_aux(md->sim, md->send_free - now + dist_sample(&md->spec->delay, md->data, sim_rng(md->sim, RNG_NETWORK)),
+    double *free_at = md->sender_free ? &md->sender_free[obj % md->spec->hosts] : &md->send_free;
+    *free_at = (*free_at > now ? *free_at : now) + cost;
+    sim_schedule_aux(md->sim, *free_at - now + dist_sample(&md->spec->delay, md->data, sim_rng(md->sim, RNG_NETWORK)),
                      type, obj, tag, arg, 0);
 }
 

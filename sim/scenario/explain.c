@@ -477,9 +477,17 @@ static void dump(xctx *x)
 
     /* [clients] */
     bool poisson = c->start == SPEC_START_POISSON, trace = c->start == SPEC_START_TRACE;
+    /* a host holds at most ceil(clients / hosts) clients, each with one
+     * attempt at a time ([limits] hedging is refused with a pool) */
+    uint32_t per_host = s->clients / s->hosts + (s->clients % s->hosts != 0);
+    char pool_why[128];
+    snprintf(pool_why, sizeof pool_why, "at most %u clients a host: every attempt has a connection", per_host);
+    const char *pool_unused = s->connections_per_host >= per_host ? pool_why : NULL;
+    if (!s->connections_per_host)
+        pool_unused = NULL; /* 0: no pool, the default */
     const char *cl[] = {"count", "requests_per_client", "task_steps", "start", "spread_s", "rate_per_s", "step_at_s",
                         "step_rate_per_s", "spike_start_s", "spike_end_s", "spike_rate_per_s", "trace_file",
-                        "trace_interpolation", "think_time_s", "side_effect"};
+                        "trace_interpolation", "think_time_s", "side_effect", "hosts", "connections_per_host"};
     const char *clw[] = {
         trace ? "start = trace: the count is derived from the trace" : NULL,
         NULL,
@@ -496,6 +504,10 @@ static void dump(xctx *x)
         !trace ? "start is not trace" : NULL,
         c->requests_per_client <= 1 ? "requests_per_client is 1: no pause between requests" : NULL,
         c->ntools ? "[tool] sections give every request its side effect" : NULL,
+        !s->connections_per_host && !(s->send_cost_s > 0)
+            ? "no connections_per_host and no [network] send_cost_s: the hosts share nothing"
+            : NULL,
+        pool_unused,
     };
     put_section(x, "clients", cl, clw, sizeof cl / sizeof cl[0]);
     if (trace) {

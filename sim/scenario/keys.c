@@ -159,6 +159,14 @@ const key scn_key_table[] = {
      "step: each row's rate holds until the next row; linear: the rate is linear between rows."},
     {"clients", "think_time_s", K_DIST, C(think), 0, 0, NULL, "s", "0",
      "Pause between a client's logical requests (a distribution, see below)."},
+    {"clients", "hosts", K_U32, C(hosts), 1, 100000000, NULL, "", "1",
+     "The hosts the clients run on: client i on host i mod hosts. Each host has its own sender "
+     "([network] send_cost_s) and its own connection pool (connections_per_host); without them "
+     "hosts changes nothing and is refused."},
+    {"clients", "connections_per_host", K_U32, C(connections_per_host), 0, 100000000, NULL, "", "0 (no pool)",
+     "Each host's connection pool: at most this many attempts of its clients in flight; an attempt "
+     "waits for a free connection (first come, first served) and the wait counts in its "
+     "attempt_timeout_s, as libcurl counts it (see doc/network.md). 0: no pool."},
 
     {"network", "delay_s", K_DIST, C(delay), 0, 0, NULL, "s", "constant(0.005)",
      "One-way delay, drawn independently for the request and for the reply."},

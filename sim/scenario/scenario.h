@@ -138,6 +138,8 @@ typedef struct scn_config {
     dist think;
     hp_side_effect side_effect; /* of the requests, without [tool] sections */
     uint32_t task_steps;        /* requests per task: a task succeeds if every step does */
+    uint32_t hosts;             /* the clients' hosts: client i on host i mod hosts (default 1) */
+    uint32_t connections_per_host; /* each host's connection pool (0: no pool) */
 
     /* [network] */
     dist delay;                 /* one way, drawn per hop */
