@@ -518,6 +518,24 @@ void client_reply(sim_t *sim, const eq_event *ev, void *ctx)
 {
     model *md = ctx;
     client *c = &md->clients[ev->obj];
+    double cost = md->spec->reply_cost_s;
+    if (cost > 0 && c->tag == ev->tag) {
+        /* [network] reply_cost_s: read when the host has sent and read
+         * what came before it (a late reply is not read: its connection
+         * was closed at the timeout) */
+        double now = sim_now(sim), *free_at = model_host_free(md, ev->obj);
+        *free_at = (*free_at > now ? *free_at : now) + cost;
+        sim_schedule_aux(sim, *free_at - now, EV_RECEIVED, ev->obj, ev->tag, ev->arg, ev->aux);
+        return;
+    }
+    client_received(sim, ev, ctx);
+}
+
+/* A reply the client's host has read (at once without reply_cost_s). */
+void client_received(sim_t *sim, const eq_event *ev, void *ctx)
+{
+    model *md = ctx;
+    client *c = &md->clients[ev->obj];
     if (c->tag != ev->tag) { /* the attempt is over (timed out, or a hedge answered) */
         metrics *m = model_client_m(md, ev->obj);
         m->late_replies++;

@@ -14,7 +14,7 @@ int host_init(model *md)
     const model_spec *spec = md->spec;
     md->pool = NULL;
     md->sender_free = NULL;
-    if (spec->hosts > 1 && spec->send_cost_s > 0 &&
+    if (spec->hosts > 1 && (spec->send_cost_s > 0 || spec->reply_cost_s > 0) &&
         !(md->sender_free = herd_calloc(spec->hosts, sizeof *md->sender_free)))
         return -1;
     if (!spec->connections_per_host)

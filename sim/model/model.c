@@ -305,6 +305,7 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
         sim_on(sim, EV_DONE, server_done, md);
     }
     sim_on(sim, EV_REPLY, client_reply, md);
+    sim_on(sim, EV_RECEIVED, client_received, md);
     sim_on(sim, EV_TIMEOUT, client_timeout, md);
     sim_on(sim, EV_HEDGE, client_hedge, md);
     if (md->cap) {

@@ -44,6 +44,7 @@ enum {
     EV_OCC_WRITE,      /* occ: obj=client, tag=attempt, arg=version read: write arrives */
     EV_HEDGE,          /* obj=client, tag=attempt, arg=copies sent: time to hedge the attempt */
     EV_CAPACITY,       /* arg=row: a row of the capacity timeline takes effect */
+    EV_RECEIVED,       /* as EV_REPLY: [network] reply_cost_s, the client's host has read the reply */
     EV_COUNT
 };
 
@@ -274,6 +275,7 @@ void server_capacity(sim_t *sim, const eq_event *ev, void *ctx);
 void client_start(sim_t *sim, const eq_event *ev, void *ctx);
 void client_send(sim_t *sim, const eq_event *ev, void *ctx);
 void client_reply(sim_t *sim, const eq_event *ev, void *ctx);
+void client_received(sim_t *sim, const eq_event *ev, void *ctx);
 void client_timeout(sim_t *sim, const eq_event *ev, void *ctx);
 void client_hedge(sim_t *sim, const eq_event *ev, void *ctx);
 void occ_read_arrive(sim_t *sim, const eq_event *ev, void *ctx);
@@ -385,6 +387,14 @@ static inline void model_hop(model *md, uint32_t type, uint32_t obj, uint32_t ta
                          aux);
 }
 
+/* The time the host of client obj is busy until, sending ([network]
+ * send_cost_s) and reading replies (reply_cost_s) in turn: md->send_free
+ * with one host, else the host's (obj mod [clients] hosts). */
+static inline double *model_host_free(model *md, uint32_t obj)
+{
+    return md->sender_free ? &md->sender_free[obj % md->spec->hosts] : &md->send_free;
+}
+
 /* Schedules a client's attempt (type EV_ARRIVE or EV_OCC_WRITE) towards
  * the server: with send_cost_s, after its host's sender has sent the
  * attempts before it (one every send_cost_s; client obj is on host
@@ -397,7 +407,7 @@ static inline void model_send(model *md, uint32_t type, uint32_t obj, uint32_t t
         return;
     }
     double now = sim_now(md->sim);
-    double *free_at = md->sender_free ? &md->sender_free[obj % md->spec->hosts] : &md->send_free;
+    double *free_at = model_host_free(md, obj);
     *free_at = (*free_at > now ? *free_at : now) + cost;
     sim_schedule_aux(md->sim, *free_at - now + dist_sample(&md->spec->delay, md->data, sim_rng(md->sim, RNG_NETWORK)),
                      type, obj, tag, arg, 0);

@@ -144,6 +144,7 @@ void scn_compile(const scn_config *c, model_spec *s)
     s->connections_per_host = c->connections_per_host;
     s->delay = c->delay;
     s->send_cost_s = c->send_cost_s;
+    s->reply_cost_s = c->reply_cost_s;
 
     s->kind = c->kind;
     s->workers = c->workers;

@@ -504,8 +504,8 @@ static void dump(xctx *x)
         !trace ? "start is not trace" : NULL,
         c->requests_per_client <= 1 ? "requests_per_client is 1: no pause between requests" : NULL,
         c->ntools ? "[tool] sections give every request its side effect" : NULL,
-        !s->connections_per_host && !(s->send_cost_s > 0)
-            ? "no connections_per_host and no [network] send_cost_s: the hosts share nothing"
+        !s->connections_per_host && !(s->send_cost_s > 0) && !(s->reply_cost_s > 0)
+            ? "no connections_per_host and no [network] send_cost_s or reply_cost_s: the hosts share nothing"
             : NULL,
         pool_unused,
     };
@@ -515,8 +515,8 @@ static void dump(xctx *x)
         put(x, "clients.count (derived)", v, "the trace", NULL);
     }
 
-    const char *net[] = {"delay_s", "send_cost_s"};
-    put_section(x, "network", net, NULL, 2);
+    const char *net[] = {"delay_s", "send_cost_s", "reply_cost_s"};
+    put_section(x, "network", net, NULL, 3);
 
     /* [server] */
     bool limited = s->rate_limit_rps > 0;

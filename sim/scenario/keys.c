@@ -173,7 +173,12 @@ const key scn_key_table[] = {
     {"network", "send_cost_s", K_DOUBLE, C(send_cost_s), 0, 1, NULL, "s", "0 (all at once)",
      "The clients' host spends this long sending each attempt (connection set-up, writing the "
      "request), one attempt after another: attempts due at the same instant leave send_cost_s "
-     "apart, as from herd drive's single thread (it measures its own; see Against a real server)."},
+     "apart, as from herd drive's single thread (it measures its own; see Against a real server). With "
+     "[clients] hosts, each host sends in turn."},
+    {"network", "reply_cost_s", K_DOUBLE, C(reply_cost_s), 0, 1, NULL, "s", "0 (at once)",
+     "The clients' host spends this long reading each reply (or refusal) that ends an attempt still "
+     "waiting for it, in turn with its sends (one thread, as herd drive's): the client sees the outcome when "
+     "its host has read it. See doc/network.md."},
 
     {"server", "kind", K_ENUM, C(kind), 0, 0, kind_names, "", "queue",
      "queue: workers + FIFO queue with outages and errors; occ: the AWS 2015 optimistic-concurrency "

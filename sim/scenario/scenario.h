@@ -144,6 +144,7 @@ typedef struct scn_config {
     /* [network] */
     dist delay;                 /* one way, drawn per hop */
     double send_cost_s;         /* the client host's time per attempt sent, paid in turn */
+    double reply_cost_s;        /* ... and per reply read, in turn with the sends */
 
     /* [server] */
     spec_server_kind kind;

@@ -112,6 +112,8 @@ typedef struct model_spec {
     dist delay;                 /* one way, drawn per hop */
     double send_cost_s;         /* each clients' host sends one attempt after another, each
                                  * taking this long before its hop (0: all at once) */
+    double reply_cost_s;        /* ... and reads each reply in turn with its sends, taking this
+                                 * long (0: at once) */
 
     /* server */
     spec_server_kind kind;
