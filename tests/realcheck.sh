@@ -17,12 +17,12 @@
 #              in 1 ms buckets: the time the burst takes to arrive, divided
 #              by the clients, is the real clients' send cost per attempt
 #              (connection set-up and request, client and server side, on
-#              this machine, at its current load)
+#              this machine, at its current load; the median of 5 bursts)
 #   OUT/refused calibration: the same burst against the refusing server
 #              (the scenario's outage, one attempt each): the host sends
 #              them all first, then reads the refusals one after another;
 #              the time they take, divided by the clients, is its cost to
-#              read a reply
+#              read a reply (the median of 5 bursts)
 #   OUT/sim    herd run with the real host: [clients] hosts = 1 (herd
 #              drive is one process, one thread), no connections_per_host
 #              (libcurl's pool is unlimited by default), [network]
@@ -96,21 +96,29 @@ drive_real() {
     stop_server
 }
 
+# The median of v[1..k], for awk: a burst that the scheduler held up for
+# tens of milliseconds (a loaded machine) does not decide a cost alone.
+MEDIAN='function median(v, k,   i, j, t) {
+    for (i = 2; i <= k; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+    return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2 }
+'
+
 # calibrate: OUT/burst and the send cost per attempt it shows (seconds).
 calibrate() {
-    drive_real "$OUT/burst" 3 >&2 --set 'outage 1.start_s=1000' --set 'outage 1.end_s=1001' --set retry.max_attempts=1 \
+    drive_real "$OUT/burst" 5 >&2 --set 'outage 1.start_s=1000' --set 'outage 1.end_s=1001' --set retry.max_attempts=1 \
         --set run.bucket_s=0.001 --set run.strategies=exponential
-    awk -F, 'NR > 1 && $4 > 0 { r = $2; if (!(r in lo)) lo[r] = $3; hi[r] = $3; n[r] += $4 }
-        END { for (r in lo) { s += (hi[r] - lo[r] + 0.001) / n[r]; k++ } printf "%.3g\n", s / k }' "$OUT/burst/timeseries.csv"
+    awk -F, "$MEDIAN"'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $(c["arrivals"]) > 0 { r = $2; if (!(r in lo)) lo[r] = $3; hi[r] = $3; n[r] += $(c["arrivals"]) }
+        END { for (r in lo) v[++k] = (hi[r] - lo[r] + 0.001) / n[r]; printf "%.3g\n", median(v, k) }' "$OUT/burst/timeseries.csv"
 }
 
 # calibrate_reply: OUT/refused and the host's cost to read a reply it
 # shows (seconds): the span of the refusals as the client reads them.
 calibrate_reply() {
-    drive_real "$OUT/refused" 3 >&2 --set retry.max_attempts=1 --set run.bucket_s=0.001 --set run.strategies=exponential
-    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    drive_real "$OUT/refused" 5 >&2 --set retry.max_attempts=1 --set run.bucket_s=0.001 --set run.strategies=exponential
+    awk -F, "$MEDIAN"'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         $(c["refused"]) > 0 { r = $2; if (!(r in lo)) lo[r] = $3; hi[r] = $3; n[r] += $(c["refused"]) }
-        END { for (r in lo) { s += (hi[r] - lo[r] + 0.001) / n[r]; k++ } printf "%.3g\n", s / k }' "$OUT/refused/timeseries.csv"
+        END { for (r in lo) v[++k] = (hi[r] - lo[r] + 0.001) / n[r]; printf "%.3g\n", median(v, k) }' "$OUT/refused/timeseries.csv"
 }
 
 echo "realcheck: load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) on $(getconf _NPROCESSORS_ONLN 2>/dev/null) CPUs"
