@@ -123,9 +123,9 @@ calibrate_reply() {
 
 echo "realcheck: load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) on $(getconf _NPROCESSORS_ONLN 2>/dev/null) CPUs"
 COST=$(calibrate)
-echo "realcheck: send cost measured by one burst of every client: $COST s per attempt"
+echo "realcheck: send cost measured by bursts of every client (median of 5): $COST s per attempt"
 RCOST=$(calibrate_reply)
-echo "realcheck: reply cost measured by one burst of refusals: $RCOST s per reply"
+echo "realcheck: reply cost measured by bursts of refusals (median of 5): $RCOST s per reply"
 echo "realcheck: herd run $SCN --set clients.hosts=1 --set network.send_cost_s=$COST --set network.reply_cost_s=$RCOST ($REPS replications per strategy)"
 "$HERD" run "$SCN" -o "$OUT/sim" --quiet --replications "$REPS" --set clients.hosts=1 --set network.send_cost_s="$COST" \
     --set network.reply_cost_s="$RCOST"
