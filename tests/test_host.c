@@ -228,6 +228,38 @@ static void pool_then_sender(void **state)
     close_to(o.wait_sum, 0.17 + 0.34);
 }
 
+/* [network] reply_cost_s: the host reads each reply in turn with its
+ * sends.  One host, 3 clients, sends of 0.1 s (all reserved at t = 0:
+ * done at 0.1, 0.2, 0.3; replies back at 0.22, 0.32, 0.42) and reads of
+ * 0.05 s: the first reply waits for the third send (read at 0.35), the
+ * second is read at 0.40, the third at 0.47.  On three hosts each reads
+ * its own at 0.27. */
+static void each_host_reads_in_turn(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c, 3);
+    set(&c, "network.send_cost_s=0.1");
+    set(&c, "network.reply_cost_s=0.05");
+    outcome o = run(&c, 0);
+    close_to(o.m.completion_time_s, 0.47);
+    close_to(o.m.mean_latency_s, (0.35 + 0.40 + 0.47) / 3);
+    set(&c, "clients.hosts=3");
+    o = run(&c, 0);
+    close_to(o.m.completion_time_s, 0.27);
+    close_to(o.m.mean_latency_s, 0.27);
+
+    /* a reply read after its attempt's timer fired is late, not a success:
+     * timeout 0.37 s, the first reply (read at 0.35) succeeds, the others
+     * (0.40, 0.47) come too late */
+    set(&c, "clients.hosts=1");
+    set(&c, "retry.attempt_timeout_s=0.37");
+    o = run(&c, 0);
+    assert_int_equal(o.m.successes, 1);
+    assert_int_equal(o.m.timeouts, 2);
+    assert_int_equal(o.m.late_replies, 2);
+}
+
 /* A contended run (an outage, retries, timeouts, exponential service, a
  * small pool on several hosts): every request ends and the pool is empty
  * at the end.  Without timeouts, no attempt outlives its connection, so at
@@ -319,6 +351,7 @@ int main(void)
         cmocka_unit_test(timeouts_free_connections),
         cmocka_unit_test(each_host_sends_in_turn),
         cmocka_unit_test(pool_then_sender),
+        cmocka_unit_test(each_host_reads_in_turn),
         cmocka_unit_test(contended_invariants),
         cmocka_unit_test(allocation_failures),
     };
