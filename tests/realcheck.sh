@@ -41,8 +41,9 @@
 # (plots/realcheck.gp).  Exit status 0 when every row agrees.
 #
 # Real time is sensitive to load: if a check fails while the load average
-# is above the number of CPUs, the real part is measured once more (both
-# tables are printed, the second decides).
+# is above the number of CPUs, the host's costs (they follow the load) and
+# the real part are measured once more, the model run again with them
+# (both tables are printed, the second decides).
 set -eu
 HERD=$1
 OUT=${2:-build/realcheck}
@@ -103,35 +104,42 @@ MEDIAN='function median(v, k,   i, j, t) {
     return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2 }
 '
 
-# calibrate: OUT/burst and the send cost per attempt it shows (seconds).
+# calibrate [SUFFIX]: OUT/burst[SUFFIX] and the send cost per attempt it
+# shows (seconds).
 calibrate() {
-    drive_real "$OUT/burst" 5 >&2 --set 'outage 1.start_s=1000' --set 'outage 1.end_s=1001' --set retry.max_attempts=1 \
+    drive_real "$OUT/burst${1:-}" 5 >&2 --set 'outage 1.start_s=1000' --set 'outage 1.end_s=1001' --set retry.max_attempts=1 \
         --set run.bucket_s=0.001 --set run.strategies=exponential
     awk -F, "$MEDIAN"'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         $(c["arrivals"]) > 0 { r = $2; if (!(r in lo)) lo[r] = $3; hi[r] = $3; n[r] += $(c["arrivals"]) }
-        END { for (r in lo) v[++k] = (hi[r] - lo[r] + 0.001) / n[r]; printf "%.3g\n", median(v, k) }' "$OUT/burst/timeseries.csv"
+        END { for (r in lo) v[++k] = (hi[r] - lo[r] + 0.001) / n[r]; printf "%.3g\n", median(v, k) }' "$OUT/burst${1:-}/timeseries.csv"
 }
 
-# calibrate_reply: OUT/refused and the host's cost to read a reply it
-# shows (seconds): the span of the refusals as the client reads them.
+# calibrate_reply [SUFFIX]: OUT/refused[SUFFIX] and the host's cost to
+# read a reply it shows (seconds): the span of the refusals as the client
+# reads them.
 calibrate_reply() {
-    drive_real "$OUT/refused" 5 >&2 --set retry.max_attempts=1 --set run.bucket_s=0.001 --set run.strategies=exponential
+    drive_real "$OUT/refused${1:-}" 5 >&2 --set retry.max_attempts=1 --set run.bucket_s=0.001 --set run.strategies=exponential
     awk -F, "$MEDIAN"'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         $(c["refused"]) > 0 { r = $2; if (!(r in lo)) lo[r] = $3; hi[r] = $3; n[r] += $(c["refused"]) }
-        END { for (r in lo) v[++k] = (hi[r] - lo[r] + 0.001) / n[r]; printf "%.3g\n", median(v, k) }' "$OUT/refused/timeseries.csv"
+        END { for (r in lo) v[++k] = (hi[r] - lo[r] + 0.001) / n[r]; printf "%.3g\n", median(v, k) }' "$OUT/refused${1:-}/timeseries.csv"
 }
 
-echo "realcheck: load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) on $(getconf _NPROCESSORS_ONLN 2>/dev/null) CPUs"
-COST=$(calibrate)
-echo "realcheck: send cost measured by bursts of every client (median of 5): $COST s per attempt"
-RCOST=$(calibrate_reply)
-echo "realcheck: reply cost measured by bursts of refusals (median of 5): $RCOST s per reply"
-echo "realcheck: herd run $SCN --set clients.hosts=1 --set network.send_cost_s=$COST --set network.reply_cost_s=$RCOST ($REPS replications per strategy)"
-"$HERD" run "$SCN" -o "$OUT/sim" --quiet --replications "$REPS" --set clients.hosts=1 --set network.send_cost_s="$COST" \
-    --set network.reply_cost_s="$RCOST"
+# model_side [SUFFIX]: the host's two costs measured now (COST, RCOST)
+# and herd run with that host into OUT/sim[SUFFIX].
+model_side() {
+    echo "realcheck: load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) on $(getconf _NPROCESSORS_ONLN 2>/dev/null) CPUs"
+    COST=$(calibrate "${1:-}")
+    echo "realcheck: send cost measured by bursts of every client (median of 5): $COST s per attempt"
+    RCOST=$(calibrate_reply "${1:-}")
+    echo "realcheck: reply cost measured by bursts of refusals (median of 5): $RCOST s per reply"
+    echo "realcheck: herd run $SCN --set clients.hosts=1 --set network.send_cost_s=$COST --set network.reply_cost_s=$RCOST ($REPS replications per strategy)"
+    "$HERD" run "$SCN" -o "$OUT/sim${1:-}" --quiet --replications "$REPS" --set clients.hosts=1 --set network.send_cost_s="$COST" \
+        --set network.reply_cost_s="$RCOST"
+}
+model_side
 
-# compare: the side-by-side table of OUT/sim and OUT/real; exit status 1
-# if a row disagrees.
+# compare SIM REAL: the side-by-side table of the two runs' directories;
+# exit status 1 if a row disagrees.
 compare() {
     awk -F, -v tol="$TOL" -v ptol="$PTOL" -v cost="$COST" -v rcost="$RCOST" -v dat="$OUT/realcheck.dat" '
     function col(name,   i) { for (i = 1; i <= NF; i++) if ($i == name) return i; return 0 }
@@ -160,21 +168,22 @@ compare() {
         }
         printf "\nrealcheck: %d of %d rows disagree (agreement: 95%% CIs overlap, or means within %g%% (completion, calls), %g%% (peaks of 1 s buckets); model hosts = 1, send_cost_s = %s s, reply_cost_s = %s s, measured)\n", bad, 4 * ns, tol * 100, ptol * 100, cost, rcost
         exit bad > 0
-    }' "$OUT/sim/aggregate.csv" "$1/aggregate.csv"
+    }' "$1/aggregate.csv" "$2/aggregate.csv"
 }
 
 drive_real "$OUT/real" "$REPS"
 status=0
-compare "$OUT/real" >"$OUT/realcheck.txt" || status=$?
+compare "$OUT/sim" "$OUT/real" >"$OUT/realcheck.txt" || status=$?
 cat "$OUT/realcheck.txt"
 ncpu=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
 if [ "$status" != 0 ] && awk -v l="$load" -v n="$ncpu" 'BEGIN { exit !(l > n) }'; then
-    echo "realcheck: load average $load on $ncpu CPUs: measuring the real part once more"
+    echo "realcheck: load average $load on $ncpu CPUs: measuring the host's costs and the real part once more"
     mv "$OUT/realcheck.txt" "$OUT/realcheck-busy.txt"
+    model_side 2
     drive_real "$OUT/real2" "$REPS"
     status=0
-    compare "$OUT/real2" >"$OUT/realcheck.txt" || status=$?
+    compare "$OUT/sim2" "$OUT/real2" >"$OUT/realcheck.txt" || status=$?
     cat "$OUT/realcheck.txt"
 fi
 if [ "$QUICK" = --quick ]; then
