@@ -203,7 +203,7 @@ build/fuzz-obj/%.o: %.c
 build/libherdfuzz.a: $(FUZZ_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-build/fuzz_%: tests/fuzz_%.c build/libherdfuzz.a
+build/fuzz_%: tests/fuzz_%.c tests/fuzzutil.h build/libherdfuzz.a
 	@mkdir -p build
 	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined $< build/libherdfuzz.a -linih -lgsl -lgslcblas -lm -lpthread \
 	  $(REAL_LIBS) -o $@
