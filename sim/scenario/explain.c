@@ -544,6 +544,7 @@ static void dump(xctx *x)
                            : NULL,
         occ                ? "kind is occ: no workers to share"
         : !any_sheddable   ? "no traffic is sheddable ([clients] or [tool] priority)"
+        : !shedding        ? "0: no shedding"
                            : NULL,
         NULL,
         NULL,
