@@ -268,7 +268,7 @@ FIGURES := plots/thundering-herd.png plots/thundering-herd.gif plots/aws-2015-co
            plots/metastable-goodput.png plots/agent-stack-variants.png plots/incident-replay.png \
            plots/incident-replay-goodput.png plots/metastable-breaker.png plots/metastable-throttle.png \
            plots/metastable-budget.png plots/realcheck.png plots/metastable-map.png plots/metastable-boundaries.png \
-           plots/quota-per-instance-variants.png plots/tune-brownout.png
+           plots/quota-per-instance-variants.png plots/tune-brownout.png plots/priority-shedding-variants.png
 FIGURE   = sh tests/figure.sh ./herd $@
 FIG_DEPS = herd tests/figure.sh $(wildcard plots/*.gp)
 
@@ -302,6 +302,10 @@ plots/metastable-goodput.png: build/figures/metastable/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/metastable goodput
 plots/agent-stack-variants.png: build/figures/agent-stack/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/agent-stack variants --metric amplification --metric status_429 --metric failures
+plots/priority-shedding-variants.png: build/figures/priority-shedding/aggregate.csv $(FIG_DEPS)
+	$(FIGURE) build/figures/priority-shedding variants --metric recovered --metric recovery_time_s \
+	  --metric goodput_per_s --metric wasted_work_s --metric late_replies --metric expired_skipped --metric shed \
+	  --metric failures
 plots/quota-per-instance-variants.png: build/figures/quota-per-instance/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/quota-per-instance variants --metric amplification --metric retries_denied --metric failures
 build/figures/incident-replay/aggregate.csv: $(wildcard scenarios/data/*.csv)
