@@ -490,6 +490,47 @@ static void drop_expired_by_hand(void **state)
     ts_free(&r.ts);
 }
 
+/* drop_expired with hedged copies: a copy carries what is left of its
+ * attempt's timeout when it leaves.  2 requests at t = 0 on 1 worker (1 s
+ * each, hops 10 ms, timeout 1.5 s, one copy after 0.3 s).  A is served at
+ * once; B waits (deadline 1.51).  At 0.3 both send a copy carrying 1.2 s:
+ * deadline 0.31 + 1.2 = 1.51, the same.  At 1.01 A's reply wins and B is
+ * served (its client times out at 1.5); at 2.01 both copies are past
+ * 1.51 and skipped (a copy carrying no deadline would be served). */
+static void drop_expired_hedges_by_hand(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "clients.count=2");
+    set(&c, "server.service_time_s=constant(1)");
+    set(&c, "retry.max_attempts=1");
+    set(&c, "retry.attempt_timeout_s=1.5");
+    set(&c, "limits.hedging=true");
+    set(&c, "limits.hedge_mode=fixed");
+    set(&c, "limits.hedge_delay_s=0.3");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.hedges, 2);
+    assert_int_equal(r.m.served, 4);
+    ts_free(&r.ts);
+    set(&c, "server.drop_expired=true");
+    r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.hedges, 2);
+    assert_int_equal(r.m.calls, 4);
+    assert_int_equal(r.m.served, 2);
+    assert_int_equal(r.m.expired_skipped, 2);
+    assert_int_equal(r.m.successes, 1);
+    ts_free(&r.ts);
+    /* a 0.9 s timeout: B's deadline is 0.91, the copies carry 0.6 s (0.31
+     * + 0.6 = 0.91): at 1.01 all three are skipped.  Copies carrying the
+     * whole 0.9 s (deadline 1.21) would be served at 1.01. */
+    set(&c, "retry.attempt_timeout_s=0.9");
+    r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.served, 1);
+    assert_int_equal(r.m.expired_skipped, 3);
+    ts_free(&r.ts);
+}
+
 /* Shedding by hand: 4 requests at t = 0.01 on 2 workers (1 s each,
  * nothing retried), shed_sheddable_above = 0.5.  The first two find the
  * share of busy workers at 0 and 0.5 (not above) and are served; the
@@ -1325,6 +1366,7 @@ int main(void)
         cmocka_unit_test(breaker_timeline_by_hand),
         cmocka_unit_test(metric_lists_agree),
         cmocka_unit_test(drop_expired_by_hand),
+        cmocka_unit_test(drop_expired_hedges_by_hand),
         cmocka_unit_test(shedding_by_hand),
         cmocka_unit_test(instances_keep_their_own_quota),
         cmocka_unit_test(instances_keep_their_own_breaker),
