@@ -16,8 +16,16 @@
  *      X-RateLimit-Reset, as the [server] keys ask (the limiter stands in
  *      front of the failing backend, as in the model);
  *   3. with probability error_rate_NNN: answered at once with NNN;
- *   4. served by a free worker (of `workers`), or queued (FIFO, `queue`
- *      places), or answered 503 at once when both are full.  A served
+ *   4. with shed_sheddable_above, an X-Herd-Priority: sheddable request
+ *      while the share of busy workers is above it: 503 at once (shed);
+ *   5. with drop_expired, a request whose X-Herd-Deadline left nothing:
+ *      closed unanswered (expired_skipped);
+ *   6. served by a free worker (of `workers`), or queued (in
+ *      queue_discipline's order, `queue` places), or answered 503 at once
+ *      when both are full.  With drop_expired, a queued request whose
+ *      deadline (its receipt + X-Herd-Deadline) has been reached when a
+ *      worker takes it is closed unanswered instead (expired_skipped) and
+ *      the worker takes the next.  A served
  *      request is answered 200 after its service time (drawn from the
  *      scenario's distribution, times the load slowdown), unless its reply
  *      is lost (reply_loss_rate): then the work is done and the request is
