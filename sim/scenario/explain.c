@@ -541,7 +541,9 @@ static void dump(xctx *x)
                                    : NULL,
         occ                ? "kind is occ: no queue"
         : !x->any_timeout  ? "no attempt has a timeout or a budget: no deadline to carry"
-                           : NULL,
+        : s->queue == 0 && !(s->send_cost_s > 0)
+            ? "queue is 0 and send_cost_s is 0: every attempt starts service on arrival, with time left"
+            : NULL,
         occ                ? "kind is occ: no workers to share"
         : !any_sheddable   ? "no traffic is sheddable ([clients] or [tool] priority)"
         : !shedding        ? "0: no shedding"
