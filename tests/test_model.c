@@ -563,13 +563,16 @@ static void shedding_by_hand(void **state)
     close_to(r.m.completion_time_s, 2.02);
     ts_free(&r.ts);
 
-    /* at 1 (all workers busy is a share of 1, not above): nothing is shed */
+    /* at 1 (all workers busy is a share of 1, not above) nothing could be
+     * shed: refused, unless a capacity timeline can leave more busy than
+     * serve */
     set(&c, "clients.priority=sheddable");
     set(&c, "server.shed_sheddable_above=1");
-    r = run(&c, HP_EXPONENTIAL, 0);
-    assert_int_equal(r.m.shed, 0);
-    assert_int_equal(r.m.successes, 4);
-    ts_free(&r.ts);
+    char e1[SCN_ERR_MAX];
+    assert_int_not_equal(scn_validate(&c, "test", e1), 0);
+    assert_non_null(strstr(e1, "never sheds"));
+    set(&c, "server.capacity_file=tests/data/capacity-drop.csv");
+    assert_int_equal(scn_validate(&c, "test", e1), 0);
 
     /* two tools, one of each class: every shed attempt is the sheddable
      * tool's, and the critical tool's requests all succeed */
