@@ -151,6 +151,7 @@ static scn_tool *find_tool(scn_config *c, int layer, const char *name, int line)
     memset(t, 0, sizeof *t);
     snprintf(t->name, sizeof t->name, "%s", name);
     t->effect = -1;
+    t->priority = -1;
     t->preset = -1;
     t->weight = 1;
     t->line = line;
