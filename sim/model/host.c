@@ -33,7 +33,8 @@ int host_init(model *md)
     p->prev = herd_malloc_array(n, sizeof *p->prev);
     p->state = herd_calloc(n, sizeof *p->state);
     p->wait_from = herd_calloc(n, sizeof *p->wait_from);
-    if (!p->busy || !p->head || !p->tail || !p->next || !p->prev || !p->state || !p->wait_from)
+    p->expires = herd_calloc(n, sizeof *p->expires);
+    if (!p->busy || !p->head || !p->tail || !p->next || !p->prev || !p->state || !p->wait_from || !p->expires)
         return -1;
     for (uint32_t h = 0; h < p->hosts; h++)
         p->head[h] = p->tail[h] = HOST_NONE;
@@ -54,29 +55,32 @@ void host_free(model *md)
     herd_free(p->prev);
     herd_free(p->state);
     herd_free(p->wait_from);
+    herd_free(p->expires);
     herd_free(p);
     md->pool = NULL;
 }
 
-/* Client id takes a connection of its host and its attempt is sent. */
-static void take(model *md, host_pool *p, uint32_t h, uint32_t id)
+/* Client id takes a connection of its host and its attempt is sent,
+ * left_s before its timeout. */
+static void take(model *md, host_pool *p, uint32_t h, uint32_t id, double left_s)
 {
     p->busy[h]++;
     p->state[id] = HOST_HOLDING;
     const client *c = &md->clients[id];
-    model_send(md, EV_ARRIVE, id, c->tag, (int32_t)c->done);
+    model_send(md, EV_ARRIVE, id, c->tag, (int32_t)c->done, left_s);
 }
 
-void host_acquire(model *md, uint32_t id)
+void host_acquire(model *md, uint32_t id, double timeout_s)
 {
     host_pool *p = md->pool;
     uint32_t h = id % p->hosts;
     if (p->busy[h] < p->conns) {
-        take(md, p, h, id);
+        take(md, p, h, id, timeout_s);
         return;
     }
     p->state[id] = HOST_WAITING;
     p->wait_from[id] = sim_now(md->sim);
+    p->expires[id] = p->wait_from[id] + timeout_s;
     p->waits++;
     p->next[id] = HOST_NONE;
     p->prev[id] = p->tail[h];
@@ -118,6 +122,7 @@ void host_release(model *md, uint32_t id)
     if (w == HOST_NONE)
         return;
     unlink_waiter(p, h, w);
-    p->wait_sum += sim_now(md->sim) - p->wait_from[w];
-    take(md, p, h, w);
+    double now = sim_now(md->sim);
+    p->wait_sum += now - p->wait_from[w];
+    take(md, p, h, w, p->expires[w] - now);
 }

@@ -41,6 +41,8 @@ typedef struct host_pool {
     uint64_t waits;       /* attempts that waited for a connection (tests) */
     double wait_sum;      /* their waits, summed, for those that got one (tests) */
     double *wait_from;    /* per client: when its wait began */
+    double *expires;      /* per client: when its waiting attempt's timeout fires (INFINITY: none),
+                           * for what the attempt carries with [server] drop_expired */
 } host_pool;
 
 /* Sets up the hosts of md's spec: md->pool with connections_per_host
@@ -50,10 +52,11 @@ typedef struct host_pool {
 int host_init(struct model *md);
 void host_free(struct model *md);
 
-/* Client id issues its innermost attempt (tag md->clients[id].tag): it is
- * sent now through its host's sender when a connection is free, else it
- * waits in its host's FIFO. */
-void host_acquire(struct model *md, uint32_t id);
+/* Client id issues its innermost attempt (tag md->clients[id].tag, its
+ * timeout timeout_s from now, INFINITY: none): it is sent now through its
+ * host's sender when a connection is free, else it waits in its host's
+ * FIFO. */
+void host_acquire(struct model *md, uint32_t id, double timeout_s);
 
 /* Client id's attempt is over (a reply or its timeout): the connection it
  * holds goes to the first attempt waiting on its host (sent now), or it
