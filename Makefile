@@ -211,6 +211,9 @@ build/fuzz_%: tests/fuzz_%.c tests/fuzzutil.h build/libherdfuzz.a
 fuzz-seeds: herd
 	@sh tests/fuzz-seeds.sh ./herd build/fuzz-corpus
 
+# the harnesses' scratch files (written every input) in memory when /dev/shm is there
+FUZZ_TMP := $(if $(wildcard /dev/shm/.),/dev/shm,/tmp)
+fuzz: export TMPDIR := $(FUZZ_TMP)
 fuzz: $(FUZZERS:%=build/fuzz_%) fuzz-seeds
 	@mkdir -p build/fuzz-corpus/scenario
 	@cp scenarios/*.ini build/fuzz-corpus/scenario/ 2>/dev/null; \

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gsl/gsl_rng.h>
@@ -22,6 +24,7 @@
 #include "../sim/experiment/plan.h"
 #include "../sim/model/sample.h"
 #include "../sim/scenario/scenario.h"
+#include "fuzzutil.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -33,15 +36,13 @@ static const char *const scenarios[] = {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char dir[64], csv[96], ini[96];
+    static char dir[192], csv[224], ini[224];
     static gsl_rng *r;
     if (!dir[0]) {
-        snprintf(dir, sizeof dir, "/tmp/herd-fuzz-data-%d", (int)getpid());
+        snprintf(dir, sizeof dir, "%s/herd-fuzz-data-%d", fuzz_tmpdir(), (int)getpid());
         snprintf(csv, sizeof csv, "%s/d.csv", dir);
         snprintf(ini, sizeof ini, "%s/s.ini", dir);
-        char cmd[128];
-        snprintf(cmd, sizeof cmd, "mkdir -p %s", dir);
-        if (system(cmd) != 0)
+        if (mkdir(dir, 0700) != 0 && errno != EEXIST)
             abort();
         r = gsl_rng_alloc(gsl_rng_mt19937);
     }

@@ -30,11 +30,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char shard[64], file[96], out[64];
+    static char shard[192], file[224], out[192];
     if (!shard[0]) {
-        snprintf(shard, sizeof shard, "/tmp/herd-fuzz-merge-%d", (int)getpid());
+        snprintf(shard, sizeof shard, "%s/herd-fuzz-merge-%d", fuzz_tmpdir(), (int)getpid());
         snprintf(file, sizeof file, "%s/partial.herd", shard);
-        snprintf(out, sizeof out, "/tmp/herd-fuzz-merge-%d.out", (int)getpid());
+        snprintf(out, sizeof out, "%s/herd-fuzz-merge-%d.out", fuzz_tmpdir(), (int)getpid());
         mkdir(shard, 0700);
     }
     if (size == 0)

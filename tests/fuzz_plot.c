@@ -32,10 +32,10 @@ static const char *const names[] = {"aggregate.csv", "summary.csv", "timeseries.
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char dir[64], wd[64];
+    static char dir[192], wd[192];
     if (!dir[0]) {
-        snprintf(dir, sizeof dir, "/tmp/herd-fuzz-plot-%d", (int)getpid());
-        snprintf(wd, sizeof wd, "/tmp/herd-fuzz-plot-%d.data", (int)getpid());
+        snprintf(dir, sizeof dir, "%s/herd-fuzz-plot-%d", fuzz_tmpdir(), (int)getpid());
+        snprintf(wd, sizeof wd, "%s/herd-fuzz-plot-%d.data", fuzz_tmpdir(), (int)getpid());
     }
     mkdir(dir, 0700);
     mkdir(wd, 0700);

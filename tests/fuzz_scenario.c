@@ -67,10 +67,10 @@ static int small(const exp_plan *plan)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char path[64], outdir[64];
+    static char path[192], outdir[192];
     if (!path[0]) {
-        snprintf(path, sizeof path, "/tmp/herd-fuzz-%d.ini", (int)getpid());
-        snprintf(outdir, sizeof outdir, "/tmp/herd-fuzz-%d.out", (int)getpid());
+        snprintf(path, sizeof path, "%s/herd-fuzz-%d.ini", fuzz_tmpdir(), (int)getpid());
+        snprintf(outdir, sizeof outdir, "%s/herd-fuzz-%d.out", fuzz_tmpdir(), (int)getpid());
     }
     /* split: scenario, then "\n--\n", then one argument per line */
     size_t cut = size;

@@ -9,8 +9,18 @@
 
 #include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* The folder of a harness's scratch files: $TMPDIR when it is set and
+ * short, else /tmp (make fuzz sets /dev/shm: a harness that writes files
+ * every input runs at disk speed otherwise). */
+static inline const char *fuzz_tmpdir(void)
+{
+    const char *t = getenv("TMPDIR");
+    return t && *t && strlen(t) < 128 ? t : "/tmp";
+}
 
 /* Removes dir's files (one level: herd writes no subfolders), and dir
  * itself unless keep. */
