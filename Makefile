@@ -92,6 +92,17 @@ $(BUILD)/libherdsim.a: $(SIM_OBJ)
 herd: $(CLI_OBJ) $(BUILD)/libherdsim.a $(BUILD)/libherdpolicy.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
+# The speed reference of make bench (tests/perf/ref.c: a conventional
+# simulation of thundering-herd.ini and aws-2015-occ.ini in one file, GSL
+# only) and the tool that checks herd agrees with it (tests/perf/agree.sh).
+$(BUILD)/perf_ref: tests/perf/ref.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< -lgsl -lgslcblas -lm
+
+$(BUILD)/perf_agree: tests/perf/agree.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< -lgsl -lgslcblas -lm
+
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libherdsim.a $(BUILD)/libherdpolicy.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isim/policy -o $@ $(filter %.c %.a,$^) -lcmocka $(LDLIBS)
@@ -127,7 +138,7 @@ unit-test: $(TEST_BIN) $(BUILD)/tests/validate
 validate: $(BUILD)/tests/validate
 	$(BUILD)/tests/validate
 
-cli-test: herd $(BUILD)/$(SO_REAL) $(BUILD)/tests/plainhttp
+cli-test: herd $(BUILD)/$(SO_REAL) $(BUILD)/tests/plainhttp $(BUILD)/perf_ref $(BUILD)/perf_agree
 	@sh tests/cli.sh ./herd
 	@sh tests/docs.sh ./herd
 	@sh tests/plot.sh ./herd
@@ -149,6 +160,7 @@ cli-test: herd $(BUILD)/$(SO_REAL) $(BUILD)/tests/plainhttp
 	@rm -f $(BUILD)/plot-matrix.rc; (sh tests/plot-matrix.sh ./herd >$(BUILD)/plot-matrix.log 2>&1; \
 	  echo $$? >$(BUILD)/plot-matrix.rc.tmp; mv $(BUILD)/plot-matrix.rc.tmp $(BUILD)/plot-matrix.rc) &
 	@sh tests/golden.sh ./herd
+	@sh tests/perf/agree.sh ./herd $(BUILD)/perf_ref $(BUILD)/perf_agree
 	@sh tests/metamorphic.sh ./herd
 	@sh tests/metrics.sh ./herd
 	@sh tests/calibrate.sh ./herd
