@@ -25,11 +25,14 @@
  * scheduled; a queued attempt gets one.  A timer or reply of an attempt
  * that is over is recognised by the attempt number it carries.
  *
- * Pending set: a calendar queue (Brown 1988): 2^k buckets of width w, each
- * a list sorted by time (ties FIFO), resized to keep 1/2 to 2 events per
- * bucket, w from the median gap of a sample of the pending times.  Events
- * live by value in one pool (24 bytes each) with a free list: no
- * allocation per event.
+ * Pending set: a calendar queue (Brown 1988): 2^k buckets of width w, an
+ * event in bucket floor(t / w) mod 2^k; the bucket of the current time is
+ * sorted when it becomes current (ties FIFO by insertion number), the
+ * others are unsorted lists of 128-byte chunks of 5 events by value
+ * (appending reads only the bucket's entry); resized to keep 4 to 16
+ * events a bucket, w from the median gap of a sample of the pending times,
+ * and estimated again when operations start to cost more than O(1).  No
+ * allocation per event (chunks come from one pool with a free list).
  *
  * Random numbers: GSL's MT19937, one stream per purpose (network, service,
  * backoff), seeded from (seed, replication, purpose) by splitmix64 with
@@ -55,11 +58,18 @@
 
 #define NIL UINT32_MAX
 
-/* the width over the median gap, and the steps per operation that trigger
- * a new estimate (callgrind, 10,000 clients, all six strategies: widths of
- * 1, 2, 3, 4 and 6 gaps at 2 steps cost 479, 425, 410, 403 and 407 M instructions) */
+/* The width over the median gap (a bucket then holds about CQ_WMUL x n / nb
+ * events where they are densest), and the steps per operation that trigger
+ * a new estimate.  Measured (callgrind at 10,000 clients, all six
+ * strategies, one replication; user time and peak RSS at 1,000,000 clients,
+ * full jitter), chunk events / grow above / shrink below (events per
+ * bucket) / CQ_WMUL: 5/16/4/2 559 M, 5.2 s, 56 MB (kept); 3/8/2/1 703 M,
+ * 6.2 s; 3/8/2/2 549 M, 6.5 s; 4/8/2/1 693 M, 6.4 s; CQ_WMUL 1 and 4 with
+ * 5/16/4: 628 M and 608 M.  The first version, Brown's sorted linked lists
+ * (one 24-byte node per event), took 403 M at 10,000 clients but 11 to 13 s
+ * at 1,000,000 (a cache miss per node walked): rejected. */
 #ifndef CQ_WMUL
-#define CQ_WMUL 4.0
+#define CQ_WMUL 2.0
 #endif
 #ifndef CQ_STEPS
 #define CQ_STEPS 2
@@ -69,23 +79,42 @@
 
 typedef struct {
     double t;
-    uint32_t next; /* the bucket list, or the free list */
+    uint32_t seq;  /* insertion order: ties are FIFO */
     uint32_t obj;  /* client */
     float aux;     /* th: the forward hop (arrival) or the reply hop (end of service) */
     uint8_t type;
-    uint8_t att;   /* attempt number (th), version low bits unused */
-    uint16_t arg;  /* th: reply outcome; occ: unused */
+    uint8_t att;   /* attempt number (th) */
+    uint16_t arg;  /* th: reply outcome; occ: version read, or outcome */
 } cq_ev;
 
+/* A bucket is a list of chunks of CQ_CH events each, unsorted (appended in
+ * insertion order); 128 bytes a chunk. */
+#define CQ_CH 5
 typedef struct {
-    cq_ev *ev;
-    uint32_t nev, cap, free;
-    uint32_t *head; /* nb buckets */
-    uint32_t nb, mask, n;
+    cq_ev e[CQ_CH];
+    uint32_t next;
+} cq_chunk;
+
+/* tn: the events in the tail chunk (the others are full), kept here so
+ * that an append reads one cache line, the bucket's, and only writes the
+ * chunk's */
+typedef struct {
+    uint32_t head, tail, tn;
+} cq_bucket;
+
+typedef struct {
+    cq_chunk *ch;     /* the chunk pool */
+    uint32_t nch, cap, free;
+    cq_bucket *b;     /* nb buckets of width w */
+    uint32_t nb, mask;
+    uint64_t n;       /* events pending, the current bucket's included */
     double inv_w, w;
-    uint64_t cur;   /* virtual bucket of the last popped event */
+    uint64_t vb;      /* the current virtual bucket: floor(t / w) of the events in cur */
+    cq_ev *cur;       /* the current bucket's events, sorted, popped from ch0 */
+    uint32_t c0, clen, ccap;
+    uint32_t seq;
     double now;
-    uint64_t ops, steps; /* since the last resize: pushes + pops, list and bucket steps */
+    uint64_t ops, steps; /* in this window: pushes + pops, and the work beyond O(1) */
 } cq;
 
 static void *xmalloc(size_t n)
@@ -98,21 +127,76 @@ static void *xmalloc(size_t n)
     return p;
 }
 
-static inline uint64_t cq_vb(const cq *q, double t)
+static void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n);
+    if (!p) {
+        fprintf(stderr, "perf_ref: out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+
+static inline uint64_t cq_vbof(const cq *q, double t)
 {
     return (uint64_t)(t * q->inv_w);
 }
 
-static void cq_link(cq *q, uint32_t i)
+static inline int ev_before(const cq_ev *a, const cq_ev *b)
 {
-    double t = q->ev[i].t;
-    uint32_t *p = &q->head[cq_vb(q, t) & q->mask];
-    while (*p != NIL && q->ev[*p].t <= t) {
-        p = &q->ev[*p].next;
-        q->steps++;
+    return a->t < b->t || (a->t == b->t && (int32_t)(a->seq - b->seq) < 0);
+}
+
+static uint32_t chunk_new(cq *q)
+{
+    uint32_t i = q->free;
+    if (i != NIL) {
+        q->free = q->ch[i].next;
+    } else {
+        if (q->nch == q->cap) {
+            q->cap *= 2;
+            q->ch = xrealloc(q->ch, sizeof *q->ch * q->cap);
+        }
+        i = q->nch++;
     }
-    q->ev[i].next = *p;
-    *p = i;
+    q->ch[i].next = NIL;
+    return i;
+}
+
+static inline cq_ev *bucket_append(cq *q, cq_bucket *b)
+{
+    uint32_t t = b->tail;
+    if (t == NIL || b->tn == CQ_CH) {
+        uint32_t c = chunk_new(q);
+        if (t == NIL)
+            b->head = c;
+        else
+            q->ch[t].next = c;
+        b->tail = t = c;
+        b->tn = 0;
+    }
+    return &q->ch[t].e[b->tn++];
+}
+
+/* The slot of a new event of time t in the sorted current bucket. */
+static cq_ev *cur_insert(cq *q, double t)
+{
+    if (q->c0 > 0 && q->c0 * 2 >= q->clen) { /* move the unpopped part down */
+        memmove(q->cur, q->cur + q->c0, sizeof *q->cur * (q->clen - q->c0));
+        q->clen -= q->c0;
+        q->c0 = 0;
+    }
+    if (q->clen == q->ccap) {
+        q->ccap = q->ccap ? 2 * q->ccap : 64;
+        q->cur = xrealloc(q->cur, sizeof *q->cur * q->ccap);
+    }
+    uint32_t i = q->clen;
+    while (i > q->c0 && q->cur[i - 1].t > t) /* ties stay FIFO: after equal times */
+        i--;
+    q->steps += q->clen - i;
+    memmove(q->cur + i + 1, q->cur + i, sizeof *q->cur * (q->clen - i));
+    q->clen++;
+    return &q->cur[i];
 }
 
 static int dcmp(const void *a, const void *b)
@@ -121,108 +205,223 @@ static int dcmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Rebuilds the buckets for nb buckets, the width from the median gap of
- * up to 257 sampled pending times (spread over the bucket walk). */
+static int ecmp(const void *a, const void *b)
+{
+    return ev_before(a, b) ? -1 : ev_before(b, a);
+}
+
+static void cq_place(cq *q, const cq_ev *e);
+
+/* Rebuilds the buckets: nb of them, the width from the median gap of up to
+ * 257 sampled pending times, so that a bucket holds about 8 events where
+ * they are densest. */
 static void cq_resize(cq *q, uint32_t nb)
 {
-    uint32_t *old = q->head, onb = q->nb, n = q->n;
     enum { S = 257 };
-    double s[S];
-    uint32_t ns = 0, step = n / S ? n / S : 1, k = 0;
-    for (uint32_t b = 0; b < onb && ns < S; b++)
-        for (uint32_t i = old[b]; i != NIL && ns < S; i = q->ev[i].next)
-            if (k++ % step == 0)
-                s[ns++] = q->ev[i].t;
+    double s[S], g[S];
+    uint32_t ns = 0;
+    uint64_t step = q->n / S ? q->n / S : 1, k = 0;
+    /* everything pending, in one array (the chunks are freed) */
+    cq_ev *all = xmalloc(sizeof *all * (q->n ? q->n : 1));
+    uint64_t m = 0;
+    for (uint32_t i = q->c0; i < q->clen; i++)
+        all[m++] = q->cur[i];
+    for (uint32_t b = 0; b < q->nb; b++)
+        for (uint32_t c = q->b[b].head; c != NIL; c = q->ch[c].next)
+            for (uint32_t j = 0, n = c == q->b[b].tail ? q->b[b].tn : CQ_CH; j < n; j++)
+                all[m++] = q->ch[c].e[j];
+    for (uint64_t i = 0; i < m && ns < S; i++)
+        if (k++ % step == 0)
+            s[ns++] = all[i].t;
+    double tmin = INFINITY;
+    for (uint64_t i = 0; i < m; i++)
+        if (all[i].t < tmin)
+            tmin = all[i].t;
     if (ns >= 3) {
         qsort(s, ns, sizeof *s, dcmp);
-        double g[S];
         for (uint32_t i = 0; i + 1 < ns; i++)
             g[i] = s[i + 1] - s[i];
         qsort(g, ns - 1, sizeof *g, dcmp);
-        double med = g[(ns - 1) / 2], w = CQ_WMUL * med * (double)(ns - 1) / (double)n;
-        if (!(w > 0)) { /* ties: the mean gap */
-            w = 3.0 * (s[ns - 1] - s[0]) / (double)n;
-        }
-        if (w > 0 && isfinite(w)) {
+        /* (ns - 1) gaps of the sample span the pending times; a bucket
+         * gets CQ_WMUL x n / nb events of the median density */
+        double w = CQ_WMUL * g[(ns - 1) / 2] * (double)(ns - 1) / (double)nb;
+        if (!(w > 0))
+            w = CQ_WMUL * (s[ns - 1] - s[0]) / (double)nb; /* ties */
+        if (w > 0 && isfinite(w) && w < 1e300) {
             q->w = w;
             q->inv_w = 1 / w;
         }
     }
-    q->head = xmalloc(sizeof *q->head * nb);
-    for (uint32_t b = 0; b < nb; b++)
-        q->head[b] = NIL;
+    free(q->b);
     q->nb = nb;
     q->mask = nb - 1;
-    for (uint32_t b = 0; b < onb; b++) {
-        uint32_t i = old[b];
-        while (i != NIL) {
-            uint32_t nx = q->ev[i].next;
-            cq_link(q, i);
-            i = nx;
-        }
-    }
-    free(old);
-    q->cur = cq_vb(q, q->now);
+    q->b = xmalloc(sizeof *q->b * nb);
+    for (uint32_t b = 0; b < nb; b++)
+        q->b[b] = (cq_bucket){NIL, NIL, 0};
+    q->nch = 0; /* every chunk is free again */
+    q->free = NIL;
+    q->c0 = q->clen = 0;
+    /* the current bucket: the earliest event's (a year without events
+     * needs no scan after a rebuild) */
+    q->vb = m ? cq_vbof(q, tmin) : cq_vbof(q, q->now);
+    for (uint64_t i = 0; i < m; i++)
+        cq_place(q, &all[i]);
+    if (q->clen > 1)
+        qsort(q->cur, q->clen, sizeof *q->cur, ecmp);
+    free(all);
     q->ops = q->steps = 0;
 }
 
-/* Brown's resize keeps the number of buckets in step with the number of
- * events; the width must also follow the times, which move while the count
- * stays: when pushes and pops have cost more than CQ_STEPS steps each (empty
- * buckets scanned, list nodes walked) over at least n / 2 + 64 operations,
- * the width is estimated again. */
-static inline void cq_check(cq *q)
+/* Files e (pending) in its bucket, or in the current one, unsorted. */
+static void cq_place(cq *q, const cq_ev *e)
 {
-    if (++q->ops >= q->n / 2 + 64 && q->steps > CQ_STEPS * q->ops)
-        cq_resize(q, q->nb);
+    uint64_t v = cq_vbof(q, e->t);
+    if (v <= q->vb) {
+        if (q->clen == q->ccap) {
+            q->ccap = q->ccap ? 2 * q->ccap : 64;
+            q->cur = xrealloc(q->cur, sizeof *q->cur * q->ccap);
+        }
+        q->cur[q->clen++] = *e;
+    } else {
+        *bucket_append(q, &q->b[v & q->mask]) = *e;
+    }
 }
 
 static void cq_init(cq *q)
 {
     memset(q, 0, sizeof *q);
-    q->cap = 1024;
-    q->ev = xmalloc(sizeof *q->ev * q->cap);
+    q->cap = 64;
+    q->ch = xmalloc(sizeof *q->ch * q->cap);
     q->free = NIL;
     q->nb = 16;
     q->mask = 15;
-    q->head = xmalloc(sizeof *q->head * q->nb);
+    q->b = xmalloc(sizeof *q->b * q->nb);
     for (uint32_t b = 0; b < q->nb; b++)
-        q->head[b] = NIL;
+        q->b[b] = (cq_bucket){NIL, NIL, 0};
     q->w = 0.001;
     q->inv_w = 1000;
 }
 
 static void cq_free(cq *q)
 {
-    free(q->ev);
-    free(q->head);
+    free(q->ch);
+    free(q->b);
+    free(q->cur);
 }
 
-/* A new event at time t (>= the last popped time); returns it to fill in. */
+/* Brown's resize keeps the number of buckets in step with the number of
+ * events (here 4 to 16 a bucket); the width must also follow the times,
+ * which move while the count stays: when the operations of a window of
+ * n / 2 + 64 have cost more than CQ_STEPS steps each beyond O(1) (empty
+ * buckets passed, later years' events looked at, events moved in the
+ * current bucket), the width is estimated again. */
+static inline void cq_check(cq *q)
+{
+    if (++q->ops < q->n / 2 + 64)
+        return;
+    if (q->steps > CQ_STEPS * q->ops)
+        cq_resize(q, q->nb);
+    q->ops = q->steps = 0;
+}
+
+/* A new event at time t (>= the last popped time); returns it to fill in
+ * (valid until the next push or pop). */
 static inline cq_ev *cq_push(cq *q, double t)
 {
-    uint32_t i = q->free;
-    if (i != NIL) {
-        q->free = q->ev[i].next;
-    } else {
-        if (q->nev == q->cap) {
-            q->cap *= 2;
-            cq_ev *e = realloc(q->ev, sizeof *e * q->cap);
-            if (!e) {
-                fprintf(stderr, "perf_ref: out of memory\n");
-                exit(1);
-            }
-            q->ev = e;
-        }
-        i = q->nev++;
-    }
-    q->ev[i].t = t;
-    cq_link(q, i);
-    if (++q->n > 2 * q->nb)
+    if (q->n + 1 > 16 * (uint64_t)q->nb && q->nb < (1u << 31))
         cq_resize(q, q->nb * 2);
     else
         cq_check(q);
-    return &q->ev[i];
+    q->n++;
+    uint64_t v = cq_vbof(q, t);
+    cq_ev *e = v <= q->vb ? cur_insert(q, t) : bucket_append(q, &q->b[v & q->mask]);
+    e->t = t;
+    e->seq = q->seq++;
+    return e;
+}
+
+/* Makes the next non-empty virtual bucket current: its events (and only
+ * those of its year) sorted into cur. */
+static void cq_advance(cq *q)
+{
+    q->c0 = q->clen = 0;
+    for (uint32_t k = 0; k < q->nb; k++) {
+        q->vb++;
+        cq_bucket *b = &q->b[q->vb & q->mask];
+        if (b->head == NIL) {
+            q->steps++;
+            continue;
+        }
+        /* move this year's events to cur, keep the others (compacted) */
+        uint32_t wc = b->head, keep = 0;
+        for (uint32_t c = b->head; c != NIL;) {
+            cq_chunk *ch = &q->ch[c];
+            for (uint32_t j = 0, n = c == b->tail ? b->tn : CQ_CH; j < n; j++) {
+                cq_ev *e = &ch->e[j];
+                if (cq_vbof(q, e->t) <= q->vb) {
+                    if (q->clen == q->ccap) {
+                        q->ccap = q->ccap ? 2 * q->ccap : 64;
+                        q->cur = xrealloc(q->cur, sizeof *q->cur * q->ccap);
+                    }
+                    q->cur[q->clen++] = *e;
+                } else {
+                    q->steps++;
+                    q->ch[wc].e[keep++] = *e; /* never ahead of the read position */
+                    if (keep == CQ_CH) {
+                        wc = q->ch[wc].next;
+                        keep = 0;
+                    }
+                }
+            }
+            c = ch->next;
+        }
+        /* chunks after the write position are free */
+        uint32_t last = keep ? wc : NIL, c;
+        if (!keep) { /* wc is the first chunk not written */
+            /* find its predecessor to end the list */
+            last = NIL;
+            for (c = b->head; c != wc; c = q->ch[c].next)
+                last = c;
+            c = wc;
+        } else {
+            c = q->ch[wc].next;
+        }
+        while (c != NIL) {
+            uint32_t nx = q->ch[c].next;
+            q->ch[c].next = q->free;
+            q->free = c;
+            c = nx;
+        }
+        if (last == NIL) {
+            b->head = b->tail = NIL;
+            b->tn = 0;
+        } else {
+            q->ch[last].next = NIL;
+            b->tail = last;
+            b->tn = keep ? keep : CQ_CH;
+        }
+        if (q->clen) {
+            if (q->clen > 1) { /* insertion sort: a bucket holds a few */
+                if (q->clen > 32) {
+                    qsort(q->cur, q->clen, sizeof *q->cur, ecmp);
+                } else {
+                    for (uint32_t i = 1; i < q->clen; i++) {
+                        cq_ev x = q->cur[i];
+                        uint32_t j = i;
+                        while (j > 0 && ev_before(&x, &q->cur[j - 1])) {
+                            q->cur[j] = q->cur[j - 1];
+                            j--;
+                        }
+                        q->cur[j] = x;
+                    }
+                }
+            }
+            return;
+        }
+    }
+    /* a year without an event: rebuild (the width is wrong), which also
+     * finds the earliest event */
+    cq_resize(q, q->nb);
 }
 
 /* Moves the earliest event into *out; 0 when the queue is empty. */
@@ -230,33 +429,12 @@ static inline int cq_pop(cq *q, cq_ev *out)
 {
     if (!q->n)
         return 0;
-    uint64_t vb = q->cur;
-    uint32_t *h = NULL, k;
-    for (k = 0; k < q->nb; k++, vb++) {
-        uint32_t *b = &q->head[vb & q->mask];
-        if (*b != NIL && cq_vb(q, q->ev[*b].t) <= vb) {
-            h = b;
-            break;
-        }
-    }
-    q->steps += k;
-    if (!h) { /* a year without an event: the direct search */
-        q->steps += q->nb;
-        for (uint32_t b = 0; b < q->nb; b++) {
-            uint32_t i = q->head[b];
-            if (i != NIL && (!h || q->ev[i].t < q->ev[*h].t))
-                h = &q->head[b];
-        }
-        vb = cq_vb(q, q->ev[*h].t);
-    }
-    uint32_t i = *h;
-    *h = q->ev[i].next;
-    q->cur = vb;
-    *out = q->ev[i];
+    while (q->c0 == q->clen)
+        cq_advance(q);
+    *out = q->cur[q->c0++];
     q->now = out->t;
-    q->ev[i].next = q->free;
-    q->free = i;
-    if (--q->n < q->nb / 2 && q->nb > 16)
+    q->n--;
+    if (q->n < 4 * (uint64_t)q->nb && q->nb > 16)
         cq_resize(q, q->nb / 2);
     else
         cq_check(q);
@@ -697,7 +875,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (!(cfg.timeout > 0) || !cfg.reps || !step || from < 1 || to < from || to > 65535 || cfg.clients < 1) {
+    if (!(cfg.timeout > 0) || !cfg.reps || !step || from < 1 || to < from || (occ && to > 65535) || cfg.clients < 1) {
         fprintf(stderr, "perf_ref: bad option value\n");
         return 2;
     }
