@@ -218,25 +218,25 @@ static void cq_place(cq *q, const cq_ev *e);
 static void cq_resize(cq *q, uint32_t nb)
 {
     enum { S = 257 };
-    double s[S], g[S];
+    double s[S], g[S], tmin = INFINITY;
     uint32_t ns = 0;
     uint64_t step = q->n / S ? q->n / S : 1, k = 0;
-    /* everything pending, in one array (the chunks are freed) */
-    cq_ev *all = xmalloc(sizeof *all * (q->n ? q->n : 1));
-    uint64_t m = 0;
+    /* one pass to sample the times and find the earliest */
+#define SAMPLE(T)                                                                                                      \
+    do {                                                                                                               \
+        double t_ = (T);                                                                                               \
+        if (ns < S && k++ % step == 0)                                                                                 \
+            s[ns++] = t_;                                                                                              \
+        if (t_ < tmin)                                                                                                 \
+            tmin = t_;                                                                                                 \
+    } while (0)
     for (uint32_t i = q->c0; i < q->clen; i++)
-        all[m++] = q->cur[i];
+        SAMPLE(q->cur[i].t);
     for (uint32_t b = 0; b < q->nb; b++)
         for (uint32_t c = q->b[b].head; c != NIL; c = q->ch[c].next)
             for (uint32_t j = 0, n = c == q->b[b].tail ? q->b[b].tn : CQ_CH; j < n; j++)
-                all[m++] = q->ch[c].e[j];
-    for (uint64_t i = 0; i < m && ns < S; i++)
-        if (k++ % step == 0)
-            s[ns++] = all[i].t;
-    double tmin = INFINITY;
-    for (uint64_t i = 0; i < m; i++)
-        if (all[i].t < tmin)
-            tmin = all[i].t;
+                SAMPLE(q->ch[c].e[j].t);
+#undef SAMPLE
     if (ns >= 3) {
         qsort(s, ns, sizeof *s, dcmp);
         for (uint32_t i = 0; i + 1 < ns; i++)
@@ -252,23 +252,37 @@ static void cq_resize(cq *q, uint32_t nb)
             q->inv_w = 1 / w;
         }
     }
-    free(q->b);
+    /* then every event moves to its new bucket, in place: a chunk is
+     * freed as soon as its events are copied out, so the pool does not grow */
+    cq_bucket *old = q->b;
+    uint32_t onb = q->nb;
+    cq_ev *ocur = q->cur;
+    uint32_t oc0 = q->c0, oclen = q->clen;
+    q->cur = NULL;
+    q->ccap = q->c0 = q->clen = 0;
     q->nb = nb;
     q->mask = nb - 1;
     q->b = xmalloc(sizeof *q->b * nb);
     for (uint32_t b = 0; b < nb; b++)
         q->b[b] = (cq_bucket){NIL, NIL, 0};
-    q->nch = 0; /* every chunk is free again */
-    q->free = NIL;
-    q->c0 = q->clen = 0;
-    /* the current bucket: the earliest event's (a year without events
-     * needs no scan after a rebuild) */
-    q->vb = m ? cq_vbof(q, tmin) : cq_vbof(q, q->now);
-    for (uint64_t i = 0; i < m; i++)
-        cq_place(q, &all[i]);
+    q->vb = q->n ? cq_vbof(q, tmin) : cq_vbof(q, q->now);
+    for (uint32_t i = oc0; i < oclen; i++)
+        cq_place(q, &ocur[i]);
+    free(ocur);
+    for (uint32_t b = 0; b < onb; b++)
+        for (uint32_t c = old[b].head; c != NIL;) {
+            cq_ev tmp[CQ_CH];
+            uint32_t n = c == old[b].tail ? old[b].tn : CQ_CH, nx = q->ch[c].next;
+            memcpy(tmp, q->ch[c].e, sizeof tmp[0] * n);
+            q->ch[c].next = q->free;
+            q->free = c;
+            for (uint32_t j = 0; j < n; j++)
+                cq_place(q, &tmp[j]);
+            c = nx;
+        }
+    free(old);
     if (q->clen > 1)
         qsort(q->cur, q->clen, sizeof *q->cur, ecmp);
-    free(all);
     q->ops = q->steps = 0;
 }
 
