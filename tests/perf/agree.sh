@@ -4,10 +4,11 @@
 # 10,000 clients, all six strategies, 20 independent replications each
 # (herd's streams and the reference's are independent), as shipped and with
 # a 0.3 s attempt timeout (timeouts, late replies, queued attempts that time
-# out); each metric's means compared by perf_agree (Welch's t test,
-# Bonferroni at a family-wise 5%: the tolerance is the CI's).  About 9 s of
+# out), and aws-2015-occ.ini at 50 and 150 clients (100 replications);
+# each metric's means compared by perf_agree (Welch's t test,
+# Bonferroni at a family-wise 5%: the tolerance is the CI's).  About 12 s of
 # one core.  A change of the model that herd or the reference makes alone
-# fails here (tests/perf/README: the drift it was shown to catch).
+# fails here (doc/benchmark.md: the drifts it was shown to catch).
 set -eu
 HERD=${1:-./herd}
 REF=${2:-build/perf_ref}
@@ -29,5 +30,14 @@ check() { # NAME timeout_s
 }
 check timeout-5s 5
 check timeout-0.3s 0.3
+# aws-2015-occ.ini at 50 and 150 clients, its own 100 replications, the five strategies
+"$HERD" run scenarios/aws-2015-occ.ini --set 'sweep clients.values=50,150' --jobs 1 --quiet -o "$T/occ" >/dev/null
+"$REF" occ --from 50 --to 150 --step 100 --reps 100 >"$T/occ.ref" 2>/dev/null
+if "$AGREE" "$T/occ/summary.csv" "$T/occ.ref" completion_time_s calls >"$T/occ.log"; then
+    echo "perf agree: occ: $(tail -1 "$T/occ.log" | sed 's/^agree: //')"
+else
+    grep -v ' ok$' "$T/occ.log" | sed "s/^/perf agree: occ: /"
+    fail=1
+fi
 [ $fail = 0 ] || { echo "perf agree: FAILED: herd and the reference (tests/perf/ref.c) disagree"; exit 1; }
 echo "perf agree: passed"
