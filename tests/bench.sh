@@ -108,25 +108,29 @@ fi
 # tests/perf/ref.c (build/perf_ref) simulates the same model conventionally
 # in one file; tests/perf/agree.sh checks in make test that it agrees with
 # herd.  Each case runs herd and the reference in turn, BENCH_REPS times
-# (default 3; th-1e7 once), each in a process of its own: wall time and
-# peak RSS from wait4 (GNU time's %e and %M).  herd_s and reference_s are
-# the medians, ratio the median of the pairs' ratios (the two runs of a pair
-# see the same load); bytes per client from the largest peak RSS.
+# (default 3; th-1e7 once), each in a process of its own, one thread:
+# CPU time (user + system) and peak RSS from wait4 (GNU time's %U, %S, %M).
+# CPU time, not wall time: on a shared machine the wall time of a
+# single-threaded run measures the other processes too (at a load of 8 on
+# 2 cores a 4 s run took 16 s); on an idle machine the two are the same.
+# herd_s and reference_s are the medians, ratio the median of the pairs'
+# ratios (the two runs of a pair see the same load); bytes per client from
+# the largest peak RSS.  The table adds the minima and the wall times.
 # instructions_per_attempt: callgrind over the whole herd process at 10,000
 # clients (th-1e4, start-up included), per attempt sent (calls + refused);
 # `na` for the other cases (too long under callgrind).
 REPS=${BENCH_REPS:-3}
 RLINES="$T/rlines"
 : >"$RLINES"
-timed() { # OUTFILE command...: appends "wall_s maxrss_kib"
+timed() { # OUTFILE command...: appends "cpu_s maxrss_kib wall_s"
     out=$1
     shift
-    /usr/bin/time -f '%e %M' -o "$T/time" "$@" >"$T/tstdout" 2>"$T/tstderr" || {
+    /usr/bin/time -f '%U %S %M %e' -o "$T/time" "$@" >"$T/tstdout" 2>"$T/tstderr" || {
         echo "bench: $* failed:" >&2
         cat "$T/tstderr" >&2
         exit 1
     }
-    cat "$T/time" >>"$out"
+    awk '{ printf "%.2f %s %s\n", $1 + $2, $3, $4 }' "$T/time" >>"$out"
 }
 vs_ref() { # NAME CLIENTS REPS "herd args" "reference args"
     name=$1 clients=$2 n=$3 hargs=$4 rargs=$5
@@ -150,13 +154,13 @@ vs_ref() { # NAME CLIENTS REPS "herd args" "reference args"
     paste -d' ' "$T/h.$name" "$T/r.$name" | awk -v name="$name" -v cl="$clients" -v ipa="$ipa" '
     function med(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
                                      return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-    { n++; h[n] = $1; r[n] = $3; q[n] = $3 > 0 ? $1 / $3 : 0; if ($2 > hm) hm = $2; if ($4 > rm) rm = $4 }
+    { n++; h[n] = $1; r[n] = $4; q[n] = $4 > 0 ? $1 / $4 : 0; if ($2 > hm) hm = $2; if ($5 > rm) rm = $5; hw[n] = $3; rw[n] = $6 }
     END {
         hmin = h[1]; rmin = r[1]; for (i = 1; i <= n; i++) { if (h[i] < hmin) hmin = h[i]; if (r[i] < rmin) rmin = r[i] }
-        hs = med(h, n); rs = med(r, n); ra = med(q, n)
+        hs = med(h, n); rs = med(r, n); ra = med(q, n); hwm = med(hw, n); rwm = med(rw, n)
         hb = name ~ /^occ/ ? "na" : sprintf("%.1f", hm * 1024 / cl)
         rb = name ~ /^occ/ ? "na" : sprintf("%.1f", rm * 1024 / cl)
-        printf "table %-8s %10d %9.2f %9.2f %9.2f %9.2f %7.2f %9.1f %9.1f %s\n", name, cl, hmin, hs, rmin, rs, ra, hm / 1024, rm / 1024, ipa
+        printf "table %-8s %10d %9.2f %9.2f %9.2f %9.2f %7.2f %9.1f %9.1f %9.2f %9.2f %s\n", name, cl, hmin, hs, rmin, rs, ra, hm / 1024, rm / 1024, hwm, rwm, ipa
         printf "bench: case=%s clients=%d herd_s=%.2f reference_s=%.2f ratio=%.2f herd_bytes_per_client=%s reference_bytes_per_client=%s instructions_per_attempt=%s\n", name, cl, hs, rs, ra, hb, rb, ipa
     }' >>"$RLINES"
 }
@@ -169,6 +173,6 @@ vs_ref th-1e6 1000000 "$REPS" "$TH --jobs 1 --replications 1 --set clients.count
 vs_ref th-1e7 10000000 1 "$TH --jobs 1 --replications 1 --set clients.count=10000000 --set run.strategies=full_jitter --set run.horizon_s=2" \
     "th --clients 10000000 --reps 1 --strategies full_jitter --horizon 2"
 vs_ref occ 190 "$REPS" "scenarios/aws-2015-occ.ini --jobs 1" "occ"
-printf '%-8s %10s %9s %9s %9s %9s %7s %9s %9s %s\n' case clients "herd min" "herd med" "ref min" "ref med" ratio "herd MiB" "ref MiB" "instr/attempt"
+printf '%-8s %10s %9s %9s %9s %9s %7s %9s %9s %9s %9s %s\n' case clients "herd min" "herd med" "ref min" "ref med" ratio "herd MiB" "ref MiB" "herd wall" "ref wall" "instr/attempt"
 sed -n 's/^table //p' "$RLINES"
 grep '^bench:' "$RLINES"
