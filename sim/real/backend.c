@@ -16,8 +16,16 @@
  *      X-RateLimit-Reset, as the [server] keys ask (the limiter stands in
  *      front of the failing backend, as in the model);
  *   3. with probability error_rate_NNN: answered at once with NNN;
- *   4. served by a free worker (of `workers`), or queued (FIFO, `queue`
- *      places), or answered 503 at once when both are full.  A served
+ *   4. with shed_sheddable_above, an X-Herd-Priority: sheddable request
+ *      while the share of busy workers is above it: 503 at once (shed);
+ *   5. with drop_expired, a request whose X-Herd-Deadline left nothing:
+ *      closed unanswered (expired_skipped);
+ *   6. served by a free worker (of `workers`), or queued (in
+ *      queue_discipline's order, `queue` places), or answered 503 at once
+ *      when both are full.  With drop_expired, a queued request whose
+ *      deadline (its receipt + X-Herd-Deadline) has been reached when a
+ *      worker takes it is closed unanswered instead (expired_skipped) and
+ *      the worker takes the next.  A served
  *      request is answered 200 after its service time (drawn from the
  *      scenario's distribution, times the load slowdown), unless its reply
  *      is lost (reply_loss_rate): then the work is done and the request is
@@ -195,7 +203,8 @@ static job *take_all(backend *s)
 /* ---- requests ---------------------------------------------------------- */
 
 /* A request of the model arrives (see the top of the file). */
-int backend_arrive(backend *s, struct MHD_Connection *conn, job **held, double *retry_after, bool *overloaded)
+int backend_arrive(backend *s, struct MHD_Connection *conn, serve_tags tags, job **held, double *retry_after,
+                   bool *overloaded)
 {
     const model_spec *spec = s->spec;
     pthread_mutex_lock(&s->mu);
@@ -234,6 +243,15 @@ int backend_arrive(backend *s, struct MHD_Connection *conn, job **held, double *
     } else if (error) {
         s->background_errors++;
         status = (unsigned)error;
+    } else if (spec->shed_sheddable_above > 0 && tags.sheddable &&
+               shed_rejects(spec->shed_sheddable_above, s->busy, spec->workers)) {
+        s->shed++;
+        status = 503;
+        *overloaded = spec->overload_signal;
+    } else if (spec->drop_expired && !(tags.deadline_left_s > 0)) {
+        s->expired_skipped++; /* its deadline passed before it arrived: nobody waits */
+        pthread_mutex_unlock(&s->mu);
+        return -1;
     } else if (s->busy >= spec->workers && s->qlen >= spec->queue) {
         s->rejected++;
         status = 503;
@@ -253,6 +271,7 @@ int backend_arrive(backend *s, struct MHD_Connection *conn, job **held, double *
     }
     j->conn = conn;
     j->arrived = now;
+    j->deadline = now + tags.deadline_left_s;
     *held = j;
     if (o) { /* a black hole: accepted, never answered */
         j->next = s->held;
@@ -338,8 +357,16 @@ void *backend_timer_main(void *arg)
                 j->next = batch;
                 batch = j;
             }
-            if (s->qlen) {
-                job *q = queue_next(s, j->due);
+            job *q = NULL;
+            while (s->qlen && (q = queue_next(s, j->due)) && spec->drop_expired && j->due >= q->deadline) {
+                s->expired_skipped++; /* skipped unserved, closed unanswered */
+                q->answer = 0;
+                q->served = false;
+                q->next = batch;
+                batch = q;
+                q = NULL;
+            }
+            if (q) {
                 start_service(s, q, j->due);
             } else {
                 busy_tick(s, j->due);
@@ -391,6 +418,7 @@ int backend_reset(backend *s, uint64_t seed, double bucket_s, double horizon_s, 
         rng_init(&s->rng, 1);
     s->calls = s->rejected = s->outage_errors = s->background_errors = s->status_429 = 0;
     s->replies_lost = s->served = s->waited = s->late = 0;
+    s->expired_skipped = s->shed = 0;
     s->peak_inflight = 0;
     s->wait_sum = s->busy_area = s->busy_since = s->wasted = 0;
     s->hi = 0;
@@ -424,12 +452,13 @@ char *backend_stats_text(backend *s)
             t, cap,
             "calls %llu\nrejected %llu\noutage_errors %llu\nbackground_errors %llu\nstatus_429 %llu\n"
             "replies_lost %llu\nserved %llu\nwaited %llu\nlate_replies %llu\npeak_inflight %u\n"
-            "wait_sum %.9g\nbusy_area %.9g\nwasted_work_s %.9g\nworkers %u\nbuckets %zu\n",
+            "wait_sum %.9g\nbusy_area %.9g\nwasted_work_s %.9g\nworkers %u\nexpired_skipped %llu\nshed %llu\n"
+            "buckets %zu\n",
             (unsigned long long)s->calls, (unsigned long long)s->rejected, (unsigned long long)s->outage_errors,
             (unsigned long long)s->background_errors, (unsigned long long)s->status_429,
             (unsigned long long)s->replies_lost, (unsigned long long)s->served, (unsigned long long)s->waited,
             (unsigned long long)s->late, s->peak_inflight, s->wait_sum, s->busy_area, s->wasted, s->spec->workers,
-            hi);
+            (unsigned long long)s->expired_skipped, (unsigned long long)s->shed, hi);
         for (size_t i = 0; i < hi; i++)
             o += (size_t)snprintf(t + o, cap - o, "b %u %u\n", s->arrivals[i], s->inflight[i]);
     }
