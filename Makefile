@@ -89,8 +89,33 @@ $(BUILD)/$(SO_REAL): $(POLICY_PIC) sim/policy/herdpolicy.map
 $(BUILD)/libherdsim.a: $(SIM_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-herd: $(CLI_OBJ) $(BUILD)/libherdsim.a $(BUILD)/libherdpolicy.a
+# herd runs serve and drive as herd-real (main.c, HERD_REAL_EXEC): herd
+# itself links neither libcurl nor libmicrohttpd (nor the ~30 libraries
+# they bring), so herd run starts without loading them.  The link without
+# $(REAL_LIBS) fails if anything pulled sim/real/ in.
+LEAN_CLI_OBJ := $(BUILD)/sim/cli/main_lean.o $(filter-out $(BUILD)/sim/cli/main.o $(BUILD)/sim/cli/real_cmd.o,$(CLI_OBJ))
+LEAN_LIBS := $(filter-out $(REAL_LIBS),$(LDLIBS))
+
+$(BUILD)/sim/cli/main_lean.o: sim/cli/main.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DHERD_REAL_EXEC -c $< -o $@
+
+herd: $(LEAN_CLI_OBJ) $(BUILD)/libherdsim.a $(BUILD)/libherdpolicy.a herd-real
+	$(CC) $(ALL_CFLAGS) -o $@ $(filter-out herd-real,$^) $(LEAN_LIBS)
+
+herd-real: $(CLI_OBJ) $(BUILD)/libherdsim.a $(BUILD)/libherdpolicy.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+# The speed reference of make bench (tests/perf/ref.c: a conventional
+# simulation of thundering-herd.ini and aws-2015-occ.ini in one file, GSL
+# only) and the tool that checks herd agrees with it (tests/perf/agree.sh).
+$(BUILD)/perf_ref: tests/perf/ref.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< -lgsl -lgslcblas -lm
+
+$(BUILD)/perf_agree: tests/perf/agree.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< -lgsl -lgslcblas -lm
 
 # A test binary only: herd without the no-op rule (scenario.c built with
 # HERD_NO_EFFECT_CHECK), the oracle tests/noop.sh runs refused keys with.
@@ -136,7 +161,7 @@ unit-test: $(TEST_BIN) $(BUILD)/tests/validate
 validate: $(BUILD)/tests/validate
 	$(BUILD)/tests/validate
 
-cli-test: herd $(BUILD)/$(SO_REAL) $(BUILD)/tests/plainhttp $(BUILD)/herd-nocheck
+cli-test: herd $(BUILD)/$(SO_REAL) $(BUILD)/tests/plainhttp $(BUILD)/herd-nocheck $(BUILD)/perf_ref $(BUILD)/perf_agree
 	@sh tests/cli.sh ./herd
 	@sh tests/docs.sh ./herd
 	@sh tests/plot.sh ./herd
@@ -158,6 +183,7 @@ cli-test: herd $(BUILD)/$(SO_REAL) $(BUILD)/tests/plainhttp $(BUILD)/herd-nochec
 	@rm -f $(BUILD)/plot-matrix.rc; (sh tests/plot-matrix.sh ./herd >$(BUILD)/plot-matrix.log 2>&1; \
 	  echo $$? >$(BUILD)/plot-matrix.rc.tmp; mv $(BUILD)/plot-matrix.rc.tmp $(BUILD)/plot-matrix.rc) &
 	@sh tests/golden.sh ./herd
+	@sh tests/perf/agree.sh ./herd $(BUILD)/perf_ref $(BUILD)/perf_agree
 	@sh tests/metamorphic.sh ./herd
 	@sh tests/metrics.sh ./herd
 	@sh tests/calibrate.sh ./herd
@@ -395,13 +421,14 @@ stress: herd $(BUILD)/tests/plainhttp
 
 bench: deps
 	@$(MAKE) --no-print-directory all
-	@sh tests/bench.sh ./herd
+	@$(MAKE) --no-print-directory $(BUILD)/perf_ref
+	@sh tests/bench.sh ./herd $(BUILD)/perf_ref
 
 # make install PREFIX=/usr/local DESTDIR=: the binary, libherdpolicy (static
 # and shared, with its header and pkg-config file), the man pages, the
 # scenarios and the plot scripts.  make uninstall removes exactly these.
 INSTALL_SHARE := $(PREFIX)/share/herd
-INSTALL_FILES  = bin/herd lib/libherdpolicy.a lib/$(SO_REAL) lib/$(SO_NAME) lib/libherdpolicy.so \
+INSTALL_FILES  = bin/herd libexec/herd/herd-real lib/libherdpolicy.a lib/$(SO_REAL) lib/$(SO_NAME) lib/libherdpolicy.so \
                  include/herdpolicy.h include/herdpolicy/limits.h include/herdpolicy/client.h lib/pkgconfig/herdpolicy.pc share/man/man1/herd.1 share/man/man3/herdpolicy.3 \
                  share/man/man5/herd-scenario.5
 
@@ -409,6 +436,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
 	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3 $(DESTDIR)$(PREFIX)/share/man/man5
 	install -m 755 herd $(DESTDIR)$(PREFIX)/bin/herd
+	install -d $(DESTDIR)$(PREFIX)/libexec/herd
+	install -m 755 herd-real $(DESTDIR)$(PREFIX)/libexec/herd/herd-real
 	install -m 644 $(BUILD)/libherdpolicy.a $(DESTDIR)$(PREFIX)/lib/libherdpolicy.a
 	install -m 755 $(BUILD)/$(SO_REAL) $(DESTDIR)$(PREFIX)/lib/$(SO_REAL)
 	ln -sf $(SO_REAL) $(DESTDIR)$(PREFIX)/lib/$(SO_NAME)
@@ -436,10 +465,10 @@ install-test: all
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALL_FILES))
 	rm -rf $(DESTDIR)$(INSTALL_SHARE)
-	-rmdir $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/herdpolicy 2>/dev/null
+	-rmdir $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/herdpolicy $(DESTDIR)$(PREFIX)/libexec/herd 2>/dev/null
 
 clean:
-	rm -rf build build-asan herd herd-asan herd-mpi
+	rm -rf build build-asan herd herd-real herd-asan herd-mpi
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

@@ -20,6 +20,7 @@
 # the heap).  Asserts nothing: the figures depend on the machine.
 set -eu
 HERD=${1:-./herd}
+REF=${2:-build/perf_ref}
 T=$(mktemp -d /tmp/herd-bench.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 LINES="$T/lines"
@@ -50,6 +51,7 @@ pair() { # CASE CLIENTS args...: the ladder, then the heap
 }
 
 TH=scenarios/thundering-herd.ini
+if [ "${BENCH_REF_ONLY:-0}" != 1 ]; then # BENCH_REF_ONLY=1: the comparison with the reference alone
 echo "== make bench: ladder queue against the 4-ary heap (one process per line)"
 pair th-1e4 10000 $TH --jobs 1 --replications 5 --set clients.count=10000
 pair th-1e6 1000000 $TH --jobs 1 --replications 1 --set clients.count=1000000 --set run.strategies=full_jitter
@@ -100,3 +102,77 @@ END {
     for (i = 1; i <= NR; i++)
         print line[i]
 }' speedups="$SPEEDUPS" "$LINES"
+fi
+
+# ---- herd against the speed reference (issue 26) ----
+# tests/perf/ref.c (build/perf_ref) simulates the same model conventionally
+# in one file; tests/perf/agree.sh checks in make test that it agrees with
+# herd.  Each case runs herd and the reference in turn, BENCH_REPS times
+# (default 3; th-1e7 once), each in a process of its own, one thread:
+# CPU time (user + system) and peak RSS from wait4 (GNU time's %U, %S, %M).
+# CPU time, not wall time: on a shared machine the wall time of a
+# single-threaded run measures the other processes too (at a load of 8 on
+# 2 cores a 4 s run took 16 s); on an idle machine the two are the same.
+# herd_s and reference_s are the medians, ratio the median of the pairs'
+# ratios (the two runs of a pair see the same load); bytes per client from
+# the largest peak RSS.  The table adds the minima and the wall times.
+# instructions_per_attempt: callgrind over the whole herd process at 10,000
+# clients (th-1e4, start-up included), per attempt sent (calls + refused);
+# `na` for the other cases (too long under callgrind).
+REPS=${BENCH_REPS:-3}
+RLINES="$T/rlines"
+: >"$RLINES"
+timed() { # OUTFILE command...: appends "cpu_s maxrss_kib wall_s"
+    out=$1
+    shift
+    /usr/bin/time -f '%U %S %M %e' -o "$T/time" "$@" >"$T/tstdout" 2>"$T/tstderr" || {
+        echo "bench: $* failed:" >&2
+        cat "$T/tstderr" >&2
+        exit 1
+    }
+    awk '{ printf "%.2f %s %s\n", $1 + $2, $3, $4 }' "$T/time" >>"$out"
+}
+vs_ref() { # NAME CLIENTS REPS "herd args" "reference args"
+    name=$1 clients=$2 n=$3 hargs=$4 rargs=$5
+    : >"$T/h.$name"
+    : >"$T/r.$name"
+    k=0
+    while [ $k -lt "$n" ]; do
+        timed "$T/h.$name" "$HERD" run $hargs -o "$T/out" --quiet
+        timed "$T/r.$name" "$REF" $rargs
+        k=$((k + 1))
+    done
+    ipa=na
+    if [ "$name" = th-1e4 ] && command -v valgrind >/dev/null; then
+        valgrind --tool=callgrind --callgrind-out-file="$T/cg" "$HERD" run $hargs -o "$T/out" --quiet \
+            >/dev/null 2>"$T/cg.err"
+        ir=$(sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' "$T/cg.err")
+        att=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "calls") c = i; if ($i == "refused") r = i } next }
+                       { s += $c + $r } END { print s }' "$T/out/summary.csv")
+        ipa=$(echo "$ir $att" | awk '{ printf "%.0f", $1 / $2 }')
+    fi
+    paste -d' ' "$T/h.$name" "$T/r.$name" | awk -v name="$name" -v cl="$clients" -v ipa="$ipa" '
+    function med(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+                                     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+    { n++; h[n] = $1; r[n] = $4; q[n] = $4 > 0 ? $1 / $4 : 0; if ($2 > hm) hm = $2; if ($5 > rm) rm = $5; hw[n] = $3; rw[n] = $6 }
+    END {
+        hmin = h[1]; rmin = r[1]; for (i = 1; i <= n; i++) { if (h[i] < hmin) hmin = h[i]; if (r[i] < rmin) rmin = r[i] }
+        hs = med(h, n); rs = med(r, n); ra = med(q, n); hwm = med(hw, n); rwm = med(rw, n)
+        hb = name ~ /^occ/ ? "na" : sprintf("%.1f", hm * 1024 / cl)
+        rb = name ~ /^occ/ ? "na" : sprintf("%.1f", rm * 1024 / cl)
+        printf "table %-8s %10d %9.2f %9.2f %9.2f %9.2f %7.2f %9.1f %9.1f %9.2f %9.2f %s\n", name, cl, hmin, hs, rmin, rs, ra, hm / 1024, rm / 1024, hwm, rwm, ipa
+        printf "bench: case=%s clients=%d herd_s=%.2f reference_s=%.2f ratio=%.2f herd_bytes_per_client=%s reference_bytes_per_client=%s instructions_per_attempt=%s\n", name, cl, hs, rs, ra, hb, rb, ipa
+    }' >>"$RLINES"
+}
+echo
+echo "== make bench: herd against the reference (tests/perf/ref.c), $REPS pairs per case run in turn"
+vs_ref th-1e4 10000 "$REPS" "$TH --jobs 1 --replications 5 --set clients.count=10000" \
+    "th --clients 10000 --reps 5"
+vs_ref th-1e6 1000000 "$REPS" "$TH --jobs 1 --replications 1 --set clients.count=1000000 --set run.strategies=full_jitter" \
+    "th --clients 1000000 --reps 1 --strategies full_jitter"
+vs_ref th-1e7 10000000 1 "$TH --jobs 1 --replications 1 --set clients.count=10000000 --set run.strategies=full_jitter --set run.horizon_s=2" \
+    "th --clients 10000000 --reps 1 --strategies full_jitter --horizon 2"
+vs_ref occ 190 "$REPS" "scenarios/aws-2015-occ.ini --jobs 1" "occ"
+printf '%-8s %10s %9s %9s %9s %9s %7s %9s %9s %9s %9s %s\n' case clients "herd min" "herd med" "ref min" "ref med" ratio "herd MiB" "ref MiB" "herd wall" "ref wall" "instr/attempt"
+sed -n 's/^table //p' "$RLINES"
+grep '^bench:' "$RLINES"

@@ -15,12 +15,18 @@ dest=$tmp/root prefix=/opt/herd-test
 if $MAKE --no-print-directory -s install DESTDIR="$dest" PREFIX="$prefix" >"$tmp/install.log" 2>&1; then ok; else
     bad "make install"; cat "$tmp/install.log"; exit 1; fi
 root=$dest$prefix
-for f in bin/herd lib/libherdpolicy.a lib/libherdpolicy.so lib/libherdpolicy.so.0 include/herdpolicy.h include/herdpolicy/limits.h include/herdpolicy/client.h \
+for f in bin/herd libexec/herd/herd-real lib/libherdpolicy.a lib/libherdpolicy.so lib/libherdpolicy.so.0 include/herdpolicy.h include/herdpolicy/limits.h include/herdpolicy/client.h \
          lib/pkgconfig/herdpolicy.pc share/man/man1/herd.1 share/man/man3/herdpolicy.3 share/man/man5/herd-scenario.5 \
          share/herd/plots/timeseries.gp share/herd/scenarios/thundering-herd.ini \
          share/herd/scenarios/workshop/01-thundering-herd.ini; do
     [ -e "$root/$f" ] && ok || bad "not installed: $f"
 done
+# herd run loads neither libcurl nor libmicrohttpd; serve and drive run
+# libexec/herd/herd-real, which the installed herd finds from its own path
+needed=$(readelf -d "$root/bin/herd" 2>/dev/null | grep -E 'NEEDED.*(curl|microhttpd)' | head -2)
+[ -z "$needed" ] && ok || bad "bin/herd links the real-socket libraries: $needed"
+"$root/bin/herd" serve --help 2>&1 | grep -q '^usage: herd serve' && ok || bad "installed herd serve --help"
+"$root/bin/herd" drive --help 2>&1 | grep -q '^usage: herd drive' && ok || bad "installed herd drive --help"
 soname=$(readelf -d "$root/lib/libherdpolicy.so" 2>/dev/null | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
 [ "$soname" = libherdpolicy.so.0 ] && ok || bad "soname is '$soname', want libherdpolicy.so.0"
 # only the hp_* API is exported

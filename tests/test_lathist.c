@@ -205,6 +205,44 @@ TEST(test_runs_exact_then_histogram)
     sim_free(&sim);
 }
 
+/* results_latency sorts the samples it is given (a radix sort from 256
+ * values on, gsl_sort below): the array must come out exactly as
+ * gsl_sort leaves it, and the metrics as computed from that, for sizes
+ * around the switch, ties, one repeated value, negative values and
+ * values spanning many binades. */
+static void test_latency_sort_is_gsl_sort(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {1, 2, 255, 256, 257, 1000, 10007, 70000};
+    uint64_t z = 0x9e3779b97f4a7c15ULL;
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+        for (int shape = 0; shape < 5; shape++) {
+            size_t n = sizes[si];
+            double *x = test_malloc(n * sizeof *x), *y = test_malloc(n * sizeof *y);
+            for (size_t i = 0; i < n; i++) {
+                z = z * 6364136223846793005ULL + 1442695040888963407ULL;
+                double u = (double)(z >> 11) * 0x1.0p-53;
+                switch (shape) {
+                case 0: x[i] = u; break;                              /* uniform */
+                case 1: x[i] = floor(u * 16) / 4; break;              /* many ties */
+                case 2: x[i] = 0.125; break;                          /* one value */
+                case 3: x[i] = (u - 0.5) * 1e3; break;                /* both signs */
+                default: x[i] = ldexp(1 + u, (int)(u * 80) - 40); break; /* 80 binades */
+                }
+                y[i] = x[i];
+            }
+            metrics m = {0};
+            results_latency(&m, x, n);
+            gsl_sort(y, 1, n);
+            assert_memory_equal(x, y, n * sizeof *x);
+            assert_true(m.mean_latency_s == gsl_stats_mean(y, 1, n));
+            assert_true(m.p99_latency_s == gsl_stats_quantile_from_sorted_data(y, 1, n, 0.99));
+            assert_true(m.max_latency_s == y[n - 1]);
+            test_free(x);
+            test_free(y);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -212,6 +250,7 @@ int main(void)
         cmocka_unit_test(test_merge),
         cmocka_unit_test(test_edges),
         cmocka_unit_test(test_runs_exact_then_histogram),
+        cmocka_unit_test(test_latency_sort_is_gsl_sort),
     };
     return cmocka_run_group_tests_name("lathist", tests, NULL, NULL);
 }
