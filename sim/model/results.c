@@ -114,6 +114,7 @@ const metric_desc metric_table[] = {
     U(duplicate_effects),
     U(lost_operations),
     U(status_429),
+    U(concurrency_rejected),
     U(retries_after_honoured),
     U(replies_lost),
     D(wasted_work_s),

@@ -596,6 +596,7 @@ static const struct {
     {"duplicate_effects", "executions beyond the first of one logical operation"},
     {"lost_operations", "operations the client saw succeed that never executed (suppressed by a colliding key)"},
     {"status_429", "attempts answered 429 by the rate limiter"},
+    {"concurrency_rejected", "attempts answered 503 at once by the server's concurrency limiter (concurrency_limiter)"},
     {"retries_after_honoured", "retries that slept a server's Retry-After"},
     {"replies_lost", "served attempts whose reply was lost"},
     {"wasted_work_s", "server time (s) of attempts whose reply was lost or came late"},

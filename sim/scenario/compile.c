@@ -150,6 +150,17 @@ void scn_compile(const scn_config *c, model_spec *s)
     s->adaptive_lifo_after_s = c->adaptive_lifo_after_s;
     s->codel_target_s = c->codel_target_s;
     s->codel_interval_s = c->codel_interval_s;
+    s->concurrency_limiter = c->concurrency_limiter;
+    s->concurrency_limit = c->concurrency_limit;
+    s->limiter_min = c->limiter_min;
+    s->limiter_max = c->limiter_max;
+    s->aimd_backoff_ratio = c->aimd_backoff_ratio;
+    s->aimd_timeout_s = c->aimd_timeout_s;
+    s->gradient2_smoothing = c->gradient2_smoothing;
+    s->gradient2_rtt_tolerance = c->gradient2_rtt_tolerance;
+    s->gradient2_long_window = c->gradient2_long_window;
+    s->gradient2_queue_size = c->gradient2_queue_size;
+    s->gradient2_queue_function = c->gradient2_queue_function;
     s->service = c->service;
     memcpy(s->errors, c->errors, sizeof s->errors[0] * c->nerrors);
     s->nerrors = c->nerrors;

@@ -151,6 +151,13 @@ typedef struct scn_config {
     double adaptive_lifo_after_s; /* adaptive_lifo: LIFO once the oldest waited longer */
     double codel_target_s;      /* CoDel target (0: none) */
     double codel_interval_s;    /* CoDel interval */
+    spec_climiter concurrency_limiter; /* none, fixed, aimd, gradient2 */
+    uint32_t concurrency_limit; /* fixed limit / initial limit */
+    uint32_t limiter_min, limiter_max;
+    double aimd_backoff_ratio, aimd_timeout_s;
+    double gradient2_smoothing, gradient2_rtt_tolerance;
+    uint32_t gradient2_long_window, gradient2_queue_size;
+    spec_g2queue gradient2_queue_function;
     dist service;
     spec_error_rate errors[SPEC_MAX_ERRORS];
     uint32_t nerrors;
