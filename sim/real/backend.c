@@ -16,8 +16,14 @@
  *      X-RateLimit-Reset, as the [server] keys ask (the limiter stands in
  *      front of the failing backend, as in the model);
  *   3. with probability error_rate_NNN: answered at once with NNN;
- *   4. served by a free worker (of `workers`), or queued (FIFO, `queue`
- *      places), or answered 503 at once when both are full.  A served
+ *   4. with a concurrency limiter (model/limiter.h, the model's code):
+ *      when the requests it admitted and not yet answered are at its
+ *      limit, answered 503 at once (concurrency_rejected); an admitted
+ *      request is a sample of the limiter when its service completes (RTT
+ *      from its arrival to then);
+ *   5. served by a free worker (of `workers`), or queued (`queue` places,
+ *      in queue_discipline's order), or answered 503 at once when both
+ *      are full.  A served
  *      request is answered 200 after its service time (drawn from the
  *      scenario's distribution, times the load slowdown), unless its reply
  *      is lost (reply_loss_rate): then the work is done and the request is
@@ -223,6 +229,7 @@ int backend_arrive(backend *s, struct MHD_Connection *conn, job **held, double *
     double ra = -1;
     *overloaded = false;
     job *j = NULL;
+    uint32_t slot = 0;
     /* the model's order: the rate limiter stands in front of the failing
      * backend, so it answers before any background error */
     if (o) {
@@ -234,10 +241,25 @@ int backend_arrive(backend *s, struct MHD_Connection *conn, job **held, double *
     } else if (error) {
         s->background_errors++;
         status = (unsigned)error;
-    } else if (s->busy >= spec->workers && s->qlen >= spec->queue) {
-        s->rejected++;
-        status = 503;
-        *overloaded = spec->overload_signal;
+    } else {
+        /* the concurrency limiter stands in front of the workers and the queue */
+        int64_t lim = lim_acquire(&s->lim, now);
+        if (lim == -2) {
+            pthread_mutex_unlock(&s->mu);
+            return -1; /* out of memory */
+        }
+        if (lim < 0) {
+            s->concurrency_rejected++;
+            status = 503;
+            *overloaded = spec->overload_signal;
+        } else if (s->busy >= spec->workers && s->qlen >= spec->queue) {
+            lim_ignore(&s->lim, (uint32_t)lim);
+            s->rejected++;
+            status = 503;
+            *overloaded = spec->overload_signal;
+        } else {
+            slot = (uint32_t)lim;
+        }
     }
     if (status == 503 && spec->retry_after_on_503)
         ra = spec->retry_after_s;
@@ -248,9 +270,12 @@ int backend_arrive(backend *s, struct MHD_Connection *conn, job **held, double *
     }
     j = herd_calloc(1, sizeof *j);
     if (!j) {
+        if (!o)
+            lim_ignore(&s->lim, slot);
         pthread_mutex_unlock(&s->mu);
         return -1;
     }
+    j->lim = slot;
     j->conn = conn;
     j->arrived = now;
     *held = j;
@@ -323,6 +348,7 @@ void *backend_timer_main(void *arg)
         job *batch = NULL;
         for (int n = 0; n < RESUME_BATCH && s->nheap && s->heap[0]->due <= now; n++) {
             job *j = heap_pop(s);
+            lim_release(&s->lim, j->lim, j->due, false); /* answered (or its reply lost): onSuccess */
             if (spec->reply_loss_rate > 0 && gsl_rng_uniform(s->rng.r[RNG_ERRORS]) < spec->reply_loss_rate) {
                 s->replies_lost++;
                 s->wasted += j->service;
@@ -390,6 +416,9 @@ int backend_reset(backend *s, uint64_t seed, double bucket_s, double horizon_s, 
     if (rng_init(&s->rng, seed) != 0) /* allocation failed: keep running on the start's streams */
         rng_init(&s->rng, 1);
     s->calls = s->rejected = s->outage_errors = s->background_errors = s->status_429 = 0;
+    s->concurrency_rejected = 0;
+    lim_free(&s->lim); /* a new replication: the limiter starts over, as a new model */
+    lim_init(&s->lim, s->spec);
     s->replies_lost = s->served = s->waited = s->late = 0;
     s->peak_inflight = 0;
     s->wait_sum = s->busy_area = s->busy_since = s->wasted = 0;
@@ -424,12 +453,13 @@ char *backend_stats_text(backend *s)
             t, cap,
             "calls %llu\nrejected %llu\noutage_errors %llu\nbackground_errors %llu\nstatus_429 %llu\n"
             "replies_lost %llu\nserved %llu\nwaited %llu\nlate_replies %llu\npeak_inflight %u\n"
-            "wait_sum %.9g\nbusy_area %.9g\nwasted_work_s %.9g\nworkers %u\nbuckets %zu\n",
+            "wait_sum %.9g\nbusy_area %.9g\nwasted_work_s %.9g\nworkers %u\nbuckets %zu\n"
+            "concurrency_rejected %llu\n",
             (unsigned long long)s->calls, (unsigned long long)s->rejected, (unsigned long long)s->outage_errors,
             (unsigned long long)s->background_errors, (unsigned long long)s->status_429,
             (unsigned long long)s->replies_lost, (unsigned long long)s->served, (unsigned long long)s->waited,
             (unsigned long long)s->late, s->peak_inflight, s->wait_sum, s->busy_area, s->wasted, s->spec->workers,
-            hi);
+            hi, (unsigned long long)s->concurrency_rejected);
         for (size_t i = 0; i < hi; i++)
             o += (size_t)snprintf(t + o, cap - o, "b %u %u\n", s->arrivals[i], s->inflight[i]);
     }
@@ -452,12 +482,14 @@ int backend_init(backend *s, const model_spec *spec)
     if (!s->heap || series_alloc(s, spec->bucket_s, spec->horizon_s) != 0 || rng_init(&s->rng, 1) != 0)
         return -1;
     s->tokens = spec->burst > 0 ? spec->burst : fmax(1, spec->rate_limit_rps);
+    lim_init(&s->lim, spec);
     return 0;
 }
 
 void backend_free(backend *s)
 {
     rng_free(&s->rng);
+    lim_free(&s->lim);
     herd_free(s->heap);
     herd_free(s->arrivals);
     herd_free(s->inflight);

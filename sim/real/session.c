@@ -151,7 +151,7 @@ int drive_stats_server(drive_conn *conn, metrics *m, timeseries *ts, char *err, 
     static const char *const names[] = {"calls",  "rejected", "outage_errors", "background_errors",
                                         "status_429", "replies_lost", "served", "waited",
                                         "late_replies", "peak_inflight", "wait_sum", "busy_area",
-                                        "wasted_work_s", "workers", "buckets"};
+                                        "wasted_work_s", "workers", "buckets", "concurrency_rejected"};
     double v[sizeof names / sizeof names[0]];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!b.len || !stat_value(b.p, names[i], &v[i])) {
@@ -164,6 +164,7 @@ int drive_stats_server(drive_conn *conn, metrics *m, timeseries *ts, char *err, 
     m->outage_errors = (uint64_t)v[2];
     m->background_errors = (uint64_t)v[3];
     m->status_429 = (uint64_t)v[4];
+    m->concurrency_rejected = (uint64_t)v[15];
     m->replies_lost = (uint64_t)v[5];
     m->served = (uint64_t)v[6];
     m->late_replies = (uint64_t)v[8];
