@@ -177,6 +177,61 @@ static void test_gradient2_average_trace(void **state)
     lim_free(&l);
 }
 
+/* WindowedLimit around AIMDLimit (limit 10 in [1, 100]), window 1 s, 10
+ * samples, by hand: the first sample closes an empty window (t = 0.5 >
+ * nextUpdateTime 0; 1 sample, not ready; next update after 0.5 + min(max(
+ * 2 x 0.1, 1), 1) = 1.5); samples up to 1.5 only gather. */
+static void test_window_trace(void **state)
+{
+    (void)state;
+    model_spec sp = spec_of(SPEC_CL_AIMD, 10, 1, 100);
+    sp.limiter_window_s = 1;
+    sp.limiter_window_size = 10;
+    srv_limiter l;
+    lim_init(&l, &sp);
+    lim_window_sample(&l, 0.5, 0.1, 9, false);
+    assert_int_equal(l.limit, 10);
+    assert_true(l.next_update == 1.5);
+    for (int i = 0; i < 12; i++) /* t = 0.6 .. 1.48: gathered, in flight up to 6 */
+        lim_window_sample(&l, 0.6 + i * 0.08, 0.1, (uint32_t)(1 + i / 2), false);
+    assert_int_equal(l.limit, 10);
+    assert_int_equal(l.win_count, 12);
+    /* t = 1.6 closes the window of 13: mean RTT 0.1, in flight 6: 12 >= 10, + 1 */
+    lim_window_sample(&l, 1.6, 0.1, 3, false);
+    assert_int_equal(l.limit, 11);
+    assert_true(fabs(l.next_update - 2.6) < 1e-12);
+    /* 5 samples, one dropped, to t = 2.65: closed with 5 < 10, discarded */
+    for (int i = 0; i < 5; i++)
+        lim_window_sample(&l, 2.25 + i * 0.1, 0.1, 9, i == 2);
+    assert_int_equal(l.limit, 11);
+    assert_true(fabs(l.next_update - 3.65) < 1e-12);
+    assert_int_equal(l.win_count, 0);
+    /* 10 samples, one dropped, the last at t = 3.8: (int)(11 x 0.9) = 9;
+     * the window's minimum RTT 0.7 makes the next window 2 x 0.7 = 1.4,
+     * capped at 1 */
+    for (int i = 0; i < 9; i++)
+        lim_window_sample(&l, 2.8 + i * 0.1, i == 5 ? 0.7 : 0.8, 1, i == 4);
+    lim_window_sample(&l, 3.8, 0.8, 1, false);
+    assert_int_equal(l.limit, 9);
+    assert_true(fabs(l.next_update - 4.8) < 1e-12);
+    /* an RTT under 100 us is ignored: it closes nothing */
+    lim_window_sample(&l, 5, 50e-6, 9, true);
+    assert_int_equal(l.win_count, 0);
+    assert_true(fabs(l.next_update - 4.8) < 1e-12);
+    assert_int_equal(l.limit, 9);
+    /* a mean RTT above the timeout (5 s) is a drop.  The sample at t = 11
+     * closes a window of its own (1 sample: discarded; next after 12);
+     * 9 more gather; the one at 12.5 closes the 9 + 1 = 10: mean 6 s > 5 s,
+     * (int)(9 x 0.9) = (int)8.1 */
+    for (int i = 0; i < 10; i++)
+        lim_window_sample(&l, 11 + i * 0.01, 6, 9, false);
+    assert_int_equal(l.limit, 9);
+    assert_true(fabs(l.next_update - 12) < 1e-12);
+    lim_window_sample(&l, 12.5, 6, 9, false);
+    assert_int_equal(l.limit, 8);
+    lim_free(&l);
+}
+
 static void test_queue_functions(void **state)
 {
     (void)state;
@@ -288,6 +343,7 @@ int main(void)
         cmocka_unit_test_teardown(test_aimd_trace, disarm),
         cmocka_unit_test_teardown(test_gradient2_defaults_trace, disarm),
         cmocka_unit_test_teardown(test_gradient2_average_trace, disarm),
+        cmocka_unit_test_teardown(test_window_trace, disarm),
         cmocka_unit_test_teardown(test_queue_functions, disarm),
         cmocka_unit_test_teardown(test_admission, disarm),
         cmocka_unit_test_teardown(test_pool, disarm),

@@ -27,6 +27,9 @@ void lim_init(srv_limiter *l, const model_spec *spec)
     l->queue_size = spec->gradient2_queue_size;
     l->queue_fn = spec->gradient2_queue_function;
     l->long_window = spec->gradient2_long_window;
+    l->window = spec->limiter_window_s;
+    l->window_size = spec->limiter_window_size;
+    l->win_min = INFINITY;
     l->bound = l->limit;
     if (l->kind != SPEC_CL_FIXED && l->max > l->bound)
         l->bound = l->max;
@@ -136,13 +139,42 @@ int64_t lim_acquire(srv_limiter *l, double now)
     return i;
 }
 
+#define MIN_RTT_THRESHOLD 100e-6 /* WindowedLimit: DEFAULT_MIN_RTT_THRESHOLD, 100 us */
+
+void lim_window_sample(srv_limiter *l, double now, double rtt, uint32_t inflight, bool dropped)
+{
+    if (!(l->window > 0)) {
+        lim_sample(l, rtt, inflight, dropped);
+        return;
+    }
+    if (rtt < MIN_RTT_THRESHOLD)
+        return;
+    if (rtt < l->win_min)
+        l->win_min = rtt;
+    l->win_sum += rtt;
+    if (inflight > l->win_inflight)
+        l->win_inflight = inflight;
+    l->win_count++;
+    l->win_drop |= dropped;
+    if (now > l->next_update) {
+        double next = 2 * l->win_min;
+        l->next_update = now + (next < l->window ? l->window : next > l->window ? l->window : next);
+        if (l->win_count >= l->window_size) /* isWindowReady */
+            lim_sample(l, l->win_sum / l->win_count, l->win_inflight, l->win_drop);
+        l->win_min = INFINITY;
+        l->win_sum = 0;
+        l->win_inflight = l->win_count = 0;
+        l->win_drop = false;
+    }
+}
+
 void lim_release(srv_limiter *l, uint32_t slot, double now, bool dropped)
 {
     if (l->kind == SPEC_CL_NONE)
         return;
     lim_slot *s = &l->slot[slot];
     l->inflight--; /* AbstractLimiter: inFlight.decrementAndGet(), then onSample */
-    lim_sample(l, now - s->admitted, s->inflight, dropped);
+    lim_window_sample(l, now, now - s->admitted, s->inflight, dropped);
     s->next_free = l->free_head;
     l->free_head = slot;
 }

@@ -32,11 +32,23 @@
  *     limit/functions/Log10RootIntFunction.java (max(1, (int) log10(limit))
  *     + baseline).
  *
+ *   limit/WindowedLimit.java with limit/window/ImmutableAverageSampleWindow
+ *     (with [server] limiter_window_s > 0, the wrapper the library's README
+ *     puts around Gradient2Limit on a server): a sample of an RTT under
+ *     100 us is ignored; the others are gathered (minimum and sum of the
+ *     RTTs, largest in-flight count, count, any drop); a sample ending
+ *     after nextUpdateTime closes the window (itself included): the next
+ *     update is due at its end + min(max(2 x the window's minimum RTT,
+ *     window), window) (minWindowTime = maxWindowTime = limiter_window_s),
+ *     and the window, if it holds at least windowSize samples, is passed to
+ *     the limit as one sample (mean RTT, largest in-flight count, dropped
+ *     if any was); a smaller one is discarded.
+ *
  * Two departures, both where Java's arithmetic has no answer: an RTT of 0
  * (a zero service time) gives gradient 1 (no queueing) and no long-RTT
  * decay, where Java divides by zero; RTTs are doubles in seconds, not
- * integer nanoseconds.  The Gradient2 update is applied per sample, as
- * Gradient2Limit itself does (not wrapped in a WindowedLimit).
+ * integer nanoseconds.  With limiter_window_s = 0 the limit gets every
+ * sample, as a bare Limit in a SimpleLimiter does.
  *
  * Invariants: inflight <= max(limit seen) and every admitted attempt holds
  * one slot of the pool until it is released; limit >= 1.  Every operation
@@ -71,6 +83,12 @@ typedef struct srv_limiter {
     spec_g2queue queue_fn;
     uint32_t long_window, long_count; /* ExpAvgMeasurement: window, samples in its warm-up */
     double long_value, long_sum;
+    /* WindowedLimit (window > 0) */
+    double window, next_update;
+    uint32_t window_size;
+    double win_min, win_sum;
+    uint32_t win_inflight, win_count;
+    bool win_drop;
     /* the pool of slots of the admitted attempts */
     lim_slot *slot;
     uint32_t cap, bound;    /* slots allocated; the most ever needed */
@@ -108,6 +126,10 @@ void lim_ignore(srv_limiter *l, uint32_t slot);
  * with `inflight` in flight at its admission.  Kind none or fixed: no
  * change.  (lim_release calls it; tests call it directly.) */
 void lim_sample(srv_limiter *l, double rtt, uint32_t inflight, bool dropped);
+
+/* One sample through WindowedLimit (limiter_window_s > 0) or straight to
+ * lim_sample; now is the sample's end.  (lim_release calls it.) */
+void lim_window_sample(srv_limiter *l, double now, double rtt, uint32_t inflight, bool dropped);
 
 /* Gradient2's queue allowance for a limit (the queue size function). */
 uint32_t lim_queue_size(spec_g2queue fn, uint32_t baseline, uint32_t limit);

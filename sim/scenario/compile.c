@@ -161,6 +161,8 @@ void scn_compile(const scn_config *c, model_spec *s)
     s->gradient2_long_window = c->gradient2_long_window;
     s->gradient2_queue_size = c->gradient2_queue_size;
     s->gradient2_queue_function = c->gradient2_queue_function;
+    s->limiter_window_s = c->limiter_window_s;
+    s->limiter_window_size = c->limiter_window_size;
     s->service = c->service;
     memcpy(s->errors, c->errors, sizeof s->errors[0] * c->nerrors);
     s->nerrors = c->nerrors;

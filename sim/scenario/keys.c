@@ -220,8 +220,16 @@ const key scn_key_table[] = {
     {"server", "gradient2_queue_function", K_ENUM, C(gradient2_queue_function), 0, 0, g2queue_names, "",
      "constant",
      "gradient2: the allowance as a function of the limit: constant (gradient2_queue_size), sqrt "
-     "(max(queue_size, floor(sqrt(limit))), SquareRootFunction) or log10 (max(1, floor(log10(limit))) + "
+     "(max(queue_size, max(1, floor(sqrt(limit)))), SquareRootFunction) or log10 (max(1, floor(log10(limit))) + "
      "queue_size, Log10RootIntFunction)."},
+    {"server", "limiter_window_s", K_DOUBLE, C(limiter_window_s), 0, 1e9, NULL, "s", "0 (every sample)",
+     "aimd, gradient2: 0 feeds the limit every sample, as a bare Limit; a window (at least 0.1 s) wraps it in "
+     "Netflix's WindowedLimit, as their README configures a server: samples of an RTT under 100 us are "
+     "ignored, the others are gathered until one ends more than the window after the last update, and a "
+     "window of at least limiter_window_size samples is passed on as one sample (mean RTT, largest "
+     "in-flight count, dropped if any was); a smaller one is discarded. Netflix's default window is 1 s."},
+    {"server", "limiter_window_size", K_U32, C(limiter_window_size), 10, 1000000000, NULL, "", "10",
+     "With limiter_window_s: the samples a window needs (WindowedLimit's windowSize, at least 10)."},
     {"server", "service_time_s", K_DIST, C(service), 0, 0, NULL, "s", "exponential(0.1)",
      "Service time of one attempt."},
     {"server", "rate_limit_rps", K_DOUBLE, C(rate_limit_rps), 0, 1e9, NULL, "1/s", "0",

@@ -61,6 +61,7 @@ void scn_defaults(scn_config *c)
     c->gradient2_rtt_tolerance = 1.5;
     c->gradient2_long_window = 600;
     c->gradient2_queue_size = 4;
+    c->limiter_window_size = 10; /* WindowedLimit.Builder */
     c->service = (dist){.kind = DIST_EXPONENTIAL, .a = 0.1};
     c->policy = hp_policy_defaults();
     c->policy.strategy = HP_EXPONENTIAL;

@@ -158,6 +158,8 @@ typedef struct scn_config {
     double gradient2_smoothing, gradient2_rtt_tolerance;
     uint32_t gradient2_long_window, gradient2_queue_size;
     spec_g2queue gradient2_queue_function;
+    double limiter_window_s;
+    uint32_t limiter_window_size;
     dist service;
     spec_error_rate errors[SPEC_MAX_ERRORS];
     uint32_t nerrors;

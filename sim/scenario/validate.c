@@ -326,6 +326,10 @@ int scn_check(const scn_config *c, const scn_origins *from, char err[static SCN_
                 c->concurrency_limit, c->limiter_min, c->limiter_max);
         }
     }
+    if (c->limiter_window_s > 0 && c->limiter_window_s < 0.1)
+        BAD(line_of(from, "server", "limiter_window_s"),
+            "[server] limiter_window_s = %g s: WindowedLimit's window is at least 0.1 s; expected 0 (no window) or "
+            "a number in [0.1, 1e9]", c->limiter_window_s);
     if (c->concurrency_limiter != SPEC_CL_NONE && c->kind == SPEC_SERVER_QUEUE && !c->capacity) {
         /* the attempts admitted are at most workers + queue: a limit
          * above that never rejects anything */

@@ -132,6 +132,8 @@ typedef struct model_spec {
     uint32_t gradient2_long_window; /* gradient2: samples of the long-term RTT average */
     uint32_t gradient2_queue_size; /* gradient2: the queue allowance (its function's baseline) */
     spec_g2queue gradient2_queue_function; /* gradient2: constant, sqrt or log10 of the limit */
+    double limiter_window_s;    /* aimd, gradient2: WindowedLimit's window (0: every sample) */
+    uint32_t limiter_window_size; /* ... and the samples a window needs */
     dist service;
     spec_error_rate errors[SPEC_MAX_ERRORS];
     uint32_t nerrors;
