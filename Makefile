@@ -41,10 +41,10 @@ SIM_SRC    := sim/base/alloc.c sim/base/text.c sim/base/csvread.c sim/base/filei
               sim/spec/dist.c sim/spec/table.c sim/spec/metrics.c sim/spec/memory.c \
               sim/model/sample.c sim/model/results.c sim/model/lathist.c sim/model/model.c sim/model/client.c \
               sim/model/server.c sim/model/limiter.c sim/model/discipline.c sim/model/discipline_fifo.c \
-              sim/model/discipline_lifo.c sim/model/discipline_adaptive.c sim/model/occ.c sim/model/mech.c sim/model/instance.c sim/model/recovery.c \
+              sim/model/discipline_lifo.c sim/model/discipline_adaptive.c sim/model/shed.c sim/model/occ.c sim/model/mech.c sim/model/instance.c sim/model/recovery.c \
               sim/scenario/scenario.c sim/scenario/validate.c sim/scenario/keys.c sim/scenario/keyparse.c sim/scenario/expand.c sim/scenario/compile.c sim/scenario/explain.c sim/scenario/effect.c sim/scenario/data.c \
               sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/plot/plot.c \
-              sim/plot/plot_csv.c sim/plot/plot_load.c sim/plot/plot_data.c sim/plot/plot_time.c sim/plot/plot_figure.c \
+              sim/plot/plot_csv.c sim/plot/plot_load.c sim/plot/plot_manifest.c sim/plot/plot_data.c sim/plot/plot_time.c sim/plot/plot_figure.c \
               sim/report/presets.c sim/report/html.c sim/report/html_read.c sim/report/html_figs.c \
               sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c sim/experiment/rare.c \
               sim/tune/paired.c sim/tune/space.c sim/tune/race.c sim/tune/recommend.c \
@@ -92,6 +92,15 @@ $(BUILD)/libherdsim.a: $(SIM_OBJ)
 herd: $(CLI_OBJ) $(BUILD)/libherdsim.a $(BUILD)/libherdpolicy.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
+# A test binary only: herd without the no-op rule (scenario.c built with
+# HERD_NO_EFFECT_CHECK), the oracle tests/noop.sh runs refused keys with.
+$(BUILD)/nocheck/scenario.o: sim/scenario/scenario.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DHERD_NO_EFFECT_CHECK -c $< -o $@
+
+$(BUILD)/herd-nocheck: $(CLI_OBJ) $(BUILD)/nocheck/scenario.o $(BUILD)/libherdsim.a $(BUILD)/libherdpolicy.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libherdsim.a $(BUILD)/libherdpolicy.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isim/policy -o $@ $(filter %.c %.a,$^) -lcmocka $(LDLIBS)
@@ -127,7 +136,7 @@ unit-test: $(TEST_BIN) $(BUILD)/tests/validate
 validate: $(BUILD)/tests/validate
 	$(BUILD)/tests/validate
 
-cli-test: herd $(BUILD)/$(SO_REAL) $(BUILD)/tests/plainhttp
+cli-test: herd $(BUILD)/$(SO_REAL) $(BUILD)/tests/plainhttp $(BUILD)/herd-nocheck
 	@sh tests/cli.sh ./herd
 	@sh tests/docs.sh ./herd
 	@sh tests/plot.sh ./herd
@@ -138,7 +147,7 @@ cli-test: herd $(BUILD)/$(SO_REAL) $(BUILD)/tests/plainhttp
 	@sh tests/term.sh ./herd
 	@sh tests/workshop.sh ./herd --check
 	@sh tests/bad.sh ./herd
-	@sh tests/noop.sh ./herd
+	@sh tests/noop.sh ./herd '' $(BUILD)/herd-nocheck
 	@sh tests/zero.sh ./herd
 	@sh tests/layers.sh
 	@sh tests/rare.sh ./herd
@@ -194,7 +203,7 @@ build/fuzz-obj/%.o: %.c
 build/libherdfuzz.a: $(FUZZ_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-build/fuzz_%: tests/fuzz_%.c build/libherdfuzz.a
+build/fuzz_%: tests/fuzz_%.c tests/fuzzutil.h build/libherdfuzz.a
 	@mkdir -p build
 	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined $< build/libherdfuzz.a -linih -lgsl -lgslcblas -lm -lpthread \
 	  $(REAL_LIBS) -o $@
@@ -268,7 +277,7 @@ FIGURES := plots/thundering-herd.png plots/thundering-herd.gif plots/aws-2015-co
            plots/metastable-goodput.png plots/agent-stack-variants.png plots/incident-replay.png \
            plots/incident-replay-goodput.png plots/metastable-breaker.png plots/metastable-throttle.png \
            plots/metastable-budget.png plots/realcheck.png plots/metastable-map.png plots/metastable-boundaries.png \
-           plots/quota-per-instance-variants.png plots/tune-brownout.png
+           plots/quota-per-instance-variants.png plots/tune-brownout.png plots/priority-shedding-variants.png
 FIGURE   = sh tests/figure.sh ./herd $@
 FIG_DEPS = herd tests/figure.sh $(wildcard plots/*.gp)
 
@@ -302,6 +311,10 @@ plots/metastable-goodput.png: build/figures/metastable/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/metastable goodput
 plots/agent-stack-variants.png: build/figures/agent-stack/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/agent-stack variants --metric amplification --metric status_429 --metric failures
+plots/priority-shedding-variants.png: build/figures/priority-shedding/aggregate.csv $(FIG_DEPS)
+	$(FIGURE) build/figures/priority-shedding variants --metric recovered --metric recovery_time_s \
+	  --metric goodput_per_s --metric wasted_work_s --metric late_replies --metric expired_skipped --metric shed \
+	  --metric failures
 plots/quota-per-instance-variants.png: build/figures/quota-per-instance/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/quota-per-instance variants --metric amplification --metric retries_denied --metric failures
 build/figures/incident-replay/aggregate.csv: $(wildcard scenarios/data/*.csv)

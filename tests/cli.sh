@@ -400,8 +400,8 @@ codel_interval_s = 0.25
 max_attempts = 1
 EOF_CODEL
 "$HERD" run "$T/codel.ini" -o "$T/codel" --quiet && byname "$T/codel/summary.csv" '
-    { exit !(v("successes") == 2 && v("rejected") == 2 && v("failures") == 2 && v("completion_time_s") == 2) }' \
-    && ok || bad "CoDel hand trace: want 2 served, 2 dropped at t = 2: $(cat "$T/codel/summary.csv")"
+    { exit !(v("successes") == 2 && v("codel_dropped") == 2 && v("rejected") == 0 && v("failures") == 2 && v("completion_time_s") == 2) }' \
+    && ok || bad "CoDel hand trace: want 2 served, 2 dropped at t = 2 (codel_dropped, not rejected): $(cat "$T/codel/summary.csv")"
 
 # --- mechanisms.csv: written with [limits] mechanisms only -------------------
 "$HERD" run scenarios/metastable.ini -o "$T/mech" --quiet --replications 1 --set clients.count=60000 \

@@ -3,7 +3,7 @@
 # real runs: partial.herd files of shards (fuzz_merge, as written and with
 # the checksum switch on), results folders as "==> NAME <==" bundles
 # (fuzz_plot), the data files of scenarios/ and tests/bad/ (fuzz_data), and
-# herd serve's request paths (fuzz_serve).  Existing seeds are kept.
+# herd serve's request paths and header values (fuzz_serve).  Existing seeds are kept.
 #
 #   sh tests/fuzz-seeds.sh ./herd build/fuzz-corpus
 set -u
@@ -59,5 +59,12 @@ for u in / /api/x?a=1 /_herd/info /_herd/stats /_herd/reset?seed=7 '/_herd/reset
          '/_herd/reset?seed=18446744073709551615' '/_herd/reset?seed=-1' '/_herd/reset?bucket_s=1e6&seed=1' /_herd/ /_herd/x; do
     n=$((n + 1))
     printf '%s' "$u" >"$C/serve/path-$n"
+done
+# ... and header values (X-Herd-Deadline, X-Herd-Priority: the harness
+# reads every input as one too)
+n=0
+for h in 1.5 0.300 12. .25 1000000000 1000000000.5 1e3 -1 sheddable critical; do
+    n=$((n + 1))
+    printf '%s' "$h" >"$C/serve/header-$n"
 done
 exit 0

@@ -24,24 +24,9 @@
 #include "../sim/base/alloc.h"
 #include "../sim/report/partial.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzzutil.h"
 
-/* Removes dir's files and dir (one level). */
-static void remove_dir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    char p[512];
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-            unlink(p);
-        }
-    closedir(d);
-    rmdir(dir);
-}
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -81,6 +66,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (stat(out, &st) == 0)
             abort(); /* refused: nothing written */
     }
-    remove_dir(out);
+    fuzz_clean_dir(out, 0);
     return 0;
 }

@@ -23,28 +23,12 @@
 
 #include "../sim/plot/plot.h"
 
+#include "fuzzutil.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *const names[] = {"aggregate.csv", "summary.csv", "timeseries.csv", "compare.csv",
                                     "tools.csv",     "input.csv",   "mechanisms.csv", "manifest.txt"};
-
-/* Removes dir's files (one level), and dir unless keep. */
-static void clean_dir(const char *dir, int keep)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    char p[512];
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-            unlink(p);
-        }
-    closedir(d);
-    if (!keep)
-        rmdir(dir);
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -95,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int rc = plot_prepare_dir(dir, &o, wd, err, sizeof err);
     if (rc != 0 && (!err[0] || strchr(err, '\n')))
         abort(); /* a refusal says why, in one line */
-    clean_dir(dir, 0);
-    clean_dir(wd, 0);
+    fuzz_clean_dir(dir, 0);
+    fuzz_clean_dir(wd, 0);
     return 0;
 }

@@ -43,26 +43,11 @@
 #include "../sim/scenario/scenario.h"
 
 int herd_main(int argc, char **argv);
+#include "fuzzutil.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_ARGS 24
-
-/* Removes dir's files and dir (one level: herd writes no subfolders). */
-static void remove_dir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    char p[512];
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-            unlink(p);
-        }
-    closedir(d);
-    rmdir(dir);
-}
 
 /* A plan small enough to simulate inside a fuzzing budget. */
 static int small(const exp_plan *plan)
@@ -145,7 +130,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (small(&plan)) {
             exp_options opt = {.outdir = outdir, .quiet = 1, .jobs = 1, .version = "fuzz"};
             (void)exp_run(&c, path, &opt, err, sizeof err);
-            remove_dir(outdir);
+            fuzz_clean_dir(outdir, 0);
         }
         exp_plan_free(&plan);
     }

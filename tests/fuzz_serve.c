@@ -10,15 +10,20 @@
  * route must agree with an oracle written from the documented contract:
  * /_herd/info, /_herd/stats, /_herd/reset with a decimal seed and
  * optional seconds in (0, 1e6], any other /_herd/ path 404, the rest the
- * model.  Any crash, sanitizer report or disagreement is a bug.
+ * model.  The whole input is also an X-Herd-Deadline and an
+ * X-Herd-Priority header value (sim/model/shed.h: shed_parse_deadline,
+ * shed_parse_priority), checked against oracles from their contracts.
+ * Any crash, sanitizer report or disagreement is a bug.
  */
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sim/model/shed.h"
 #include "../sim/real/backend.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -46,6 +51,46 @@ static int oracle_u64(const char *v)
     return v && *v && strspn(v, "0123456789") == strlen(v) ? 0 : -1;
 }
 
+/* The oracle's reading of an X-Herd-Deadline value: digits with at most
+ * one '.', at least one digit, at most 10 before the point; its value by
+ * strtod; 0 with *out, or -1. */
+static int oracle_deadline(const char *v, double *out)
+{
+    size_t digits = 0, whole = 0, dots = 0;
+    for (const char *p = v; *p; p++) {
+        if (*p == '.') {
+            if (dots++)
+                return -1;
+        } else if (*p >= '0' && *p <= '9') {
+            digits++;
+            whole += !dots;
+        } else
+            return -1;
+    }
+    if (!digits || whole > 10)
+        return -1;
+    *out = strtod(v, NULL);
+    return 0;
+}
+
+/* shed_parse_deadline and shed_parse_priority against their oracles. */
+static void check_headers(const char *v)
+{
+    double got = -7, want = 0;
+    int rc = shed_parse_deadline(v, &got), orc = oracle_deadline(v, &want);
+    if (rc == 0 && (orc != 0 || !(got >= 0 && got <= 1e9)))
+        abort(); /* accepted something malformed, or out of range */
+    if (rc != 0 && got != -7)
+        abort(); /* a refusal leaves the value alone */
+    if (orc == 0 && fabs(want - 1e9) > 1e-3 && (rc == 0) != (want <= 1e9))
+        abort(); /* well formed: accepted exactly when at most 1e9 (away from the bound's rounding) */
+    if (rc == 0 && fabs(got - want) > 1e-12 + 1e-9 * want)
+        abort();
+    int pr = shed_parse_priority(v);
+    if (pr != (!strcmp(v, "critical") ? 0 : !strcmp(v, "sheddable") ? 1 : -1))
+        abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char buf[2048];
@@ -55,6 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     buf[size] = '\0';
     if (strlen(buf) != size)
         return 0; /* libmicrohttpd hands over C strings */
+    check_headers(buf);
     query q = {.n = 0};
     char *qs = strchr(buf, '?');
     if (qs) {

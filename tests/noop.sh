@@ -5,6 +5,7 @@
 #   sh tests/noop.sh ./herd            the test
 #   sh tests/noop.sh ./herd --update   rewrite tests/explain.sums (the
 #                                      shipped scenarios' explanations)
+#   sh tests/noop.sh ./herd '' ORACLE  the test, and the oracle below
 #
 # 1. For every key of `herd keys --list`, in its section ([outage a],
 #    [tool t1], [layer l1] for the templates), on top of a small base
@@ -19,11 +20,20 @@
 #    (cksum), and every key its file writes, given another value by --set,
 #    changes the model or is refused.
 #
+# 3. The oracle (with ORACLE, build/herd-nocheck: herd built without the
+#    no-op rule): a value herd refuses as "no effect" is run, with the
+#    base, by the oracle, a small simulation each; their CSVs must be the
+#    same.  A key refused although it changes what is simulated (the model
+#    text misses something the model reads) fails here, where parts 1 and
+#    2 would count the refusal as a pass.
+#
 # Prints "FAIL ..." per failure and a summary line with the counts.
 set -u
 HERD=${1:-./herd}
 case $HERD in /*) ;; *) HERD=$(pwd)/$HERD ;; esac
 MODE=${2:-}
+ORACLE=${3:-}
+[ -z "$ORACLE" ] || case $ORACLE in /*) ;; *) ORACLE=$(pwd)/$ORACLE ;; esac
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SUMS=$ROOT/tests/explain.sums
 T=$(mktemp -d "${TMPDIR:-/tmp}/herd-noop.XXXXXX") || exit 1
@@ -101,8 +111,38 @@ canonical() {
     "$HERD" check "$cn_f" --canonical "$@" >"$cn_o" 2>"$cn_o.err"
 }
 
-pass=0 failn=0 refused=0 untested=0 runs=0 cases=0
+pass=0 failn=0 refused=0 untested=0 runs=0 cases=0 oracled=0 ORACLE_BASE_ARGS=
 fail() { failn=$((failn + 1)); echo "FAIL $*"; }
+
+# simulate FILE DIR [ARGS...]: the oracle's CSVs of FILE in DIR (rc)
+simulate() {
+    sm_f=$1 sm_d=$2
+    shift 2
+    rm -rf "$sm_d"
+    "$ORACLE" run "$sm_f" -o "$sm_d" -q "$@" >"$sm_d.err" 2>&1
+}
+
+# oracle BASEFILE BASEDIR CASEFILE ERRFILE KEY WHAT [ARGS...]: when
+# ERRFILE says KEY has "no effect", the oracle's CSVs of CASEFILE (with ARGS) must be
+# BASEFILE's (with $ORACLE_BASE_ARGS; BASEDIR caches them)
+oracle() {
+    or_bf=$1 or_bd=$2 or_cf=$3 or_err=$4 or_key=$5 or_what=$6
+    shift 6
+    [ -n "$ORACLE" ] || return 0
+    # the refusal of this key (not of another, which the value made dead)
+    grep -Eq "[. ]$or_key(=[^:]*)?: no effect" "$or_err" || return 0
+    if [ ! -d "$or_bd" ]; then
+        simulate "$or_bf" "$or_bd" $ORACLE_BASE_ARGS || { fail "oracle: the base of $or_what does not run: $(cat "$or_bd.err")"; return; }
+    fi
+    simulate "$or_cf" "$T/oracle.case" "$@" || return 0 # refused for another reason too
+    oracled=$((oracled + 1))
+    for csv in "$or_bd"/*.csv; do
+        if ! cmp -s "$csv" "$T/oracle.case/${csv##*/}"; then
+            fail "$or_what: refused as no effect ($(head -c 200 "$or_err")), yet ${csv##*/} changes when herd is built without the rule"
+            return
+        fi
+    done
+}
 
 # one_key KIND PRESET SECTION KEY TYPE VALUES: part 1 for one key and base
 one_key() {
@@ -138,6 +178,8 @@ one_key() {
             fi
         elif [ $? -eq 2 ]; then
             anyref=1
+            oracle "$T/base.$bk.ini" "$T/base.$bk.sim" "$T/case.ini" "$T/case.out.err" "$ok_key" \
+                "[$ok_sec] $ok_key = $v (preset '${ok_preset:-none}')"
         else
             fail "$ok_sec.$ok_key = $v (preset '$ok_preset'): herd check crashed: $(cat "$T/case.out.err")"
             return
@@ -188,6 +230,8 @@ for s in scenarios/*.ini scenarios/workshop/*.ini; do
     echo "$s $(sed 1,/^resolved\ model/d "$T/explain" | cksum)" >>"$T/sums"
     [ "$MODE" = "--update" ] && continue
     canonical "$s" "$T/scn.base" || { fail "$s: --canonical refused"; continue; }
+    rm -rf "$T/scn.sim"
+    ORACLE_BASE_ARGS="--replications 1"
     # every key the file writes (outside [sweep] and [variant]), as --set
     awk -F'\t' 'NR == FNR { ty[$1 "." $2] = $0; next }
         /^[ \t]*\[/ { s = $0; gsub(/^[ \t]*\[[ \t]*|[ \t]*\][ \t]*$/, "", s); gsub(/[ \t]+/, " ", s); next }
@@ -214,6 +258,9 @@ for s in scenarios/*.ini scenarios/workshop/*.ini; do
             runs=$((runs + 1))
             if canonical "$s" "$T/scn.out" --set "$sec.$key=$v"; then
                 if cmp -s "$T/scn.out" "$T/scn.base"; then same="$same $v"; else changed=1; break; fi
+            elif [ $? -eq 2 ]; then
+                oracle "$s" "$T/scn.sim" "$s" "$T/scn.out.err" "$key" "$s: --set '$sec.$key=$v'" \
+                    --set "$sec.$key=$v" --replications 1
             fi
         done
         IFS=$old_ifs
@@ -232,5 +279,5 @@ fi
 if ! cmp -s "$T/sums" "$SUMS"; then
     fail "the explanation of a shipped scenario changed (herd check S --explain; sh tests/noop.sh ./herd --update after a deliberate change): $(diff "$SUMS" "$T/sums" | grep '^[<>]' | head -4 | tr '\n' ' ')"
 fi
-echo "noop: $cases key x section x base cases ($(wc -l <"$T/presets") presets), $nscn shipped scenarios ($nset keys written), $runs herd runs: $pass passed, $refused refused outright, $untested untested, $failn failed"
+echo "noop: $cases key x section x base cases ($(wc -l <"$T/presets") presets), $nscn shipped scenarios ($nset keys written), $runs herd runs: $pass passed, $refused refused outright, $untested untested, $oracled refusals simulated by the oracle, $failn failed"
 [ "$failn" -eq 0 ]

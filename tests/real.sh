@@ -217,6 +217,50 @@ expect_fail no-target "drive needs --target" drive "$SCN" -o "$T/out-no-target"
 expect_fail maxs "--max-seconds: expected a number" drive "$SCN" --target http://127.0.0.1:1/ --max-seconds 0 -o "$T/out-maxs"
 expect_fail maxr "--max-requests: expected an integer" drive "$SCN" --target http://127.0.0.1:1/ --max-requests -3 -o "$T/out-maxr"
 expect_fail serve-target "serve does not take --target" serve "$SCN" --port 0 --target http://127.0.0.1:1/
+# --- [server] drop_expired and shed_sheddable_above have their real
+# counterparts: herd drive sends X-Herd-Deadline (the seconds of the
+# attempt's timeout) and X-Herd-Priority, herd serve honours them.  20
+# requests at once on 1 worker (0.2 s each, timeout 0.3 s, no retry): two
+# are served (the second's client times out at 0.3), the other 18 have
+# expired when the worker frees at 0.4 and are skipped unanswered (each
+# client makes a second request, so that the run lasts past 0.4); with 2
+# workers and shedding above 0.5, sheddable requests beyond the first two
+# are answered 503 at once.
+cat >"$T/tags.ini" <<'EOF_TAGS'
+[run]
+strategies = exponential
+horizon_s = 30
+[clients]
+count = 20
+[network]
+delay_s = constant(0.0001)
+[server]
+workers = 1
+queue = 50
+service_time_s = constant(0.2)
+[retry]
+max_attempts = 1
+attempt_timeout_s = 0.3
+EOF_TAGS
+for what in expired shed; do
+    case $what in
+    expired) SETS="--set server.drop_expired=true --set clients.requests_per_client=2" ;;
+    shed) SETS="--set server.workers=2 --set server.shed_sheddable_above=0.5 --set clients.priority=sheddable" ;;
+    esac
+    KEEP_PID=$PID KEEP_URL=$URL SCN_KEEP=$SCN SCN=$T/tags.ini
+    # shellcheck disable=SC2086
+    start_server $SETS
+    # shellcheck disable=SC2086
+    "$HERD" drive "$SCN" --target "$URL" -o "$T/tags-$what" --quiet --replications 1 $SETS 2>"$T/tags.err" ||
+        bad "drive, $what: $(cat "$T/tags.err")"
+    kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null; PID=$KEEP_PID URL=$KEEP_URL SCN=$SCN_KEEP
+    awk -F, -v what="$what" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { n = $(c["calls"]); sv = $(c["served"]); x = $(c["expired_skipped"]); sh = $(c["shed"]) }
+        END { if (what == "expired") exit !(n == 40 && x >= 12 && sh == 0)
+              exit !(n == 20 && sh >= 12 && sh + sv == n && x == 0) }' \
+        "$T/tags-$what/summary.csv" && ok || bad "$what: want most of 20 calls $what, the rest served: $(cat "$T/tags-$what/summary.csv")"
+done
+
 expect_fail drive-port "drive does not take --port" drive "$SCN" --port 1 --target http://127.0.0.1:1/
 expect_fail unknown "unknown option '--frob'" drive "$SCN" --target http://127.0.0.1:1/ --frob
 expect_fail occ "has no real counterpart in herd serve" serve scenarios/aws-2015-occ.ini --port 0

@@ -19,26 +19,9 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 T=$(mktemp -d /tmp/herd-report.test.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 unset HERD_PLOTS HERD_PLOT_DATA
-pass=0
-failn=0
-ok() { pass=$((pass + 1)); }
-bad() { failn=$((failn + 1)); echo "FAIL: $*"; }
+. "$ROOT/tests/lib.sh"
 has() { grep -q -- "$1" "$2" && ok || bad "$3"; }
 hasnt() { grep -q -- "$1" "$2" && bad "$3" || ok; }
-
-# expect_fail NAME EXIT FRAGMENT COMMAND...: exit status EXIT, FRAGMENT on stderr.
-expect_fail() {
-    name=$1 code=$2 frag=$3; shift 3
-    "$@" >"$T/stdout" 2>"$T/stderr"
-    rc=$?
-    if [ "$rc" -ne "$code" ]; then
-        bad "$name: exit status $rc, expected $code: $(head -3 "$T/stderr")"
-    elif ! grep -qF -- "$frag" "$T/stderr"; then
-        bad "$name: stderr lacks '$frag': $(head -3 "$T/stderr")"
-    else
-        ok
-    fi
-}
 
 # A scenario whose comments and values try to become markup.
 cat >"$T/evil.ini" <<'EOF'

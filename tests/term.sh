@@ -19,27 +19,10 @@ T=$(mktemp -d /tmp/herd-term.XXXXXX)
 SOCK=herd-term-$$
 trap 'tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$T"' EXIT
 unset HERD_PLOTS HERD_PLOT_DATA
-pass=0
-failn=0
-ok() { pass=$((pass + 1)); }
-bad() { failn=$((failn + 1)); echo "FAIL: $*"; }
+. "$ROOT/tests/lib.sh"
 
 # widest FILE: the longest line's length.
 widest() { awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$1"; }
-
-# expect_fail NAME EXIT FRAGMENT COMMAND...: exit status EXIT, FRAGMENT on stderr.
-expect_fail() {
-    name=$1 code=$2 frag=$3; shift 3
-    "$@" >"$T/stdout" 2>"$T/stderr"
-    rc=$?
-    if [ "$rc" -ne "$code" ]; then
-        bad "$name: exit status $rc, expected $code: $(head -3 "$T/stderr")"
-    elif ! grep -qF -- "$frag" "$T/stderr"; then
-        bad "$name: stderr lacks '$frag': $(head -3 "$T/stderr")"
-    else
-        ok
-    fi
-}
 
 if ! command -v tmux >/dev/null 2>&1; then
     bad "tmux not found (apt-get install tmux; make deps does)"

@@ -12,6 +12,9 @@
  * CoDel's state machine (codel_begin / codel_took) is checked against
  * hand traces: intervals (and one stretched by a late dequeue), the
  * minimum, the target as a strict bound, an interval where nothing left.
+ * shed.h: the carried deadline rounds up (never earlier than the
+ * client's), a deadline reached is passed, the share of busy workers as a
+ * strict bound, and the header readings of herd serve.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,6 +29,9 @@
 
 #include "../sim/base/alloc.h"
 #include "../sim/model/discipline.h"
+#include "../sim/model/shed.h"
+
+#include <math.h>
 
 #define ORACLE_MAX 300
 
@@ -44,6 +50,7 @@ static void same(const qslot *a, const qslot *b)
     assert_int_equal(a->tag, b->tag);
     assert_true(a->enqueued == b->enqueued);
     assert_int_equal(a->req, b->req);
+    assert_true(a->carried == b->carried);
 }
 
 static void check_oracle(spec_qdisc d, uint32_t max, double after_s, uint64_t seed)
@@ -62,7 +69,7 @@ static void check_oracle(spec_qdisc d, uint32_t max, double after_s, uint64_t se
             int r = ops->admit(&q);
             assert_int_equal(r, n < max ? 1 : 0);
             if (r == 1) {
-                qslot s = {id, id * 7 + 1, now, id % 13, 0};
+                qslot s = {id, id * 7 + 1, now, id % 13, 0, (float)(id % 5)};
                 id++;
                 ops->enqueue(&q, s);
                 o[n++] = s;
@@ -119,7 +126,7 @@ static void test_adaptive_boundary(void **state)
     disc_init(&q, &spec);
     for (uint32_t i = 0; i < 4; i++) {
         assert_int_equal(ops->admit(&q), 1);
-        ops->enqueue(&q, (qslot){i, 0, 0.25 * i, 0, 0});
+        ops->enqueue(&q, (qslot){i, 0, 0.25 * i, 0, 0, 0});
     }
     assert_int_equal(ops->next(&q, 0.5).client, 0);  /* oldest waited 0.5: FIFO */
     assert_int_equal(ops->next(&q, 0.76).client, 3); /* oldest (0.25) waited 0.51: LIFO */
@@ -148,7 +155,7 @@ static void test_alloc_failure(void **state)
     disc_init(&q, &spec);
     for (uint32_t i = 0; i < 64; i++) {
         assert_int_equal(disc_lifo.admit(&q), 1);
-        disc_lifo.enqueue(&q, (qslot){i, 0, i, 0, 0});
+        disc_lifo.enqueue(&q, (qslot){i, 0, i, 0, 0, 0});
     }
     herd_alloc_fail_after(0);
     assert_int_equal(disc_lifo.admit(&q), -1);
@@ -200,6 +207,67 @@ static void test_codel_empty_interval(void **state)
     assert_true(codel_begin(&cd, 0.25)); /* [0.125, 0.25) took nothing */
 }
 
+static void test_shed_carried(void **state)
+{
+    (void)state;
+    assert_true(isinf(shed_carried(INFINITY, 3)));
+    assert_true(shed_carried(1.5, 0) == 1.5f);
+    assert_true(shed_carried(1.5, 0.5) == 1.0f);
+    assert_true(shed_carried(1.5, 2) == -0.5f); /* passed before it left */
+    /* 0.1 is no float: rounded up, never below what is left */
+    for (double t = 0.1; t < 1000; t = t * 3.7 + 0.013) {
+        float f = shed_carried(t, 0.001);
+        assert_true((double)f >= t - 0.001);
+        assert_true((double)f - (t - 0.001) <= (t - 0.001) * 1.2e-7);
+    }
+    /* the server's deadline: arrival + carried, reached is passed */
+    assert_false(shed_expired(2, 1.5f, 3.4999));
+    assert_true(shed_expired(2, 1.5f, 3.5));
+    assert_true(shed_expired(2, 0.0f, 2));
+    assert_false(shed_expired(2, INFINITY, 1e300));
+}
+
+static void test_shed_rejects(void **state)
+{
+    (void)state;
+    assert_false(shed_rejects(0.5, 0, 2));
+    assert_false(shed_rejects(0.5, 1, 2)); /* 0.5 is not above 0.5 */
+    assert_true(shed_rejects(0.5, 2, 2));
+    assert_false(shed_rejects(0.8, 8, 10));
+    assert_true(shed_rejects(0.8, 9, 10));
+    assert_false(shed_rejects(1, 10, 10)); /* all busy is a share of 1: not above 1 */
+    assert_true(shed_rejects(1, 11, 10));  /* a capacity drop left more busy than serve */
+    assert_true(shed_rejects(0.5, 0, 0));  /* no worker: a share of 1 */
+    assert_false(shed_rejects(1, 0, 0));
+}
+
+static void test_shed_headers(void **state)
+{
+    (void)state;
+    double v = -1;
+    assert_int_equal(shed_parse_deadline("1.5", &v), 0);
+    assert_true(v == 1.5);
+    assert_int_equal(shed_parse_deadline("0", &v), 0);
+    assert_true(v == 0);
+    assert_int_equal(shed_parse_deadline("12.", &v), 0);
+    assert_true(v == 12);
+    assert_int_equal(shed_parse_deadline(".25", &v), 0);
+    assert_true(v == 0.25);
+    assert_int_equal(shed_parse_deadline("1000000000", &v), 0);
+    v = -1;
+    static const char *const bad[] = {"", ".", "-1", "+1", "1e3", " 1", "1 ", "inf", "nan", "0x10", "1.2.3",
+                                      "1000000000.5", "99999999999", "1,5"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(shed_parse_deadline(bad[i], &v), -1);
+    assert_int_equal(shed_parse_deadline(NULL, &v), -1);
+    assert_true(v == -1); /* untouched on failure */
+    assert_int_equal(shed_parse_priority("critical"), 0);
+    assert_int_equal(shed_parse_priority("sheddable"), 1);
+    assert_int_equal(shed_parse_priority("Sheddable"), -1);
+    assert_int_equal(shed_parse_priority(""), -1);
+    assert_int_equal(shed_parse_priority(NULL), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -211,6 +279,9 @@ int main(void)
         cmocka_unit_test_teardown(test_alloc_failure, disarm),
         cmocka_unit_test(test_codel_trace),
         cmocka_unit_test(test_codel_empty_interval),
+        cmocka_unit_test(test_shed_carried),
+        cmocka_unit_test(test_shed_rejects),
+        cmocka_unit_test(test_shed_headers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

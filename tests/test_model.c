@@ -425,6 +425,188 @@ static void fifo_queue_and_rejection(void **state)
     ts_free(&r.ts);
 }
 
+/* drop_expired by hand: 4 requests at t = 0 (hops 10 ms), 1 worker,
+ * 1 s each, timeout 1.5 s, no retries.  Every attempt arrives at 0.01
+ * carrying 1.5 s: the server's deadline is 1.51.  A is served at once
+ * (0.01-1.01); at 1.01 the next one (B in FIFO, D in LIFO) still has
+ * time and is served (its client times out at 1.5: a late reply); at
+ * 2.01 the other two are past 1.51 and are skipped, unserved and
+ * unanswered.  Without drop_expired they are served until 4.01, three
+ * late replies and 3 s of wasted work. */
+static void drop_expired_by_hand(void **state)
+{
+    (void)state;
+    static const char *const disc[] = {"fifo", "lifo", "adaptive_lifo"};
+    for (int budget = 0; budget < 2; budget++)
+        for (size_t d = 0; d < sizeof disc / sizeof disc[0]; d++) {
+            scn_config c;
+            base(&c);
+            char kv[64];
+            snprintf(kv, sizeof kv, "server.queue_discipline=%s", disc[d]);
+            set(&c, kv);
+            set(&c, "clients.count=4");
+            set(&c, "server.service_time_s=constant(1)");
+            set(&c, "retry.max_attempts=1");
+            if (budget) { /* the budget is sooner than the attempt timeout: it decides */
+                set(&c, "retry.attempt_timeout_s=10");
+                set(&c, "retry.budget_s=1.5");
+            } else
+                set(&c, "retry.attempt_timeout_s=1.5");
+            result r = run(&c, HP_EXPONENTIAL, 0);
+            assert_int_equal(r.m.expired_skipped, 0);
+            assert_int_equal(r.m.served, 4);
+            assert_int_equal(r.m.late_replies, 3);
+            close_to(r.m.wasted_work_s, 3);
+            ts_free(&r.ts);
+
+            set(&c, "server.drop_expired=true");
+            r = run(&c, HP_EXPONENTIAL, 0);
+            assert_int_equal(r.m.calls, 4);
+            assert_int_equal(r.m.expired_skipped, 2);
+            assert_int_equal(r.m.served, 2);
+            assert_int_equal(r.m.successes, 1);
+            assert_int_equal(r.m.late_replies, 1);
+            close_to(r.m.wasted_work_s, 1);
+            assert_int_equal(r.m.rejected + r.m.codel_dropped + r.m.shed, 0);
+            ts_free(&r.ts);
+        }
+
+    /* no hops, 2 s of timeout: B is served 1-2 and its client times out
+     * at 2 (the timer was set first: a late reply); at 2 the last two are
+     * exactly at their deadline (0 + 2): a deadline reached is passed,
+     * they are skipped */
+    scn_config c;
+    base(&c);
+    set(&c, "clients.count=4");
+    set(&c, "network.delay_s=0");
+    set(&c, "server.service_time_s=constant(1)");
+    set(&c, "retry.max_attempts=1");
+    set(&c, "retry.attempt_timeout_s=2");
+    set(&c, "server.drop_expired=true");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.successes, 1);
+    assert_int_equal(r.m.expired_skipped, 2);
+    assert_int_equal(r.m.late_replies, 1);
+    ts_free(&r.ts);
+}
+
+/* drop_expired with hedged copies: a copy carries what is left of its
+ * attempt's timeout when it leaves.  2 requests at t = 0 on 1 worker (1 s
+ * each, hops 10 ms, timeout 1.5 s, one copy after 0.3 s).  A is served at
+ * once; B waits (deadline 1.51).  At 0.3 both send a copy carrying 1.2 s:
+ * deadline 0.31 + 1.2 = 1.51, the same.  At 1.01 A's reply wins and B is
+ * served (its client times out at 1.5); at 2.01 both copies are past
+ * 1.51 and skipped (a copy carrying no deadline would be served). */
+static void drop_expired_hedges_by_hand(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "clients.count=2");
+    set(&c, "server.service_time_s=constant(1)");
+    set(&c, "retry.max_attempts=1");
+    set(&c, "retry.attempt_timeout_s=1.5");
+    set(&c, "limits.hedging=true");
+    set(&c, "limits.hedge_mode=fixed");
+    set(&c, "limits.hedge_delay_s=0.3");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.hedges, 2);
+    assert_int_equal(r.m.served, 4);
+    ts_free(&r.ts);
+    set(&c, "server.drop_expired=true");
+    r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.hedges, 2);
+    assert_int_equal(r.m.calls, 4);
+    assert_int_equal(r.m.served, 2);
+    assert_int_equal(r.m.expired_skipped, 2);
+    assert_int_equal(r.m.successes, 1);
+    ts_free(&r.ts);
+    /* a 0.9 s timeout: B's deadline is 0.91, the copies carry 0.6 s (0.31
+     * + 0.6 = 0.91): at 1.01 all three are skipped.  Copies carrying the
+     * whole 0.9 s (deadline 1.21) would be served at 1.01. */
+    set(&c, "retry.attempt_timeout_s=0.9");
+    r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.served, 1);
+    assert_int_equal(r.m.expired_skipped, 3);
+    ts_free(&r.ts);
+}
+
+/* Shedding by hand: 4 requests at t = 0.01 on 2 workers (1 s each,
+ * nothing retried), shed_sheddable_above = 0.5.  The first two find the
+ * share of busy workers at 0 and 0.5 (not above) and are served; the
+ * others find it at 1: sheddable, they are answered 503 at once (shed);
+ * critical, they wait and are served. */
+static void shedding_by_hand(void **state)
+{
+    (void)state;
+    scn_config c;
+    base(&c);
+    set(&c, "clients.count=4");
+    set(&c, "server.workers=2");
+    set(&c, "server.service_time_s=constant(1)");
+    set(&c, "retry.max_attempts=1");
+    set(&c, "server.shed_sheddable_above=0.5");
+    set(&c, "clients.priority=sheddable");
+    result r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.calls, 4);
+    assert_int_equal(r.m.shed, 2);
+    assert_int_equal(r.m.successes, 2);
+    assert_int_equal(r.m.failures, 2);
+    assert_int_equal(r.m.served, 2);
+    assert_int_equal(r.m.rejected, 0);
+    ts_free(&r.ts);
+
+    set(&c, "clients.priority=critical");
+    r = run(&c, HP_EXPONENTIAL, 0);
+    assert_int_equal(r.m.shed, 0);
+    assert_int_equal(r.m.successes, 4);
+    close_to(r.m.completion_time_s, 2.02);
+    ts_free(&r.ts);
+
+    /* at 1 (all workers busy is a share of 1, not above) nothing could be
+     * shed: refused, unless a capacity timeline can leave more busy than
+     * serve */
+    set(&c, "clients.priority=sheddable");
+    set(&c, "server.shed_sheddable_above=1");
+    char e1[SCN_ERR_MAX];
+    assert_int_not_equal(scn_validate(&c, "test", e1), 0);
+    assert_non_null(strstr(e1, "never sheds"));
+    set(&c, "server.capacity_file=tests/data/capacity-drop.csv");
+    assert_int_equal(scn_validate(&c, "test", e1), 0);
+
+    /* two tools, one of each class: every shed attempt is the sheddable
+     * tool's, and the critical tool's requests all succeed */
+    base(&c);
+    set(&c, "clients.count=40");
+    set(&c, "server.queue=100");
+    set(&c, "server.workers=2");
+    set(&c, "server.service_time_s=constant(1)");
+    set(&c, "retry.max_attempts=1");
+    set(&c, "server.shed_sheddable_above=0.5");
+    set(&c, "tool crit.weight=1");
+    set(&c, "tool batch.weight=1");
+    set(&c, "tool batch.priority=sheddable");
+    char err[SCN_ERR_MAX];
+    if (scn_validate(&c, "test", err) != 0)
+        fail_msg("%s", err);
+    sim_t sim;
+    model md;
+    model_spec spec;
+    scn_compile(&c, &spec);
+    assert_true(spec.tools[1].sheddable && !spec.tools[0].sheddable);
+    assert_int_equal(sim_init(&sim, rng_replication_seed(c.seed, 0), 16), 0);
+    assert_int_equal(model_init(&md, &spec, scn_data(), HP_EXPONENTIAL, &sim), 0);
+    assert_int_equal(model_run(&md), 0);
+    assert_true(md.tm[0].requests > 2 && md.tm[1].requests > 2);
+    assert_int_equal(md.tm[0].successes, md.tm[0].requests); /* critical: every one served */
+    assert_true(md.tm[1].successes <= 2);                     /* sheddable: only among the first two */
+    assert_int_equal(md.m.shed, md.tm[1].requests - md.tm[1].successes);
+    assert_int_equal(md.m.shed, md.m.failures);
+    assert_int_equal(md.m.rejected, 0);
+    model_free(&md);
+    sim_free(&sim);
+}
+
 /* A 404 is never retried, whatever the strategy. */
 static void non_retryable_never_retried(void **state)
 {
@@ -1186,6 +1368,9 @@ int main(void)
         cmocka_unit_test(trace_clients_are_the_arrivals),
         cmocka_unit_test(breaker_timeline_by_hand),
         cmocka_unit_test(metric_lists_agree),
+        cmocka_unit_test(drop_expired_by_hand),
+        cmocka_unit_test(drop_expired_hedges_by_hand),
+        cmocka_unit_test(shedding_by_hand),
         cmocka_unit_test(instances_keep_their_own_quota),
         cmocka_unit_test(instances_keep_their_own_breaker),
         cmocka_unit_test(instances_keep_their_own_throttle),

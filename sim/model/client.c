@@ -269,7 +269,9 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
     }
     c->tag++; /* odd: waiting for this attempt */
     assert(c->tag & 1);
-    model_send(md, EV_ARRIVE, id, c->tag, (int32_t)c->done);
+    model_send(md, EV_ARRIVE, id, c->tag, (int32_t)c->done, a.timeout_s);
+    if (md->att_deadline)
+        md->att_deadline[id] = now + a.timeout_s;
     if (a.hedge_after_s < INFINITY)
         sim_schedule(sim, a.hedge_after_s, EV_HEDGE, id, c->tag, 0);
     if (isinf(a.timeout_s))
@@ -465,6 +467,8 @@ void client_start(sim_t *sim, const eq_event *ev, void *ctx)
         md->op_tool[op] = (uint8_t)t;
     hp_side_effect e = md->spec->ntools ? md->spec->tools[t].effect : md->spec->side_effect;
     md->op[op] = e == HP_EFFECT_READ ? 0 : e == HP_EFFECT_DESTRUCTIVE ? OP_WRITE | OP_DESTRUCTIVE : OP_WRITE;
+    if (md->spec->ntools ? md->spec->tools[t].sheddable : md->spec->sheddable)
+        md->op[op] |= OP_SHEDDABLE;
     double now = sim_now(sim);
     if (md->window && now >= md->spec->window_from_s && now < md->spec->window_to_s) {
         md->op[op] |= OP_COUNTED;
@@ -502,7 +506,8 @@ void client_hedge(sim_t *sim, const eq_event *ev, void *ctx)
     if (c->tag != ev->tag) /* the attempt is over */
         return;
     model_client_m(md, ev->obj)->hedges++;
-    model_send(md, EV_ARRIVE, ev->obj, c->tag, (int32_t)c->done);
+    model_send(md, EV_ARRIVE, ev->obj, c->tag, (int32_t)c->done,
+               md->att_deadline ? md->att_deadline[ev->obj] - sim_now(sim) : INFINITY);
     uint32_t sent = (uint32_t)ev->arg + 1;
     double next = hp_client_hedge_next(model_guard(md, ev->obj), sent);
     if (next < INFINITY)

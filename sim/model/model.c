@@ -274,6 +274,8 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
         return -1;
     if (spec->guard.hedging && !(md->sent_at = herd_calloc(n, sizeof *md->sent_at)))
         return -1;
+    if (spec->guard.hedging && spec->drop_expired && !(md->att_deadline = herd_calloc(n, sizeof *md->att_deadline)))
+        return -1;
     md->bare_call = md->nlayers == 1 && !md->prev_sleep && !md->deadline && !md->retry_cost && !md->sent_at;
     if (total <= MODEL_EXACT_LATENCIES)
         md->latency = herd_malloc_array(total, sizeof *md->latency);
@@ -459,6 +461,8 @@ void model_free(model *md)
     herd_free(md->task_start);
     herd_free(md->retry_cost);
     herd_free(md->sent_at);
+    herd_free(md->att_deadline);
+    md->att_deadline = NULL;
     md->outer = NULL;
     md->prev_sleep = md->deadline = md->task_start = NULL;
     md->retry_cost = NULL;

@@ -28,13 +28,15 @@
 #include "limiter.h"
 #include "sample.h"
 #include "results.h"
+#include "shed.h"
 
 /* Event types of this model. */
 enum {
     EV_START = 0, /* obj=client: begin the next logical request */
     EV_SEND,      /* obj=client, arg=layer: that layer's next attempt (after a backoff
                    * or an llm layer's think time) */
-    EV_ARRIVE,    /* obj=client, tag=attempt, arg=request index: the attempt reaches the server */
+    EV_ARRIVE,    /* obj=client, tag=attempt, arg=request index, aux=the deadline it carries
+                   * (with drop_expired, shed.h; else 0): the attempt reaches the server */
     EV_DONE,      /* obj=client, tag=attempt, arg=request index | what the server does << 29,
                    * aux=service time: service completes at the server */
     EV_REPLY,     /* obj=client, tag=attempt, arg=outcome, aux=Retry-After of a 429 (< 0: none)
@@ -90,7 +92,8 @@ enum {
     OP_KEY_BUSY = 8,   /* an execution under this key is running (unique_constraint) */
     OP_CLIENT_OK = 16, /* the client saw it succeed */
     OP_DESTRUCTIVE = 32, /* a delete: executing it again finds nothing (404) */
-    OP_COUNTED = 64    /* [run] window_s: it started in the window; its counts go to md->m */
+    OP_COUNTED = 64,   /* [run] window_s: it started in the window; its counts go to md->m */
+    OP_SHEDDABLE = 128 /* its priority is sheddable ([server] shed_sheddable_above) */
 };
 
 /* The aux of a 503 reply that carries "overloaded, don't retry". */
@@ -161,6 +164,8 @@ typedef struct model {
                          * instance inst.cur (reach it through model_guard) */
     instances inst;     /* [limits] clients_per_instance */
     double *sent_at;    /* with hedging: when each client's innermost attempt was sent */
+    double *att_deadline; /* with hedging and drop_expired: when each client's innermost attempt
+                           * times out (what its hedged copies carry is what is left) */
     bool bare_call;     /* one layer, and none of prev_sleep, deadline, retry_cost, sent_at:
                          * client.c rebuilds the call from the client record alone */
     double tool_cum[SPEC_MAX_TOOLS]; /* cumulative tool probabilities */
@@ -386,18 +391,22 @@ static inline void model_hop(model *md, uint32_t type, uint32_t obj, uint32_t ta
 
 /* Schedules a client's attempt (type EV_ARRIVE or EV_OCC_WRITE) towards
  * the server: with send_cost_s, after the sender has sent the attempts
- * before it (one every send_cost_s), then one network hop. */
-static inline void model_send(model *md, uint32_t type, uint32_t obj, uint32_t tag, int32_t arg)
+ * before it (one every send_cost_s), then one network hop.  left_s is
+ * what is left now of the attempt's timeout (INFINITY: none); with
+ * drop_expired the attempt carries what is left of it when it leaves
+ * (shed_carried), else 0. */
+static inline void model_send(model *md, uint32_t type, uint32_t obj, uint32_t tag, int32_t arg, double left_s)
 {
     double cost = md->spec->send_cost_s;
+    bool carry = md->spec->drop_expired;
     if (!(cost > 0)) {
-        model_hop(md, type, obj, tag, arg, 0);
+        model_hop(md, type, obj, tag, arg, carry ? shed_carried(left_s, 0) : 0);
         return;
     }
     double now = sim_now(md->sim);
     md->send_free = (md->send_free > now ? md->send_free : now) + cost;
     sim_schedule_aux(md->sim, md->send_free - now + dist_sample(&md->spec->delay, md->data, sim_rng(md->sim, RNG_NETWORK)),
-                     type, obj, tag, arg, 0);
+                     type, obj, tag, arg, carry ? shed_carried(left_s, md->send_free - now) : 0);
 }
 
 #endif

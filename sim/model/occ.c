@@ -31,7 +31,7 @@ void occ_read_reply(sim_t *sim, const eq_event *ev, void *ctx)
 {
     (void)sim;
     model *md = ctx;
-    model_send(md, EV_OCC_WRITE, ev->obj, ev->tag, ev->arg);
+    model_send(md, EV_OCC_WRITE, ev->obj, ev->tag, ev->arg, INFINITY);
 }
 
 void occ_write_arrive(sim_t *sim, const eq_event *ev, void *ctx)

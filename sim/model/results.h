@@ -36,6 +36,9 @@ typedef struct metrics {
     uint64_t timeouts;          /* attempts that timed out at the client */
     uint64_t late_replies;      /* replies that arrived after their attempt timed out */
     uint64_t rejected;          /* attempts answered 503 because workers and queue were full */
+    uint64_t codel_dropped;     /* attempts CoDel dropped from the queue (answered 503) */
+    uint64_t expired_skipped;   /* attempts drop_expired skipped: their deadline had passed (no reply) */
+    uint64_t shed;              /* sheddable attempts answered 503 by shed_sheddable_above */
     uint64_t outage_errors;     /* attempts answered or swallowed by an outage */
     uint64_t background_errors; /* attempts answered by the background error mix */
     uint64_t gave_up_attempts;  /* logical failures: attempts exhausted */

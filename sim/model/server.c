@@ -15,17 +15,27 @@
  *   3. inside a partial outage, with probability error_p: answered at once
  *      with the outage status;
  *   4. with probability error_rate_NNN: answered at once with NNN;
- *   5. with a concurrency limiter (limiter.h), when the attempts it
+ *   5. sheddable ([clients] / [tool] priority) while the share of busy
+ *      workers is above shed_sheddable_above: answered 503 at once
+ *      (counted as shed; shed.h);
+ *   6. with drop_expired, when the deadline it carries has passed
+ *      already: skipped, unanswered (expired_skipped);
+ *   7. with a concurrency limiter (limiter.h), when the attempts it
  *      admitted and that are still open are at its limit: answered 503 at
  *      once (counted as concurrency_rejected); an admitted attempt is a
  *      sample of the limiter when it is answered (its RTT: from arrival
- *      to the reply's departure) or dropped by CoDel;
- *   6. served by a free worker, or queued, or, with workers and queue
+ *      to the reply's departure), or a drop (onDropped) when CoDel drops
+ *      it or drop_expired skips it from the queue;
+ *   8. served by a free worker, or queued, or, with workers and queue
  *      full, answered 503 at once (the concurrency limiter, if any,
  *      forgets it without a sample).  A worker that frees takes the next
  *      waiting attempt in the discipline's order (disc->next), after
  *      CoDel (codel_target_s) has dropped, when the queue is overloaded,
- *      those that waited longer than its target (503, as rejected).
+ *      those that waited longer than its target (503, counted as
+ *      codel_dropped); with drop_expired it skips, unserved and
+ *      unanswered, a taken attempt whose deadline has passed (counted as
+ *      expired_skipped: no service time, its client has timed out) and
+ *      takes the next.
  * The partial outage's and the background errors' draws are made on
  * arrival, before the rate limiter (one uniform each, whatever follows),
  * and a connection_refused among them refuses the attempt before it.
@@ -278,6 +288,16 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
         reply(md, ev->obj, ev->tag, error, 0);
         return;
     }
+    if (spec->shed_sheddable_above > 0 && (md->op[op] & OP_SHEDDABLE) &&
+        shed_rejects(spec->shed_sheddable_above, md->busy, md->workers_now)) {
+        m->shed++;
+        reply(md, ev->obj, ev->tag, 503, spec->overload_signal ? AUX_OVERLOADED : 0.0f);
+        return;
+    }
+    if (spec->drop_expired && shed_expired(sim_now(sim), ev->aux, sim_now(sim))) {
+        m->expired_skipped++; /* its deadline passed on the way: nobody waits for it */
+        return;
+    }
     /* the concurrency limiter stands in front of the workers and the queue */
     int64_t lim = lim_acquire(&md->lim, sim_now(sim));
     if (lim < 0) {
@@ -295,7 +315,7 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
         codel_took(&md->cd, 0); /* served at once: no queueing time */
         start_service(md, ev->obj, ev->tag, (uint32_t)ev->arg, sim_now(sim), (uint32_t)lim);
     } else if ((room = md->disc->admit(&md->q)) > 0) {
-        md->disc->enqueue(&md->q, (qslot){ev->obj, ev->tag, sim_now(sim), (uint32_t)ev->arg, (uint32_t)lim});
+        md->disc->enqueue(&md->q, (qslot){ev->obj, ev->tag, sim_now(sim), (uint32_t)ev->arg, (uint32_t)lim, ev->aux});
     } else {
         if (room < 0)
             sim_fail(sim); /* out of memory growing the queue */
@@ -355,8 +375,10 @@ static void complete(model *md, const eq_event *ev)
 
 /* Takes the attempt a free worker serves now into *s: with CoDel
  * overloaded, the attempts that waited longer than its target are first
- * dropped (503, counted as rejected), oldest first.  Returns false when
- * none is left waiting. */
+ * dropped (503, codel_dropped), oldest first; with drop_expired, taken
+ * attempts whose deadline has passed are skipped (expired_skipped, no
+ * reply) until one has time left.  Returns false when none is left
+ * waiting.  O(1) amortised: each attempt leaves the queue once. */
 static bool take_next(model *md, qslot *s)
 {
     double now = sim_now(md->sim);
@@ -365,15 +387,19 @@ static bool take_next(model *md, qslot *s)
             qslot d = md->disc->drop(&md->q);
             codel_took(&md->cd, now - d.enqueued);
             lim_release(&md->lim, d.lim, now, true); /* dropped unserved: onDropped */
-            model_op_m(md, (uint64_t)d.client * md->spec->requests_per_client + d.req)->rejected++;
+            model_op_m(md, (uint64_t)d.client * md->spec->requests_per_client + d.req)->codel_dropped++;
             reply(md, d.client, d.tag, 503, md->spec->overload_signal ? AUX_OVERLOADED : 0.0f);
         }
     }
-    if (!md->q.len)
-        return false;
-    *s = md->disc->next(&md->q, now);
-    codel_took(&md->cd, now - s->enqueued);
-    return true;
+    while (md->q.len) {
+        *s = md->disc->next(&md->q, now);
+        codel_took(&md->cd, now - s->enqueued);
+        if (!(md->spec->drop_expired && shed_expired(s->enqueued, s->carried, now)))
+            return true;
+        lim_release(&md->lim, s->lim, now, true); /* skipped unserved (deadline exceeded): onDropped */
+        model_op_m(md, (uint64_t)s->client * md->spec->requests_per_client + s->req)->expired_skipped++;
+    }
+    return false;
 }
 
 void server_done(sim_t *sim, const eq_event *ev, void *ctx)

@@ -10,7 +10,8 @@
  *                   --point, --replication, --metric) checked against the
  *                   rows; what the figures use is kept in a folder.  The
  *   plot_csv.c      CSVs are read by plot_csv.c's strict reader, which
- *                   also escapes what messages echo.
+ *                   also escapes what messages echo; plot_manifest.c
+ *                   reads manifest.txt.
  *   plot_data.c  2. prepare: each figure's data computed from the folder
  *                   and written into the private work directory, from the
  *   plot_figure.c   parts the figures share (labels, colours, layout,
@@ -249,7 +250,8 @@ double plot_dbl_of(const char *s);
 void plot_append(char *out, size_t n, const char *sep, const char *a, const char *b);
 /* A finite number, the whole of s, into *v. */
 int plot_num_of(const char *s, double *v);
-/* Whether an overridden "section.key" is an outage's or the spike's. */
+/* Whether an overridden "section.key" is an outage's or the spike's
+ * (plot_manifest.c, as plot_num_of). */
 int plot_interesting_key(const char *k);
 /* Index of a metric in metric_table; in plot_compared; or -1. */
 int plot_metric_index(const char *name);
@@ -260,7 +262,16 @@ int plot_kept(const ptable *t, int m);
 int plot_oom(char *err, size_t errlen);
 void plot_folder_free(folder *fo);
 
-/* Stage 1, before the folder knows which metrics to keep: the selection's
+/* plot_manifest.c */
+
+/* Reads dir/manifest.txt into *m when it is a regular file (else leaves
+ * *m empty but for the name): what is not understood is ignored. */
+void plot_read_manifest(const char *dir, manifest *m);
+/* The name of the results directory d into out[n] when it is a valid
+ * scenario name, else "". */
+void plot_dir_name(const char *d, char *out, size_t n);
+
+/* plot_load.c: stage 1, before the folder knows which metrics to keep: the selection's
  * text (--metric, --replication), manifest.txt and the scenario's name of
  * the results directory d.  0, or PLOT_INVALID with err. */
 int plot_load_manifest(folder *fo, const char *d, char *err, size_t errlen);

@@ -16,14 +16,21 @@
  *      X-RateLimit-Reset, as the [server] keys ask (the limiter stands in
  *      front of the failing backend, as in the model);
  *   3. with probability error_rate_NNN: answered at once with NNN;
- *   4. with a concurrency limiter (model/limiter.h, the model's code):
+ *   4. with shed_sheddable_above, an X-Herd-Priority: sheddable request
+ *      while the share of busy workers is above it: 503 at once (shed);
+ *   5. with drop_expired, a request whose X-Herd-Deadline left nothing:
+ *      closed unanswered (expired_skipped);
+ *   6. with a concurrency limiter (model/limiter.h, the model's code):
  *      when the requests it admitted and not yet answered are at its
  *      limit, answered 503 at once (concurrency_rejected); an admitted
  *      request is a sample of the limiter when its service completes (RTT
- *      from its arrival to then);
- *   5. served by a free worker (of `workers`), or queued (`queue` places,
- *      in queue_discipline's order), or answered 503 at once when both
- *      are full.  A served
+ *      from its arrival to then), or a drop when drop_expired skips it;
+ *   7. served by a free worker (of `workers`), or queued (in
+ *      queue_discipline's order, `queue` places), or answered 503 at once
+ *      when both are full.  With drop_expired, a queued request whose
+ *      deadline (its receipt + X-Herd-Deadline) has been reached when a
+ *      worker takes it is closed unanswered instead (expired_skipped) and
+ *      the worker takes the next.  A served
  *      request is answered 200 after its service time (drawn from the
  *      scenario's distribution, times the load slowdown), unless its reply
  *      is lost (reply_loss_rate): then the work is done and the request is
@@ -201,7 +208,8 @@ static job *take_all(backend *s)
 /* ---- requests ---------------------------------------------------------- */
 
 /* A request of the model arrives (see the top of the file). */
-int backend_arrive(backend *s, struct MHD_Connection *conn, job **held, double *retry_after, bool *overloaded)
+int backend_arrive(backend *s, struct MHD_Connection *conn, serve_tags tags, job **held, double *retry_after,
+                   bool *overloaded)
 {
     const model_spec *spec = s->spec;
     pthread_mutex_lock(&s->mu);
@@ -241,6 +249,15 @@ int backend_arrive(backend *s, struct MHD_Connection *conn, job **held, double *
     } else if (error) {
         s->background_errors++;
         status = (unsigned)error;
+    } else if (spec->shed_sheddable_above > 0 && tags.sheddable &&
+               shed_rejects(spec->shed_sheddable_above, s->busy, spec->workers)) {
+        s->shed++;
+        status = 503;
+        *overloaded = spec->overload_signal;
+    } else if (spec->drop_expired && !(tags.deadline_left_s > 0)) {
+        s->expired_skipped++; /* its deadline passed before it arrived: nobody waits */
+        pthread_mutex_unlock(&s->mu);
+        return -1;
     } else {
         /* the concurrency limiter stands in front of the workers and the queue */
         int64_t lim = lim_acquire(&s->lim, now);
@@ -278,6 +295,7 @@ int backend_arrive(backend *s, struct MHD_Connection *conn, job **held, double *
     j->lim = slot;
     j->conn = conn;
     j->arrived = now;
+    j->deadline = now + tags.deadline_left_s;
     *held = j;
     if (o) { /* a black hole: accepted, never answered */
         j->next = s->held;
@@ -364,8 +382,17 @@ void *backend_timer_main(void *arg)
                 j->next = batch;
                 batch = j;
             }
-            if (s->qlen) {
-                job *q = queue_next(s, j->due);
+            job *q = NULL;
+            while (s->qlen && (q = queue_next(s, j->due)) && spec->drop_expired && j->due >= q->deadline) {
+                s->expired_skipped++; /* skipped unserved, closed unanswered */
+                lim_release(&s->lim, q->lim, j->due, true); /* deadline exceeded: onDropped */
+                q->answer = 0;
+                q->served = false;
+                q->next = batch;
+                batch = q;
+                q = NULL;
+            }
+            if (q) {
                 start_service(s, q, j->due);
             } else {
                 busy_tick(s, j->due);
@@ -420,6 +447,7 @@ int backend_reset(backend *s, uint64_t seed, double bucket_s, double horizon_s, 
     lim_free(&s->lim); /* a new replication: the limiter starts over, as a new model */
     lim_init(&s->lim, s->spec);
     s->replies_lost = s->served = s->waited = s->late = 0;
+    s->expired_skipped = s->shed = 0;
     s->peak_inflight = 0;
     s->wait_sum = s->busy_area = s->busy_since = s->wasted = 0;
     s->hi = 0;
@@ -453,13 +481,14 @@ char *backend_stats_text(backend *s)
             t, cap,
             "calls %llu\nrejected %llu\noutage_errors %llu\nbackground_errors %llu\nstatus_429 %llu\n"
             "replies_lost %llu\nserved %llu\nwaited %llu\nlate_replies %llu\npeak_inflight %u\n"
-            "wait_sum %.9g\nbusy_area %.9g\nwasted_work_s %.9g\nworkers %u\nbuckets %zu\n"
-            "concurrency_rejected %llu\n",
+            "wait_sum %.9g\nbusy_area %.9g\nwasted_work_s %.9g\nworkers %u\nexpired_skipped %llu\nshed %llu\n"
+            "concurrency_rejected %llu\nbuckets %zu\n",
             (unsigned long long)s->calls, (unsigned long long)s->rejected, (unsigned long long)s->outage_errors,
             (unsigned long long)s->background_errors, (unsigned long long)s->status_429,
             (unsigned long long)s->replies_lost, (unsigned long long)s->served, (unsigned long long)s->waited,
             (unsigned long long)s->late, s->peak_inflight, s->wait_sum, s->busy_area, s->wasted, s->spec->workers,
-            hi, (unsigned long long)s->concurrency_rejected);
+            (unsigned long long)s->expired_skipped, (unsigned long long)s->shed,
+            (unsigned long long)s->concurrency_rejected, hi);
         for (size_t i = 0; i < hi; i++)
             o += (size_t)snprintf(t + o, cap - o, "b %u %u\n", s->arrivals[i], s->inflight[i]);
     }

@@ -28,6 +28,7 @@ typedef struct job {
     struct job *prev;       /* the queue: the next older one (NULL at the head) */
     struct MHD_Connection *conn;
     double arrived;         /* server clock */
+    double deadline;        /* drop_expired: arrived + its X-Herd-Deadline (INFINITY: none) */
     double due;             /* in service: when it completes (server clock) */
     double service;         /* its service time */
     int answer;             /* the status to send when resumed; 0: close unanswered */
@@ -53,6 +54,7 @@ typedef struct backend {
     /* counters since the reset */
     uint64_t requests_total; /* since the start, for --max-requests */
     uint64_t calls, rejected, outage_errors, background_errors, status_429, replies_lost, served, waited, late;
+    uint64_t expired_skipped, shed; /* drop_expired skips; sheddable requests shed */
     uint64_t concurrency_rejected;
     uint32_t peak_inflight;
     double wait_sum, busy_area, busy_since, wasted;
@@ -74,11 +76,21 @@ bool backend_refusing_at(const model_spec *spec, double t);
 /* The next outage boundary after server time t (INFINITY: none). */
 double backend_next_edge(const model_spec *spec, double t);
 
-/* A request of the model arrives on conn: the status to answer at once
- * (*retry_after >= 0: the delay to announce; *overloaded: the overload
- * signal), 0 when the backend holds it (*held its job, conn suspended), or
- * -1 when conn is to be closed unanswered. */
-int backend_arrive(backend *s, struct MHD_Connection *conn, job **held, double *retry_after, bool *overloaded);
+/* What a request carries in its headers: X-Herd-Deadline (the seconds
+ * left of its client's timeout; INFINITY: none or malformed) and
+ * X-Herd-Priority (sheddable; else critical).  See sim/model/shed.h. */
+typedef struct serve_tags {
+    double deadline_left_s;
+    bool sheddable;
+} serve_tags;
+
+/* A request of the model arrives on conn with tags: the status to answer
+ * at once (*retry_after >= 0: the delay to announce; *overloaded: the
+ * overload signal), 0 when the backend holds it (*held its job, conn
+ * suspended), or -1 when conn is to be closed unanswered (also a request
+ * drop_expired skips: its client has given up). */
+int backend_arrive(backend *s, struct MHD_Connection *conn, serve_tags tags, job **held, double *retry_after,
+                   bool *overloaded);
 
 /* The timer thread (arg: the backend): completes services when they are due. */
 void *backend_timer_main(void *arg);

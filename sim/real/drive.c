@@ -74,6 +74,8 @@ typedef struct dclient {
     char retry_after[48]; /* the reply's Retry-After value, "" if none */
     char retry_after_ms[48]; /* its retry-after-ms (the Stainless SDKs read it first), "" if none */
     char ratelimit_reset[48]; /* its X-RateLimit-Reset (cohere), "" if none */
+    char deadline_hdr[48]; /* "X-Herd-Deadline: SECONDS" of its attempt in flight */
+    struct curl_slist hdr[2]; /* its request headers (sim/model/shed.h), nodes owned here */
     CURL *easy;
 } dclient;
 
@@ -228,6 +230,29 @@ static void fire(driver *d, uint32_t id, double now)
     attempt(d, id, now);
 }
 
+/* The headers herd serve reads (sim/model/shed.h): with [server]
+ * drop_expired, X-Herd-Deadline, the seconds left of the attempt's timeout
+ * as curl counts it (ms; none without a timeout); with [clients] priority
+ * = sheddable, X-Herd-Priority.  The list's nodes live in the client: no
+ * allocation per attempt. */
+static void tag_headers(driver *d, dclient *c, long timeout_ms)
+{
+    static char sheddable[] = "X-Herd-Priority: sheddable";
+    struct curl_slist *head = NULL, **tail = &head;
+    if (d->spec->drop_expired && timeout_ms > 0) {
+        snprintf(c->deadline_hdr, sizeof c->deadline_hdr, "X-Herd-Deadline: %ld.%03ld", timeout_ms / 1000,
+                 timeout_ms % 1000);
+        c->hdr[0] = (struct curl_slist){.data = c->deadline_hdr, .next = NULL};
+        *tail = &c->hdr[0];
+        tail = &c->hdr[0].next;
+    }
+    if (d->spec->sheddable) {
+        c->hdr[1] = (struct curl_slist){.data = sheddable, .next = NULL};
+        *tail = &c->hdr[1];
+    }
+    curl_easy_setopt(c->easy, CURLOPT_HTTPHEADER, head);
+}
+
 static void attempt(driver *d, uint32_t id, double now)
 {
     dclient *c = &d->c[id];
@@ -243,6 +268,7 @@ static void attempt(driver *d, uint32_t id, double now)
     long ms = isinf(a.timeout_s) ? 0 : (long)fmax(1, ceil(a.timeout_s * 1000));
     curl_easy_setopt(c->easy, CURLOPT_TIMEOUT_MS, ms);
     curl_easy_setopt(c->easy, CURLOPT_CONNECTTIMEOUT_MS, ms);
+    tag_headers(d, c, ms);
     c->retry_after[0] = c->retry_after_ms[0] = c->ratelimit_reset[0] = '\0';
     c->overloaded = false;
     if (curl_multi_add_handle(d->multi, c->easy) != CURLM_OK) {

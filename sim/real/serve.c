@@ -43,6 +43,7 @@
 #include <microhttpd.h>
 
 #include "../base/alloc.h"
+#include "../model/shed.h"
 
 typedef struct server {
     backend m;              /* the simulated server */
@@ -135,7 +136,14 @@ static enum MHD_Result arrive(server *s, struct MHD_Connection *conn, void **req
     double ra;
     bool overloaded;
     job *j = NULL;
-    int status = backend_arrive(&s->m, conn, &j, &ra, &overloaded);
+    double left;
+    serve_tags tags = {
+        .deadline_left_s =
+            shed_parse_deadline(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Herd-Deadline"), &left) == 0
+                ? left
+                : INFINITY,
+        .sheddable = shed_parse_priority(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Herd-Priority")) == 1};
+    int status = backend_arrive(&s->m, conn, tags, &j, &ra, &overloaded);
     if (status < 0)
         return MHD_NO;
     if (status == 0) {

@@ -585,6 +585,12 @@ static const struct {
     {"timeouts", "attempts that hit the per-attempt timeout"},
     {"late_replies", "replies that arrived after their attempt had timed out (wasted work, never a success)"},
     {"rejected", "attempts answered 503 because workers and queue were full"},
+    {"codel_dropped", "attempts CoDel dropped from the queue (codel_target_s; answered 503), not in rejected"},
+    {"expired_skipped", "attempts a worker skipped unserved because their propagated deadline had passed "
+                        "(drop_expired; no reply: the client had timed out)"},
+    {"shed", "sheddable attempts answered 503 at once because the share of busy workers was above "
+             "shed_sheddable_above"},
+    {"concurrency_rejected", "attempts answered 503 at once by the server's concurrency limiter (concurrency_limiter)"},
     {"outage_errors", "attempts answered (or swallowed) by an outage"},
     {"background_errors", "attempts answered by the background error mix (error_rate_NNN)"},
     {"gave_up_attempts", "logical failures: attempts exhausted"},
@@ -596,7 +602,6 @@ static const struct {
     {"duplicate_effects", "executions beyond the first of one logical operation"},
     {"lost_operations", "operations the client saw succeed that never executed (suppressed by a colliding key)"},
     {"status_429", "attempts answered 429 by the rate limiter"},
-    {"concurrency_rejected", "attempts answered 503 at once by the server's concurrency limiter (concurrency_limiter)"},
     {"retries_after_honoured", "retries that slept a server's Retry-After"},
     {"replies_lost", "served attempts whose reply was lost"},
     {"wasted_work_s", "server time (s) of attempts whose reply was lost or came late"},

@@ -163,6 +163,8 @@ void scn_compile(const scn_config *c, model_spec *s)
     s->gradient2_queue_function = c->gradient2_queue_function;
     s->limiter_window_s = c->limiter_window_s;
     s->limiter_window_size = c->limiter_window_size;
+    s->drop_expired = c->drop_expired;
+    s->shed_sheddable_above = c->shed_sheddable_above;
     s->service = c->service;
     memcpy(s->errors, c->errors, sizeof s->errors[0] * c->nerrors);
     s->nerrors = c->nerrors;
@@ -191,10 +193,12 @@ void scn_compile(const scn_config *c, model_spec *s)
 
     s->policy = scn_tool_policy(c, SPEC_MAX_TOOLS, c->policy.strategy);
     s->side_effect = c->side_effect;
+    s->sheddable = c->priority == 1;
     for (uint32_t t = 0; t < c->ntools; t++)
         s->tools[t] = (spec_tool){.policy = scn_tool_policy(c, t, c->policy.strategy),
                                   .effect = scn_tool_effect(c, t),
                                   .weight = c->tools[t].weight,
+                                  .sheddable = (c->tools[t].priority >= 0 ? c->tools[t].priority : c->priority) == 1,
                                   .own_strategy = c->tools[t].preset >= SCN_LIBRARY_PRESET};
     s->ntools = c->ntools;
     uint32_t n = 0;

@@ -479,7 +479,13 @@ static void dump(xctx *x)
     bool poisson = c->start == SPEC_START_POISSON, trace = c->start == SPEC_START_TRACE;
     const char *cl[] = {"count", "requests_per_client", "task_steps", "start", "spread_s", "rate_per_s", "step_at_s",
                         "step_rate_per_s", "spike_start_s", "spike_end_s", "spike_rate_per_s", "trace_file",
-                        "trace_interpolation", "think_time_s", "side_effect"};
+                        "trace_interpolation", "think_time_s", "side_effect", "priority"};
+    bool occ = s->kind == SPEC_SERVER_OCC, shedding = !occ && s->shed_sheddable_above > 0, own_priorities = s->ntools > 0,
+         any_sheddable = s->ntools ? false : s->sheddable;
+    for (uint32_t t = 0; t < c->ntools; t++) {
+        own_priorities &= c->tools[t].priority >= 0;
+        any_sheddable |= s->tools[t].sheddable;
+    }
     const char *clw[] = {
         trace ? "start = trace: the count is derived from the trace" : NULL,
         NULL,
@@ -496,6 +502,10 @@ static void dump(xctx *x)
         !trace ? "start is not trace" : NULL,
         c->requests_per_client <= 1 ? "requests_per_client is 1: no pause between requests" : NULL,
         c->ntools ? "[tool] sections give every request its side effect" : NULL,
+        occ                ? "kind is occ: no priorities"
+        : !shedding        ? "[server] shed_sheddable_above is 0: nothing reads a priority"
+        : own_priorities   ? "every [tool] section sets its own priority"
+                           : NULL,
     };
     put_section(x, "clients", cl, clw, sizeof cl / sizeof cl[0]);
     if (trace) {
@@ -508,9 +518,10 @@ static void dump(xctx *x)
 
     /* [server] */
     bool limited = s->rate_limit_rps > 0;
-    bool occ = s->kind == SPEC_SERVER_OCC, g2 = s->concurrency_limiter == SPEC_CL_GRADIENT2;
+    bool g2 = s->concurrency_limiter == SPEC_CL_GRADIENT2;
     bool adaptive_cl = g2 || s->concurrency_limiter == SPEC_CL_AIMD;
     const char *sv[] = {"kind", "workers", "queue", "queue_discipline", "adaptive_lifo_after_s", "codel_target_s", "codel_interval_s",
+                        "drop_expired", "shed_sheddable_above",
                         "concurrency_limiter", "concurrency_limit", "limiter_min", "limiter_max", "aimd_backoff_ratio",
                         "aimd_timeout_s", "gradient2_smoothing", "gradient2_rtt_tolerance", "gradient2_long_window",
                         "gradient2_queue_size", "gradient2_queue_function", "limiter_window_s",
@@ -535,6 +546,15 @@ static void dump(xctx *x)
         : s->queue == 0            ? "queue is 0: nothing waits"
         : !(s->codel_target_s > 0) ? "codel_target_s is 0: no CoDel"
                                    : NULL,
+        occ                ? "kind is occ: no queue"
+        : !x->any_timeout  ? "no attempt has a timeout or a budget: no deadline to carry"
+        : s->queue == 0 && !(s->send_cost_s > 0)
+            ? "queue is 0 and send_cost_s is 0: every attempt starts service on arrival, with time left"
+            : NULL,
+        occ                ? "kind is occ: no workers to share"
+        : !any_sheddable   ? "no traffic is sheddable ([clients] or [tool] priority)"
+        : !shedding        ? "0: no shedding"
+                           : NULL,
         occ ? "kind is occ: no workers to limit" : NULL,
         occ ? "kind is occ: no workers to limit" : s->concurrency_limiter == SPEC_CL_NONE ? "concurrency_limiter is none" : NULL,
         occ ? "kind is occ: no workers to limit" : !adaptive_cl ? "concurrency_limiter is not aimd or gradient2" : NULL,
@@ -706,6 +726,15 @@ static void dump(xctx *x)
             else
                 snprintf(o, sizeof o, "default");
             put(x, k, hp_effect_name(s->tools[t].effect), o, NULL);
+            snprintf(k, sizeof k, "tool %s.priority", T->name);
+            size_t pi = key_index("tool", "priority");
+            if (T->set >> (pi - tf) & 1)
+                origin_text(x, T->origin[pi - tf], o, sizeof o);
+            else
+                snprintf(o, sizeof o, "[clients] priority");
+            put(x, k, s->tools[t].sheddable ? "sheddable" : "critical", o,
+                occ ? "kind is occ: no priorities"
+                    : !shedding ? "[server] shed_sheddable_above is 0: nothing reads a priority" : NULL);
             if (!s->nlayers) {
                 snprintf(title, sizeof title, "[tool %s] retry loop", T->name);
                 snprintf(prefix, sizeof prefix, "tool %s", T->name);

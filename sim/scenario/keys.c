@@ -27,6 +27,7 @@ static const char *const limiter_names[] = {"none", "aws_quota", "grpc", "envoy"
 static const char *const hedge_mode_names[] = {"percentile", "fixed", NULL};
 static const char *const kind_names[] = {"queue", "occ", NULL};
 static const char *const qdisc_names[] = {"fifo", "lifo", "adaptive_lifo", NULL};
+static const char *const priority_names[] = {"critical", "sheddable", NULL};
 static const char *const climiter_names[] = {"none", "fixed", "aimd", "gradient2", NULL};
 static const char *const g2queue_names[] = {"constant", "sqrt", "log10", NULL};
 static const char *const ts_names[] = {"all", "first", "none", NULL};
@@ -161,6 +162,10 @@ const key scn_key_table[] = {
      "step: each row's rate holds until the next row; linear: the rate is linear between rows."},
     {"clients", "think_time_s", K_DIST, C(think), 0, 0, NULL, "s", "0",
      "Pause between a client's logical requests (a distribution, see below)."},
+    {"clients", "priority", K_ENUM, C(priority), 0, 0, priority_names, "", "critical",
+     "The requests' priority class (the default of [tool] sections' priority): critical or sheddable; "
+     "[server] shed_sheddable_above rejects sheddable ones while the server is busy (Google SRE book, "
+     "ch. 21, \"Handling Overload\"). See doc/server.md."},
 
     {"network", "delay_s", K_DIST, C(delay), 0, 0, NULL, "s", "constant(0.005)",
      "One-way delay, drawn independently for the request and for the reply."},
@@ -190,6 +195,15 @@ const key scn_key_table[] = {
      "that has waited longer than the target (answered 503, counted as rejected). Fail at Scale uses 5 ms."},
     {"server", "codel_interval_s", K_DOUBLE, C(codel_interval_s), 1e-9, 1e9, NULL, "s", "0.1",
      "CoDel's interval: the minimum queueing time is taken over each interval (Fail at Scale: 100 ms)."},
+    {"server", "drop_expired", K_BOOL, C(drop_expired), 0, 0, bool_names, "", "false",
+     "Every attempt carries its deadline (what is left of its timeout, min(attempt_timeout_s, the budget "
+     "left), when it is sent; herd drive's X-Herd-Deadline header): a worker skips, unserved and unanswered, "
+     "an attempt whose deadline (its arrival + what it carried) has passed when its service would start "
+     "(counted as expired_skipped; its client has timed out). See doc/server.md."},
+    {"server", "shed_sheddable_above", K_DOUBLE, C(shed_sheddable_above), 1e-9, 1, NULL, "", "0 (none)",
+     "Priority shedding: while the share of busy workers is above this fraction, an arriving sheddable "
+     "attempt ([clients] / [tool] priority) is answered 503 at once (counted as shed); critical ones "
+     "proceed. See doc/server.md."},
     {"server", "concurrency_limiter", K_ENUM, C(concurrency_limiter), 0, 0, climiter_names, "", "none",
      "A concurrency limit in front of the workers and the queue, as Netflix/concurrency-limits' SimpleLimiter "
      "applies one: an attempt arriving while the attempts admitted and not yet answered (in service or "
@@ -414,6 +428,8 @@ const key scn_key_table[] = {
      "request uses this tool."},
     {"tool", "side_effect", K_ENUM, T(effect), 0, 0, effect_names, "", "the preset's, else read",
      "read, reversible, irreversible or destructive."},
+    {"tool", "priority", K_ENUM, T(priority), 0, 0, priority_names, "", "[clients] priority",
+     "critical or sheddable: the class [server] shed_sheddable_above reads."},
     {"tool", "preset", K_PRESET, T(preset), 0, 0, effect_names, "", "none",
      "The tool's retry policy: [retry], then this preset (a side effect or a library, see [retry] "
      "preset), then the keys below."},

@@ -82,6 +82,7 @@ typedef struct scn_tool {
     int preset;                 /* hp_side_effect, SCN_LIBRARY_PRESET + library preset index,
                                  * -1: none */
     double weight;              /* relative probability that a request uses it */
+    int priority;               /* [tool]: 0 critical, 1 sheddable, -1: [clients] priority */
     hp_policy over;             /* the keys the tool sets */
     uint64_t set;
     int line;
@@ -137,6 +138,7 @@ typedef struct scn_config {
     int trace_linear;           /* 0: step, 1: linear */
     dist think;
     hp_side_effect side_effect; /* of the requests, without [tool] sections */
+    int priority;               /* 0 critical, 1 sheddable: the requests', or a [tool]'s default */
     uint32_t task_steps;        /* requests per task: a task succeeds if every step does */
 
     /* [network] */
@@ -160,6 +162,8 @@ typedef struct scn_config {
     spec_g2queue gradient2_queue_function;
     double limiter_window_s;
     uint32_t limiter_window_size;
+    bool drop_expired;          /* skip attempts whose propagated deadline passed */
+    double shed_sheddable_above; /* busy share above which sheddable attempts are rejected (0: none) */
     dist service;
     spec_error_rate errors[SPEC_MAX_ERRORS];
     uint32_t nerrors;

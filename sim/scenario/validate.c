@@ -292,6 +292,10 @@ int scn_check(const scn_config *c, const scn_origins *from, char err[static SCN_
     if (c->ntools && !(wsum > 0))
         BAD(c->tools[0].line, "[tool %s]: the tool weights sum to 0; expected at least one weight > 0",
             c->tools[0].name);
+    if (c->shed_sheddable_above >= 1 && !c->capacity)
+        BAD(line_of(from, "server", "shed_sheddable_above"),
+            "[server] shed_sheddable_above = 1 never sheds: without a capacity_file at most every worker is busy, a "
+            "share of 1, not above it; expected a fraction below 1");
     if (c->keys == SPEC_KEYS_CONTENT_HASH && c->kind == SPEC_SERVER_OCC)
         BAD(line_of(from, "idempotency", "keys"), "[idempotency] keys: the occ server has no key store");
     if (c->baseline_variant[0]) {

@@ -68,6 +68,7 @@ typedef struct spec_tool {
     hp_side_effect effect;
     double weight;              /* relative probability that a request uses it (sum > 0) */
     bool own_strategy;          /* a library preset fixes the strategy (else: the one compared) */
+    bool sheddable;             /* priority = sheddable (else critical): see shed_sheddable_above */
 } spec_tool;
 
 /* One retry loop of a layered stack, outermost first.  Its policy carries
@@ -134,6 +135,8 @@ typedef struct model_spec {
     spec_g2queue gradient2_queue_function; /* gradient2: constant, sqrt or log10 of the limit */
     double limiter_window_s;    /* aimd, gradient2: WindowedLimit's window (0: every sample) */
     uint32_t limiter_window_size; /* ... and the samples a window needs */
+    bool drop_expired;          /* skip, unserved, an attempt whose propagated deadline passed */
+    double shed_sheddable_above; /* reject sheddable attempts while busy/workers exceeds it (0: never) */
     dist service;
     spec_error_rate errors[SPEC_MAX_ERRORS];
     uint32_t nerrors;
@@ -159,6 +162,7 @@ typedef struct model_spec {
     /* what clients call: [retry] (the implicit tool) and [tool] sections */
     hp_policy policy;
     hp_side_effect side_effect;
+    bool sheddable;             /* [clients] priority = sheddable, without [tool] sections */
     spec_tool tools[SPEC_MAX_TOOLS];
     uint32_t ntools;            /* 0: the implicit tool only */
 
