@@ -139,6 +139,18 @@ for cl in fixed aimd gradient2; do
         "$T/cl-$cl/summary.csv" && ok || bad "concurrency_limiter = $cl: want 20 finished requests and limiter rejections: $(cat "$T/cl-$cl/summary.csv")"
 done
 
+# --- [clients] connections_per_host has its real counterpart: libcurl's
+# CURLMOPT_MAX_HOST_CONNECTIONS; the server never holds more at once
+KEEP_PID=$PID KEEP_URL=$URL
+start_server --set clients.count=20 --set 'outage 1.end_s=0.3' --set server.workers=5 --set server.queue=10
+"$HERD" drive "$SCN" --target "$URL" -o "$T/pool" --quiet --replications 1 --set run.strategies=exponential \
+    --set clients.count=20 --set 'outage 1.end_s=0.3' --set server.workers=5 --set server.queue=10 \
+    --set clients.connections_per_host=3 2>"$T/pool.err" || bad "drive, connections_per_host = 3: $(cat "$T/pool.err")"
+kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null; PID=$KEEP_PID URL=$KEEP_URL
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { exit !($(c["successes"]) + $(c["failures"]) == 20 && $(c["peak_inflight"]) <= 3 && $(c["peak_inflight"]) >= 1) }' \
+    "$T/pool/summary.csv" && ok || bad "connections_per_host = 3: want 20 finished, at most 3 in flight at the server: $(cat "$T/pool/summary.csv")"
+
 # --- bounds: the run stops by itself and says so --------------------------
 "$HERD" drive "$SCN" --target "$URL" -o "$T/bound" --quiet --replications 1 --set run.strategies=exponential \
     --set clients.count=20 --set 'outage 1.end_s=0.3' --max-requests 5 2>"$T/bound.err"
@@ -266,6 +278,8 @@ expect_fail unknown "unknown option '--frob'" drive "$SCN" --target http://127.0
 expect_fail occ "has no real counterpart in herd serve" serve scenarios/aws-2015-occ.ini --port 0
 expect_fail codel "herd serve's queue has no CoDel" serve "$SCN" --port 0 --set server.codel_target_s=0.005
 expect_fail layers "herd drive runs one retry loop" drive scenarios/layers.ini --target http://127.0.0.1:1/ -o "$T/out-layers"
+expect_fail hosts "herd drive is one host" drive "$SCN" --target http://127.0.0.1:1/ -o "$T/out-hosts" \
+    --set clients.hosts=2 --set clients.connections_per_host=10
 expect_fail instances "herd drive keeps one [limits] state" drive "$SCN" --target http://127.0.0.1:1/ -o "$T/out-instances" \
     --set limits.limiter=aws_quota --set limits.clients_per_instance=10
 expect_fail connect-range "--connect-timeout: expected a number" drive "$SCN" --target http://127.0.0.1:1/ \

@@ -269,7 +269,10 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
     }
     c->tag++; /* odd: waiting for this attempt */
     assert(c->tag & 1);
-    model_send(md, EV_ARRIVE, id, c->tag, (int32_t)c->done, a.timeout_s);
+    if (md->pool)
+        host_acquire(md, id, a.timeout_s); /* sent when its host has a free connection */
+    else
+        model_send(md, EV_ARRIVE, id, c->tag, (int32_t)c->done, a.timeout_s);
     if (md->att_deadline)
         md->att_deadline[id] = now + a.timeout_s;
     if (a.hedge_after_s < INFINITY)
@@ -427,6 +430,8 @@ static void layer_done(model *md, uint32_t id, uint32_t k, const layer_result *r
 static void outcome(model *md, uint32_t id, int out, float aux)
 {
     client *c = &md->clients[id];
+    if (md->pool)
+        host_release(md, id); /* its connection goes to the next attempt waiting */
     c->tag++; /* even: the attempt is over, its other events are stale */
     hp_class cls = hp_classify(out);
     if (cls == HP_CLASS_NOT_IMPLEMENTED || cls == HP_CLASS_BAD_REQUEST || cls == HP_CLASS_AUTH ||
@@ -515,6 +520,24 @@ void client_hedge(sim_t *sim, const eq_event *ev, void *ctx)
 }
 
 void client_reply(sim_t *sim, const eq_event *ev, void *ctx)
+{
+    model *md = ctx;
+    client *c = &md->clients[ev->obj];
+    double cost = md->spec->reply_cost_s;
+    if (cost > 0 && c->tag == ev->tag) {
+        /* [network] reply_cost_s: read when the host has sent and read
+         * what came before it (a late reply is not read: its connection
+         * was closed at the timeout) */
+        double now = sim_now(sim), *free_at = model_host_free(md, ev->obj);
+        *free_at = (*free_at > now ? *free_at : now) + cost;
+        sim_schedule_aux(sim, *free_at - now, EV_RECEIVED, ev->obj, ev->tag, ev->arg, ev->aux);
+        return;
+    }
+    client_received(sim, ev, ctx);
+}
+
+/* A reply the client's host has read (at once without reply_cost_s). */
+void client_received(sim_t *sim, const eq_event *ev, void *ctx)
 {
     model *md = ctx;
     client *c = &md->clients[ev->obj];

@@ -247,6 +247,8 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
 
     if (instance_init(md) != 0)
         return -1;
+    if (host_init(md) != 0)
+        return -1;
 
     /* Per client: the record, and only the arrays this scenario uses. */
     size_t n = spec->clients;
@@ -306,6 +308,7 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
         sim_on(sim, EV_DONE, server_done, md);
     }
     sim_on(sim, EV_REPLY, client_reply, md);
+    sim_on(sim, EV_RECEIVED, client_received, md);
     sim_on(sim, EV_TIMEOUT, client_timeout, md);
     sim_on(sim, EV_HEDGE, client_hedge, md);
     if (md->cap) {
@@ -463,6 +466,7 @@ void model_free(model *md)
     herd_free(md->sent_at);
     herd_free(md->att_deadline);
     md->att_deadline = NULL;
+    host_free(md);
     md->outer = NULL;
     md->prev_sleep = md->deadline = md->task_start = NULL;
     md->retry_cost = NULL;

@@ -24,6 +24,7 @@
 #include "../spec/memory.h"
 #include "../spec/spec.h"
 #include "discipline.h"
+#include "host.h"
 #include "lathist.h"
 #include "limiter.h"
 #include "sample.h"
@@ -46,6 +47,7 @@ enum {
     EV_OCC_WRITE,      /* occ: obj=client, tag=attempt, arg=version read: write arrives */
     EV_HEDGE,          /* obj=client, tag=attempt, arg=copies sent: time to hedge the attempt */
     EV_CAPACITY,       /* arg=row: a row of the capacity timeline takes effect */
+    EV_RECEIVED,       /* as EV_REPLY: [network] reply_cost_s, the client's host has read the reply */
     EV_COUNT
 };
 
@@ -177,7 +179,9 @@ typedef struct model {
     gsl_rng *start_rng; /* poisson starts: the arrivals stream as it was before them */
     double start_t;     /* poisson starts: the last one produced */
     int delay_lane;     /* lane of a constant network delay, or -1 */
-    double send_free;   /* with send_cost_s: when the clients' sender is free again */
+    double send_free;   /* with send_cost_s: when the clients' sender is free again (one host) */
+    double *sender_free; /* [clients] hosts > 1 with send_cost_s: the same per host (host.h), or NULL */
+    host_pool *pool;    /* [clients] connections_per_host: the hosts' pools (host.h), or NULL */
     int service_lane;   /* lane of a constant service time, or -1 */
 
     client *clients;
@@ -278,6 +282,7 @@ void server_capacity(sim_t *sim, const eq_event *ev, void *ctx);
 void client_start(sim_t *sim, const eq_event *ev, void *ctx);
 void client_send(sim_t *sim, const eq_event *ev, void *ctx);
 void client_reply(sim_t *sim, const eq_event *ev, void *ctx);
+void client_received(sim_t *sim, const eq_event *ev, void *ctx);
 void client_timeout(sim_t *sim, const eq_event *ev, void *ctx);
 void client_hedge(sim_t *sim, const eq_event *ev, void *ctx);
 void occ_read_arrive(sim_t *sim, const eq_event *ev, void *ctx);
@@ -389,12 +394,21 @@ static inline void model_hop(model *md, uint32_t type, uint32_t obj, uint32_t ta
                          aux);
 }
 
+/* The time the host of client obj is busy until, sending ([network]
+ * send_cost_s) and reading replies (reply_cost_s) in turn: md->send_free
+ * with one host, else the host's (obj mod [clients] hosts). */
+static inline double *model_host_free(model *md, uint32_t obj)
+{
+    return md->sender_free ? &md->sender_free[obj % md->spec->hosts] : &md->send_free;
+}
+
 /* Schedules a client's attempt (type EV_ARRIVE or EV_OCC_WRITE) towards
- * the server: with send_cost_s, after the sender has sent the attempts
- * before it (one every send_cost_s), then one network hop.  left_s is
- * what is left now of the attempt's timeout (INFINITY: none); with
- * drop_expired the attempt carries what is left of it when it leaves
- * (shed_carried), else 0. */
+ * the server: with send_cost_s, after its host's sender has sent the
+ * attempts before it (one every send_cost_s; client obj is on host
+ * obj mod [clients] hosts), then one network hop.  left_s is what is
+ * left now of the attempt's timeout (INFINITY: none); with drop_expired
+ * the attempt carries what is left of it when it leaves (shed_carried),
+ * else 0. */
 static inline void model_send(model *md, uint32_t type, uint32_t obj, uint32_t tag, int32_t arg, double left_s)
 {
     double cost = md->spec->send_cost_s;
@@ -404,9 +418,10 @@ static inline void model_send(model *md, uint32_t type, uint32_t obj, uint32_t t
         return;
     }
     double now = sim_now(md->sim);
-    md->send_free = (md->send_free > now ? md->send_free : now) + cost;
-    sim_schedule_aux(md->sim, md->send_free - now + dist_sample(&md->spec->delay, md->data, sim_rng(md->sim, RNG_NETWORK)),
-                     type, obj, tag, arg, carry ? shed_carried(left_s, md->send_free - now) : 0);
+    double *free_at = model_host_free(md, obj);
+    *free_at = (*free_at > now ? *free_at : now) + cost;
+    sim_schedule_aux(md->sim, *free_at - now + dist_sample(&md->spec->delay, md->data, sim_rng(md->sim, RNG_NETWORK)),
+                     type, obj, tag, arg, carry ? shed_carried(left_s, *free_at - now) : 0);
 }
 
 #endif

@@ -60,6 +60,9 @@ const char *real_unsupported(const model_spec *spec, int serve)
                "clients_per_instance";
     if (spec->task_steps > 1)
         return "[clients] task_steps: herd drive runs single requests; expected task_steps = 1";
+    if (spec->hosts > 1)
+        return "[clients] hosts: herd drive is one host (one process, one thread, one connection pool); expected "
+               "hosts = 1 (run one herd drive per host)";
     if (spec->warmup_s > 0)
         return "[run] warmup_s: herd drive measures from the start; expected warmup_s = 0";
     if (spec_has_window(spec))

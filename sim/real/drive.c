@@ -21,7 +21,11 @@
  * connections open and reuses them across attempts and clients (HTTP/1.1
  * keep-alive, as an SDK's pool does): an attempt pays connection set-up
  * only when no idle connection is left, e.g. after a connection_refused
- * outage closed them all.
+ * outage closed them all.  It is one host of [clients] hosts: with
+ * connections_per_host = C, CURLMOPT_MAX_HOST_CONNECTIONS = C (libcurl
+ * keeps further transfers pending, in order, and their CURLOPT_TIMEOUT_MS
+ * includes that wait, as the model's pool does); without it, unlimited
+ * (libcurl's default).
  *
  * Against `herd serve` (GET /_herd/info answers "herd serve"), every
  * replication starts with POST /_herd/reset?seed=S (a common t = 0) and ends
@@ -595,6 +599,8 @@ int drive_replication(const model_spec *spec, hp_strategy strategy, uint64_t see
     d->n = spec->clients;
     d->multi = conn->multi;
     d->conn = conn;
+    /* the host's pool: [clients] connections_per_host (0: unlimited, libcurl's default) */
+    curl_multi_setopt(d->multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)spec->connections_per_host);
     d->policy = spec->policy;
     d->policy.strategy = strategy;
     hp_client_init(&d->client, &spec->guard, 0); /* no hedging: real_unsupported refused it */

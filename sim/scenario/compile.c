@@ -140,8 +140,11 @@ void scn_compile(const scn_config *c, model_spec *s)
     if (c->start == SPEC_START_TRACE)
         s->clients = scn_trace_clients(c);
     s->think = c->think;
+    s->hosts = c->hosts;
+    s->connections_per_host = c->connections_per_host;
     s->delay = c->delay;
     s->send_cost_s = c->send_cost_s;
+    s->reply_cost_s = c->reply_cost_s;
 
     s->kind = c->kind;
     s->workers = c->workers;

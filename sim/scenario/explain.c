@@ -477,9 +477,18 @@ static void dump(xctx *x)
 
     /* [clients] */
     bool poisson = c->start == SPEC_START_POISSON, trace = c->start == SPEC_START_TRACE;
+    /* a host holds at most ceil(clients / hosts) clients, each with one
+     * attempt at a time ([limits] hedging is refused with a pool) */
+    uint32_t per_host = s->clients / s->hosts + (s->clients % s->hosts != 0);
+    char pool_why[128];
+    snprintf(pool_why, sizeof pool_why, "at most %u clients a host: every attempt has a connection", per_host);
+    const char *pool_unused = s->connections_per_host >= per_host ? pool_why : NULL;
+    if (!s->connections_per_host)
+        pool_unused = NULL; /* 0: no pool, the default */
     const char *cl[] = {"count", "requests_per_client", "task_steps", "start", "spread_s", "rate_per_s", "step_at_s",
                         "step_rate_per_s", "spike_start_s", "spike_end_s", "spike_rate_per_s", "trace_file",
-                        "trace_interpolation", "think_time_s", "side_effect", "priority"};
+                        "trace_interpolation", "think_time_s", "side_effect", "priority", "hosts",
+                        "connections_per_host"};
     bool occ = s->kind == SPEC_SERVER_OCC, shedding = !occ && s->shed_sheddable_above > 0, own_priorities = s->ntools > 0,
          any_sheddable = s->ntools ? false : s->sheddable;
     for (uint32_t t = 0; t < c->ntools; t++) {
@@ -506,6 +515,10 @@ static void dump(xctx *x)
         : !shedding        ? "[server] shed_sheddable_above is 0: nothing reads a priority"
         : own_priorities   ? "every [tool] section sets its own priority"
                            : NULL,
+        !s->connections_per_host && !(s->send_cost_s > 0) && !(s->reply_cost_s > 0)
+            ? "no connections_per_host and no [network] send_cost_s or reply_cost_s: the hosts share nothing"
+            : NULL,
+        pool_unused,
     };
     put_section(x, "clients", cl, clw, sizeof cl / sizeof cl[0]);
     if (trace) {
@@ -513,8 +526,8 @@ static void dump(xctx *x)
         put(x, "clients.count (derived)", v, "the trace", NULL);
     }
 
-    const char *net[] = {"delay_s", "send_cost_s"};
-    put_section(x, "network", net, NULL, 2);
+    const char *net[] = {"delay_s", "send_cost_s", "reply_cost_s"};
+    put_section(x, "network", net, NULL, 3);
 
     /* [server] */
     bool limited = s->rate_limit_rps > 0;

@@ -162,6 +162,14 @@ const key scn_key_table[] = {
      "step: each row's rate holds until the next row; linear: the rate is linear between rows."},
     {"clients", "think_time_s", K_DIST, C(think), 0, 0, NULL, "s", "0",
      "Pause between a client's logical requests (a distribution, see below)."},
+    {"clients", "hosts", K_U32, C(hosts), 1, 100000000, NULL, "", "1",
+     "The hosts the clients run on: client i on host i mod hosts. Each host has its own sender "
+     "([network] send_cost_s) and its own connection pool (connections_per_host); without them "
+     "hosts changes nothing and is refused."},
+    {"clients", "connections_per_host", K_U32, C(connections_per_host), 0, 100000000, NULL, "", "0 (no pool)",
+     "Each host's connection pool: at most this many attempts of its clients in flight; an attempt "
+     "waits for a free connection (first come, first served) and the wait counts in its "
+     "attempt_timeout_s, as libcurl counts it (see doc/network.md). 0: no pool."},
     {"clients", "priority", K_ENUM, C(priority), 0, 0, priority_names, "", "critical",
      "The requests' priority class (the default of [tool] sections' priority): critical or sheddable; "
      "[server] shed_sheddable_above rejects sheddable ones while the server is busy (Google SRE book, "
@@ -172,7 +180,12 @@ const key scn_key_table[] = {
     {"network", "send_cost_s", K_DOUBLE, C(send_cost_s), 0, 1, NULL, "s", "0 (all at once)",
      "The clients' host spends this long sending each attempt (connection set-up, writing the "
      "request), one attempt after another: attempts due at the same instant leave send_cost_s "
-     "apart, as from herd drive's single thread (it measures its own; see Against a real server)."},
+     "apart, as from herd drive's single thread (it measures its own; see Against a real server). With "
+     "[clients] hosts, each host sends in turn."},
+    {"network", "reply_cost_s", K_DOUBLE, C(reply_cost_s), 0, 1, NULL, "s", "0 (at once)",
+     "The clients' host spends this long reading each reply (or refusal) that ends an attempt still "
+     "waiting for it, in turn with its sends (one thread, as herd drive's): the client sees the outcome when "
+     "its host has read it. See doc/network.md."},
 
     {"server", "kind", K_ENUM, C(kind), 0, 0, kind_names, "", "queue",
      "queue: workers + FIFO queue with outages and errors; occ: the AWS 2015 optimistic-concurrency "

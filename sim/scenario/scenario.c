@@ -72,6 +72,7 @@ void scn_defaults(scn_config *c)
     c->retry_after_s = 1;
     c->side_effect = HP_EFFECT_READ;
     c->task_steps = 1;
+    c->hosts = 1;
     c->trigger_start_s = -1;
     c->trigger_end_s = -1;
     c->recovery_dwell_s = 10;

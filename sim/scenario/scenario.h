@@ -140,10 +140,13 @@ typedef struct scn_config {
     hp_side_effect side_effect; /* of the requests, without [tool] sections */
     int priority;               /* 0 critical, 1 sheddable: the requests', or a [tool]'s default */
     uint32_t task_steps;        /* requests per task: a task succeeds if every step does */
+    uint32_t hosts;             /* the clients' hosts: client i on host i mod hosts (default 1) */
+    uint32_t connections_per_host; /* each host's connection pool (0: no pool) */
 
     /* [network] */
     dist delay;                 /* one way, drawn per hop */
     double send_cost_s;         /* the client host's time per attempt sent, paid in turn */
+    double reply_cost_s;        /* ... and per reply read, in turn with the sends */
 
     /* [server] */
     spec_server_kind kind;

@@ -463,6 +463,22 @@ int scn_check(const scn_config *c, const scn_origins *from, char err[static SCN_
                    "clients_per_instance",
                 c->clients_per_instance, spec.clients, spec.clients);
     }
+    if (c->hosts > spec.clients)
+        BAD(line_of(from, "clients", "hosts"),
+            "[clients] hosts = %u exceeds the %u clients: client i runs on host i mod hosts, so a host beyond "
+            "them has no client; expected hosts <= %u",
+            c->hosts, spec.clients, spec.clients);
+    uint32_t per_host = spec.clients / c->hosts + (spec.clients % c->hosts != 0);
+    if (c->connections_per_host && c->hosts <= spec.clients && c->connections_per_host >= per_host)
+        BAD(line_of(from, "clients", "connections_per_host"),
+            "[clients] connections_per_host: no effect, because %u connections per host are at least the %u "
+            "clients of a host (each with one attempt at a time): every attempt has a connection, as without the "
+            "key; expected fewer than %u, or no connections_per_host",
+            c->connections_per_host, per_host, per_host);
+    if (c->connections_per_host && spec.guard.hedging)
+        BAD(line_of(from, "clients", "connections_per_host"),
+            "[clients] connections_per_host with [limits] hedging: a hedged copy would need a connection of "
+            "its own, which herd does not model; expected no connections_per_host, or hedging = false");
     double need = spec_memory_estimate(&spec);
     double have = scn_memory_limit();
     if (need > have)

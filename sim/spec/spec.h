@@ -109,11 +109,15 @@ typedef struct model_spec {
     uint32_t trace;             /* trace: a TRACE entry of the data store (spec/table.h) */
     bool trace_linear;          /* trace: the rate is linear between rows (else steps) */
     dist think;
+    uint32_t hosts;             /* client i runs on host i mod hosts (>= 1; see model/host.h) */
+    uint32_t connections_per_host; /* each host's connection pool (0: a connection per attempt) */
 
     /* network */
     dist delay;                 /* one way, drawn per hop */
-    double send_cost_s;         /* the clients' host sends one attempt after another, each
+    double send_cost_s;         /* each clients' host sends one attempt after another, each
                                  * taking this long before its hop (0: all at once) */
+    double reply_cost_s;        /* ... and reads each reply in turn with its sends, taking this
+                                 * long (0: at once) */
 
     /* server */
     spec_server_kind kind;
