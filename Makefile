@@ -40,7 +40,7 @@ SIM_SRC    := sim/base/alloc.c sim/base/text.c sim/base/csvread.c sim/base/filei
               sim/engine/rng.c sim/engine/sim.c \
               sim/spec/dist.c sim/spec/table.c sim/spec/metrics.c sim/spec/memory.c \
               sim/model/sample.c sim/model/results.c sim/model/lathist.c sim/model/model.c sim/model/client.c \
-              sim/model/server.c sim/model/discipline.c sim/model/discipline_fifo.c \
+              sim/model/server.c sim/model/limiter.c sim/model/discipline.c sim/model/discipline_fifo.c \
               sim/model/discipline_lifo.c sim/model/discipline_adaptive.c sim/model/shed.c sim/model/occ.c sim/model/mech.c sim/model/instance.c sim/model/host.c sim/model/recovery.c \
               sim/scenario/scenario.c sim/scenario/validate.c sim/scenario/keys.c sim/scenario/keyparse.c sim/scenario/expand.c sim/scenario/compile.c sim/scenario/explain.c sim/scenario/effect.c sim/scenario/data.c \
               sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/plot/plot.c \
@@ -50,7 +50,7 @@ SIM_SRC    := sim/base/alloc.c sim/base/text.c sim/base/csvread.c sim/base/filei
               sim/tune/paired.c sim/tune/space.c sim/tune/race.c sim/tune/recommend.c \
               sim/real/common.c sim/real/serve.c sim/real/backend.c sim/real/drive.c sim/real/session.c
 CLI_SRC    := sim/cli/main.c sim/cli/common.c sim/cli/rare_cmd.c sim/cli/real_cmd.c sim/cli/report_cmd.c sim/cli/tune_cmd.c
-TESTS      := test_fileio test_html test_policy test_zero test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model test_recovery test_tune test_discipline test_host
+TESTS      := test_fileio test_html test_policy test_zero test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model test_recovery test_tune test_discipline test_host test_limiter
 
 POLICY_OBJ := $(POLICY_SRC:%.c=$(BUILD)/%.o)
 HP_VERSION_NUM := $(shell sed -n 's/^\#define HP_VERSION "\(.*\)"/\1/p' sim/policy/herdpolicy.h)

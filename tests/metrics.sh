@@ -61,12 +61,13 @@ echo "definedness: $n shipped scenarios checked"
 # 5. one column per way a call ends at the server
 for b in metastable priority-shedding; do
     awk -F, -v b="$b" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
-        { s = 0; split("served rejected codel_dropped expired_skipped shed status_429 outage_errors background_errors", w, " ")
+        { s = 0; split("served rejected codel_dropped expired_skipped shed concurrency_rejected status_429 outage_errors background_errors", w, " ")
           for (k in w) s += $h[w[k]]
           if (s != $h["calls"] || $h["unfinished"] != 0) { print b " " $h["variant"] " rep " $h["replication"] ": calls " $h["calls"] ", counted " s; bad = 1 }
-          v = $h["variant"]; d[v] += $h["codel_dropped"]; x[v] += $h["expired_skipped"]; sh[v] += $h["shed"] }
+          v = $h["variant"]; d[v] += $h["codel_dropped"]; x[v] += $h["expired_skipped"]; sh[v] += $h["shed"]; cl[v] += $h["concurrency_rejected"] }
         END {
           if (b == "metastable" && !(d["codel"] > 0 && d["lifo"] == 0 && x["codel"] == 0)) { print b ": codel_dropped only in the codel variants"; bad = 1 }
+          if (b == "metastable" && !(cl["aimd"] > 0 && cl["gradient2"] > 0 && cl["codel"] == 0 && cl["plain_retries"] == 0)) { print b ": concurrency_rejected only in the limiter variants"; bad = 1 }
           if (b == "priority-shedding" && !(x["drop_expired"] > 0 && sh["shedding"] > 0 && sh["drop_expired"] == 0 && x["plain_retries"] == 0 && d["shedding"] == 0)) { print b ": expired_skipped and shed only where their keys are"; bad = 1 }
           exit bad }' "$T/all/$b/summary.csv" || bad "$b: a call counted in no column, or in two"
 done

@@ -116,6 +116,29 @@ for qd in lifo adaptive_lifo; do
         "$T/qd-$qd/summary.csv" && ok || bad "queue_discipline = $qd: want 20 finished requests: $(cat "$T/qd-$qd/summary.csv")"
 done
 
+# --- [server] concurrency_limiter has its real counterpart: herd serve's
+# backend runs the model's limiter (model/limiter.c).  A limit of 2 on 5
+# workers serving 0.5 s each: the retries of 20 requests find 2 admitted and the rest answered 503
+# by the limiter (concurrency_rejected), none by the queue (rejected);
+# every request still finishes.  AIMD and Gradient2 run as well.
+for cl in fixed aimd gradient2; do
+    if [ "$cl" = fixed ]; then ADAPT=; else ADAPT="--set server.limiter_min=1 --set server.limiter_max=4"; fi
+    KEEP_PID=$PID KEEP_URL=$URL
+    # shellcheck disable=SC2086
+    start_server --set clients.count=20 --set 'outage 1.end_s=0.3' --set server.workers=5 --set server.queue=5 \
+        --set server.service_time_s='constant(0.5)' --set server.concurrency_limiter=$cl --set server.concurrency_limit=2 $ADAPT
+    # shellcheck disable=SC2086
+    "$HERD" drive "$SCN" --target "$URL" -o "$T/cl-$cl" --quiet --replications 1 --set run.strategies=full_jitter \
+        --set clients.count=20 --set 'outage 1.end_s=0.3' --set server.workers=5 --set server.queue=5 \
+        --set server.service_time_s='constant(0.5)' --set server.concurrency_limiter=$cl --set server.concurrency_limit=2 $ADAPT \
+        2>"$T/cl.err" || bad "drive, concurrency_limiter = $cl: $(cat "$T/cl.err")"
+    kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null; PID=$KEEP_PID URL=$KEEP_URL
+    awk -F, -v cl=$cl 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { s += $(c["successes"]) + $(c["failures"]); u += $(c["unfinished"]); r += $(c["concurrency_rejected"]); q += $(c["rejected"]) }
+        END { exit !(s == 20 && u == 0 && r > 0 && (cl != "fixed" || q == 0)) }' \
+        "$T/cl-$cl/summary.csv" && ok || bad "concurrency_limiter = $cl: want 20 finished requests and limiter rejections: $(cat "$T/cl-$cl/summary.csv")"
+done
+
 # --- [clients] connections_per_host has its real counterpart: libcurl's
 # CURLMOPT_MAX_HOST_CONNECTIONS; the server never holds more at once
 KEEP_PID=$PID KEEP_URL=$URL

@@ -69,7 +69,7 @@ static void check_oracle(spec_qdisc d, uint32_t max, double after_s, uint64_t se
             int r = ops->admit(&q);
             assert_int_equal(r, n < max ? 1 : 0);
             if (r == 1) {
-                qslot s = {id, id * 7 + 1, now, id % 13, (float)(id % 5)};
+                qslot s = {id, id * 7 + 1, now, id % 13, 0, (float)(id % 5)};
                 id++;
                 ops->enqueue(&q, s);
                 o[n++] = s;
@@ -126,7 +126,7 @@ static void test_adaptive_boundary(void **state)
     disc_init(&q, &spec);
     for (uint32_t i = 0; i < 4; i++) {
         assert_int_equal(ops->admit(&q), 1);
-        ops->enqueue(&q, (qslot){i, 0, 0.25 * i, 0, 0});
+        ops->enqueue(&q, (qslot){i, 0, 0.25 * i, 0, 0, 0});
     }
     assert_int_equal(ops->next(&q, 0.5).client, 0);  /* oldest waited 0.5: FIFO */
     assert_int_equal(ops->next(&q, 0.76).client, 3); /* oldest (0.25) waited 0.51: LIFO */
@@ -155,7 +155,7 @@ static void test_alloc_failure(void **state)
     disc_init(&q, &spec);
     for (uint32_t i = 0; i < 64; i++) {
         assert_int_equal(disc_lifo.admit(&q), 1);
-        disc_lifo.enqueue(&q, (qslot){i, 0, i, 0, 0});
+        disc_lifo.enqueue(&q, (qslot){i, 0, i, 0, 0, 0});
     }
     herd_alloc_fail_after(0);
     assert_int_equal(disc_lifo.admit(&q), -1);

@@ -9,7 +9,8 @@
  * no network delay, no retries, an unbounded FIFO: M/M/1 and M/M/c (Erlang
  * C) and M/D/1 (Pollaczek-Khinchine) at loads 0.5, 0.8 and 0.95; and the
  * same M/M/1 and M/M/4 served LIFO (mean wait and its second moment, see
- * lifo_queues) at loads 0.5 and 0.8.  Each
+ * lifo_queues) at loads 0.5 and 0.8; and M/M/c/L, a fixed concurrency
+ * limit (limit_queues), for five (load, c, L).  Each
  * quantity is a mean over R independent replications (each of N arrivals,
  * the first `warm-up` seconds discarded) with a Student-t interval.  The
  * table prints the 95% CI; a row passes when the family-wise interval
@@ -252,6 +253,86 @@ static void lifo_queues(int quick, int family)
         snprintf(name, sizeof name, "%s/L", q->name);
         row(name, q->rho, "mean wait", pw / gap, Wq, reps, family);
         row(name, q->rho, "E[W^2]", w2_fifo / (1 - q->rho), W2, reps, family);
+    }
+}
+
+/* A fixed concurrency limit ([server] concurrency_limiter = fixed,
+ * concurrency_limit = L) on c workers with Poisson arrivals and
+ * exponential service is the M/M/c/K loss-delay queue with K = L: at most
+ * L in the system, an arrival finding L is rejected at once.  With
+ * a = lambda / mu (Gross and Harris, Fundamentals of Queueing Theory, 3rd
+ * ed., 1998, section 2.5, M/M/c/K):
+ *     p_n = p_0 a^n / n!                 0 <= n <= c
+ *     p_n = p_0 a^n / (c! c^(n - c))     c <= n <= K
+ * the blocking probability is p_K (arrivals see time averages: PASTA),
+ * and when L = c it is Erlang B.  The simulated blocking is
+ * concurrency_rejected / calls; the mean number in the system is
+ * lambda x the mean latency over all requests (Little's law; a rejected
+ * request spends 0 s, there being no network delay), so both are means of
+ * per-replication estimates, with the rows' Student-t intervals.  The
+ * queue is large enough never to reject (rejected must stay 0). */
+static void mmck(int c, int K, double a, double *block, double *L)
+{
+    double p[64], sum = 0;
+    p[0] = 1;
+    for (int n = 1; n <= K; n++)
+        p[n] = p[n - 1] * a / (n <= c ? n : c);
+    for (int n = 0; n <= K; n++)
+        sum += p[n];
+    *L = 0;
+    for (int n = 0; n <= K; n++)
+        *L += n * p[n] / sum;
+    *block = p[K] / sum;
+}
+
+static void limit_queues(int quick, int family)
+{
+    typedef struct { int c, L; double rho; } lcase;
+    static const lcase all[] = {{1, 1, 0.8}, {4, 4, 0.7}, {4, 8, 0.9}, {2, 5, 1.2}, {8, 12, 0.6}};
+    printf("\nfixed concurrency limit L on c workers: M/M/c/L (Gross and Harris, section 2.5; L = c: Erlang B)\n");
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        const lcase *q = &all[i];
+        if (quick && i >= 2)
+            continue;
+        int n = quick ? 40000 : 200000, reps = quick ? 10 : 20;
+        double mu = 1.0, lambda = q->rho * q->c * mu, warmup = quick ? 200 : 1000;
+        scn_config c;
+        scn_defaults(&c);
+        set(&c, "run.seed=%d", 20261202);
+        set(&c, "run.horizon_s=1e9");
+        set(&c, "run.warmup_s=%g", warmup);
+        set(&c, "run.bucket_s=1e6");
+        set(&c, "clients.count=%d", n);
+        set(&c, "clients.start=poisson");
+        set(&c, "clients.rate_per_s=%.17g", lambda);
+        set(&c, "network.delay_s=0");
+        set(&c, "server.workers=%d", q->c);
+        set(&c, "server.queue=%d", q->L);
+        set(&c, "server.concurrency_limiter=fixed");
+        set(&c, "server.concurrency_limit=%d", q->L);
+        set(&c, "server.service_time_s=exponential(%g)", 1 / mu);
+        set(&c, "retry.max_attempts=1");
+        double B[32], N[32];
+        for (int r = 0; r < reps; r++) {
+            sim_t sim;
+            model md;
+            run(&c, HP_IMMEDIATE, (uint32_t)r, &sim, &md);
+            if (md.m.rejected) {
+                fprintf(stderr, "validate: M/M/%d/%d: the queue rejected %llu attempts\n", q->c, q->L,
+                        (unsigned long long)md.m.rejected);
+                exit(1);
+            }
+            B[r] = (double)md.m.concurrency_rejected / (double)md.m.calls;
+            N[r] = lambda * md.m.mean_latency_s;
+            release(&md);
+            sim_free(&sim);
+        }
+        double block, L;
+        mmck(q->c, q->L, lambda / mu, &block, &L);
+        char name[32];
+        snprintf(name, sizeof name, "lim %d/%d", q->c, q->L); /* M/M/c/L (retrials' rows are M/M/c/c) */
+        row(name, q->rho, "P(block)", block, B, reps, family);
+        row(name, q->rho, "mean in system", L, N, reps, family);
     }
 }
 
@@ -916,13 +997,15 @@ int main(int argc, char **argv)
     /* rows in the whole table: the family for the Bonferroni level */
     int family = (quick ? 6 * 4 + 1 + HP_STRATEGY_COUNT + 1 + 3 * 4 + 2 : 9 * 4 + 1 + HP_STRATEGY_COUNT + 1 + 5 * 4 + 2) +
                  6 + 2 + 1 + /* data: distributions, traces, capacity */
-                 (quick ? 2 * 2 : 4 * 2); /* LIFO */
+                 (quick ? 2 * 2 : 4 * 2) + /* LIFO */
+                 (quick ? 2 * 2 : 5 * 2);  /* M/M/c/L */
     printf("herd validation%s: family-wise level 95%% over %d checks (each at %.4f%%)\n\n", quick ? " (quick)" : "",
            family, 100 * (1 - 0.05 / family));
     printf("%-8s %5s  %-16s %12s %12s  %-14s %-10s %s\n", "model", "load", "quantity", "theory", "simulated",
            "95% CI", "FW CI", "verdict");
     queues(quick, family);
     lifo_queues(quick, family);
+    limit_queues(quick, family);
     attempts_chi_square(quick, family);
     backoff_ks(quick, family);
     retrials(quick, family, NULL);

@@ -29,6 +29,7 @@ typedef struct qslot {
     uint32_t client, tag;
     double enqueued;    /* when the attempt joined the queue */
     uint32_t req;       /* request index of the attempt's logical operation */
+    uint32_t lim;       /* its slot in the concurrency limiter (limiter.h), if one is configured */
     float carried;      /* the deadline it carried: seconds left on arrival (shed.h; INFINITY: none) */
 } qslot;
 

@@ -212,6 +212,7 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
     disc_init(&md->q, spec);
     md->disc = disc_for(spec->queue_discipline);
     codel_init(&md->cd, spec->codel_target_s, spec->codel_interval_s);
+    lim_init(&md->lim, spec);
     md->speed = 1;
     md->cap = spec_table_entry(data, spec->capacity);
     md->ntools = spec->ntools ? spec->ntools : 1;
@@ -480,6 +481,7 @@ void model_free(model *md)
     md->op = NULL;
     md->content = NULL;
     disc_free(&md->q);
+    lim_free(&md->lim);
     instance_free(md);
     ts_free(&md->ts);
     mech_free(&md->ms);

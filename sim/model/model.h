@@ -26,6 +26,7 @@
 #include "discipline.h"
 #include "host.h"
 #include "lathist.h"
+#include "limiter.h"
 #include "sample.h"
 #include "results.h"
 #include "shed.h"
@@ -191,6 +192,7 @@ typedef struct model {
     srv_queue q;        /* the waiting room (discipline.h) */
     const disc_ops *disc; /* its order ([server] queue_discipline) */
     codel cd;           /* [server] codel_target_s > 0: CoDel's state */
+    srv_limiter lim;    /* [server] concurrency_limiter (limiter.h) */
     uint32_t outage;    /* index of the first outage not yet over */
     int32_t version;    /* occ: the shared row's version */
     double tokens;      /* rate limiter: tokens in the bucket at tokens_at */

@@ -106,6 +106,7 @@ const metric_desc metric_table[] = {
     U(codel_dropped),
     U(expired_skipped),
     U(shed),
+    U(concurrency_rejected),
     U(outage_errors),
     U(background_errors),
     U(gave_up_attempts),

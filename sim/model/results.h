@@ -52,6 +52,7 @@ typedef struct metrics {
     uint64_t lost_operations;   /* operations the client saw succeed that never executed
                                  * (wrongly suppressed by a colliding key) */
     uint64_t status_429;        /* attempts answered 429 by the rate limiter */
+    uint64_t concurrency_rejected; /* attempts answered 503 at once by the concurrency limiter */
     uint64_t retries_after_honoured; /* retries that slept a server's Retry-After */
     uint64_t replies_lost;      /* served attempts whose reply was lost */
     double wasted_work_s;       /* server time of attempts whose reply was lost or came late */

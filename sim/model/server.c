@@ -20,8 +20,15 @@
  *      (counted as shed; shed.h);
  *   6. with drop_expired, when the deadline it carries has passed
  *      already: skipped, unanswered (expired_skipped);
- *   7. served by a free worker, or queued, or, with workers and queue
- *      full, answered 503 at once.  A worker that frees takes the next
+ *   7. with a concurrency limiter (limiter.h), when the attempts it
+ *      admitted and that are still open are at its limit: answered 503 at
+ *      once (counted as concurrency_rejected); an admitted attempt is a
+ *      sample of the limiter when it is answered (its RTT: from arrival
+ *      to the reply's departure), or a drop (onDropped) when CoDel drops
+ *      it or drop_expired skips it from the queue;
+ *   8. served by a free worker, or queued, or, with workers and queue
+ *      full, answered 503 at once (the concurrency limiter, if any,
+ *      forgets it without a sample).  A worker that frees takes the next
  *      waiting attempt in the discipline's order (disc->next), after
  *      CoDel (codel_target_s) has dropped, when the queue is overloaded,
  *      those that waited longer than its target (503, counted as
@@ -30,8 +37,8 @@
  *      expired_skipped: no service time, its client has timed out) and
  *      takes the next.
  * The partial outage's and the background errors' draws are made on
- * arrival, before the limiter (one uniform each, whatever follows), and
- * a connection_refused among them refuses the attempt before the limiter.
+ * arrival, before the rate limiter (one uniform each, whatever follows),
+ * and a connection_refused among them refuses the attempt before it.
  * "connection_refused" (as an outage status or an error rate) means the
  * server process never sees the attempt: the host refuses the connection.
  * Such attempts are counted as `refused`, not as calls or arrivals; every
@@ -95,7 +102,7 @@ static int64_t store_key(const model *md, uint64_t op)
 
 /* An attempt (of request `req` of client c) that arrived at `arrived`
  * enters service now. */
-static void start_service(model *md, uint32_t c, uint32_t tag, uint32_t req, double arrived)
+static void start_service(model *md, uint32_t c, uint32_t tag, uint32_t req, double arrived, uint32_t lim)
 {
     double now = sim_now(md->sim);
     if (arrived >= md->spec->warmup_s) {
@@ -118,13 +125,22 @@ static void start_service(model *md, uint32_t c, uint32_t tag, uint32_t req, dou
             *k |= OP_KEY_BUSY;
     }
     int32_t arg = (int32_t)(req | (uint32_t)what << 29);
+    /* with a concurrency limiter, aux carries the attempt's limiter slot
+     * (exact in a float: slots are below 2^24) and the slot its service
+     * time */
+    bool limited = md->lim.kind != SPEC_CL_NONE;
     if (md->service_lane >= 0 && !(md->spec->load_slowdown > 0) && !md->cap) {
-        sim_schedule_lane(md->sim, md->service_lane, EV_DONE, c, tag, arg, (float)md->spec->service.a);
+        if (limited)
+            lim_set_service(&md->lim, lim, md->spec->service.a);
+        sim_schedule_lane(md->sim, md->service_lane, EV_DONE, c, tag, arg,
+                          limited ? (float)lim : (float)md->spec->service.a);
     } else {
         double s = dist_sample(&md->spec->service, md->data, sim_rng(md->sim, RNG_SERVICE)) / md->speed;
         if (md->spec->load_slowdown > 0)
             s *= 1 + md->spec->load_slowdown * (double)model_inflight(md) / md->spec->workers;
-        sim_schedule_aux(md->sim, s, EV_DONE, c, tag, arg, (float)s);
+        if (limited)
+            lim_set_service(&md->lim, lim, (float)s);
+        sim_schedule_aux(md->sim, s, EV_DONE, c, tag, arg, limited ? (float)lim : (float)s);
     }
 }
 
@@ -282,16 +298,28 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
         m->expired_skipped++; /* its deadline passed on the way: nobody waits for it */
         return;
     }
+    /* the concurrency limiter stands in front of the workers and the queue */
+    int64_t lim = lim_acquire(&md->lim, sim_now(sim));
+    if (lim < 0) {
+        if (lim == -2) {
+            sim_fail(sim); /* out of memory growing the limiter's slots */
+            return;
+        }
+        m->concurrency_rejected++;
+        reply(md, ev->obj, ev->tag, 503, spec->overload_signal ? AUX_OVERLOADED : 0.0f);
+        return;
+    }
     if (md->busy < md->workers_now) {
         busy_tick(md);
         md->busy++;
         codel_took(&md->cd, 0); /* served at once: no queueing time */
-        start_service(md, ev->obj, ev->tag, (uint32_t)ev->arg, sim_now(sim));
+        start_service(md, ev->obj, ev->tag, (uint32_t)ev->arg, sim_now(sim), (uint32_t)lim);
     } else if ((room = md->disc->admit(&md->q)) > 0) {
-        md->disc->enqueue(&md->q, (qslot){ev->obj, ev->tag, sim_now(sim), (uint32_t)ev->arg, ev->aux});
+        md->disc->enqueue(&md->q, (qslot){ev->obj, ev->tag, sim_now(sim), (uint32_t)ev->arg, (uint32_t)lim, ev->aux});
     } else {
         if (room < 0)
             sim_fail(sim); /* out of memory growing the queue */
+        lim_ignore(&md->lim, (uint32_t)lim); /* never reached the workers: onIgnore */
         m->rejected++;
         reply(md, ev->obj, ev->tag, 503, spec->overload_signal ? AUX_OVERLOADED : 0.0f);
         return;
@@ -303,6 +331,12 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
 static void complete(model *md, const eq_event *ev)
 {
     uint32_t req = (uint32_t)ev->arg & ((1u << 29) - 1), what = (uint32_t)ev->arg >> 29;
+    float service = ev->aux;
+    if (md->lim.kind != SPEC_CL_NONE) { /* the sample: answered now (onSuccess) */
+        uint32_t slot = (uint32_t)ev->aux;
+        service = (float)lim_service(&md->lim, slot);
+        lim_release(&md->lim, slot, sim_now(md->sim), false);
+    }
     uint64_t op = (uint64_t)ev->obj * md->spec->requests_per_client + req;
     int outcome = 200;
     if (what == SERVE_CONFLICT) {
@@ -333,10 +367,10 @@ static void complete(model *md, const eq_event *ev)
     if (md->spec->reply_loss_rate > 0 && sim_uniform(md->sim, RNG_ERRORS) < md->spec->reply_loss_rate) {
         metrics *m = model_op_m(md, op);
         m->replies_lost++;
-        m->wasted_work_s += ev->aux;
+        m->wasted_work_s += service;
         return;
     }
-    reply(md, ev->obj, ev->tag, outcome, ev->aux);
+    reply(md, ev->obj, ev->tag, outcome, service);
 }
 
 /* Takes the attempt a free worker serves now into *s: with CoDel
@@ -352,6 +386,7 @@ static bool take_next(model *md, qslot *s)
         while (md->q.len && now - disc_oldest(&md->q)->enqueued > md->cd.target) {
             qslot d = md->disc->drop(&md->q);
             codel_took(&md->cd, now - d.enqueued);
+            lim_release(&md->lim, d.lim, now, true); /* dropped unserved: onDropped */
             model_op_m(md, (uint64_t)d.client * md->spec->requests_per_client + d.req)->codel_dropped++;
             reply(md, d.client, d.tag, 503, md->spec->overload_signal ? AUX_OVERLOADED : 0.0f);
         }
@@ -361,6 +396,7 @@ static bool take_next(model *md, qslot *s)
         codel_took(&md->cd, now - s->enqueued);
         if (!(md->spec->drop_expired && shed_expired(s->enqueued, s->carried, now)))
             return true;
+        lim_release(&md->lim, s->lim, now, true); /* skipped unserved (deadline exceeded): onDropped */
         model_op_m(md, (uint64_t)s->client * md->spec->requests_per_client + s->req)->expired_skipped++;
     }
     return false;
@@ -374,7 +410,7 @@ void server_done(sim_t *sim, const eq_event *ev, void *ctx)
     complete(md, ev);
     qslot s;
     if (md->busy <= md->workers_now && take_next(md, &s)) { /* this worker is still one of those serving */
-        start_service(md, s.client, s.tag, s.req, s.enqueued);
+        start_service(md, s.client, s.tag, s.req, s.enqueued, s.lim);
     } else {
         busy_tick(md);
         md->busy--;
@@ -390,7 +426,7 @@ static void drain_queue(model *md)
     while (md->busy < md->workers_now && take_next(md, &s)) {
         busy_tick(md);
         md->busy++;
-        start_service(md, s.client, s.tag, s.req, s.enqueued);
+        start_service(md, s.client, s.tag, s.req, s.enqueued, s.lim);
     }
     note_inflight(md, b);
 }

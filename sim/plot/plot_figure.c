@@ -214,6 +214,7 @@ void plot_human_metric(char *out, size_t n, const char *m)
         {"lost_operations", "lost operations"},
         {"unknown_outcomes", "unknown outcomes"},
         {"status_429", "429 responses"},
+        {"concurrency_rejected", "rejected by the concurrency limit"},
         {"retries_after_honoured", "Retry-After honoured"},
         {"gave_up_budget", "gave up: budget spent"},
         {"gave_up_attempts", "gave up: attempts exhausted"},

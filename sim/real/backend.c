@@ -20,7 +20,12 @@
  *      while the share of busy workers is above it: 503 at once (shed);
  *   5. with drop_expired, a request whose X-Herd-Deadline left nothing:
  *      closed unanswered (expired_skipped);
- *   6. served by a free worker (of `workers`), or queued (in
+ *   6. with a concurrency limiter (model/limiter.h, the model's code):
+ *      when the requests it admitted and not yet answered are at its
+ *      limit, answered 503 at once (concurrency_rejected); an admitted
+ *      request is a sample of the limiter when its service completes (RTT
+ *      from its arrival to then), or a drop when drop_expired skips it;
+ *   7. served by a free worker (of `workers`), or queued (in
  *      queue_discipline's order, `queue` places), or answered 503 at once
  *      when both are full.  With drop_expired, a queued request whose
  *      deadline (its receipt + X-Herd-Deadline) has been reached when a
@@ -232,6 +237,7 @@ int backend_arrive(backend *s, struct MHD_Connection *conn, serve_tags tags, job
     double ra = -1;
     *overloaded = false;
     job *j = NULL;
+    uint32_t slot = 0;
     /* the model's order: the rate limiter stands in front of the failing
      * backend, so it answers before any background error */
     if (o) {
@@ -252,10 +258,25 @@ int backend_arrive(backend *s, struct MHD_Connection *conn, serve_tags tags, job
         s->expired_skipped++; /* its deadline passed before it arrived: nobody waits */
         pthread_mutex_unlock(&s->mu);
         return -1;
-    } else if (s->busy >= spec->workers && s->qlen >= spec->queue) {
-        s->rejected++;
-        status = 503;
-        *overloaded = spec->overload_signal;
+    } else {
+        /* the concurrency limiter stands in front of the workers and the queue */
+        int64_t lim = lim_acquire(&s->lim, now);
+        if (lim == -2) {
+            pthread_mutex_unlock(&s->mu);
+            return -1; /* out of memory */
+        }
+        if (lim < 0) {
+            s->concurrency_rejected++;
+            status = 503;
+            *overloaded = spec->overload_signal;
+        } else if (s->busy >= spec->workers && s->qlen >= spec->queue) {
+            lim_ignore(&s->lim, (uint32_t)lim);
+            s->rejected++;
+            status = 503;
+            *overloaded = spec->overload_signal;
+        } else {
+            slot = (uint32_t)lim;
+        }
     }
     if (status == 503 && spec->retry_after_on_503)
         ra = spec->retry_after_s;
@@ -266,9 +287,12 @@ int backend_arrive(backend *s, struct MHD_Connection *conn, serve_tags tags, job
     }
     j = herd_calloc(1, sizeof *j);
     if (!j) {
+        if (!o)
+            lim_ignore(&s->lim, slot);
         pthread_mutex_unlock(&s->mu);
         return -1;
     }
+    j->lim = slot;
     j->conn = conn;
     j->arrived = now;
     j->deadline = now + tags.deadline_left_s;
@@ -342,6 +366,7 @@ void *backend_timer_main(void *arg)
         job *batch = NULL;
         for (int n = 0; n < RESUME_BATCH && s->nheap && s->heap[0]->due <= now; n++) {
             job *j = heap_pop(s);
+            lim_release(&s->lim, j->lim, j->due, false); /* answered (or its reply lost): onSuccess */
             if (spec->reply_loss_rate > 0 && gsl_rng_uniform(s->rng.r[RNG_ERRORS]) < spec->reply_loss_rate) {
                 s->replies_lost++;
                 s->wasted += j->service;
@@ -360,6 +385,7 @@ void *backend_timer_main(void *arg)
             job *q = NULL;
             while (s->qlen && (q = queue_next(s, j->due)) && spec->drop_expired && j->due >= q->deadline) {
                 s->expired_skipped++; /* skipped unserved, closed unanswered */
+                lim_release(&s->lim, q->lim, j->due, true); /* deadline exceeded: onDropped */
                 q->answer = 0;
                 q->served = false;
                 q->next = batch;
@@ -417,6 +443,9 @@ int backend_reset(backend *s, uint64_t seed, double bucket_s, double horizon_s, 
     if (rng_init(&s->rng, seed) != 0) /* allocation failed: keep running on the start's streams */
         rng_init(&s->rng, 1);
     s->calls = s->rejected = s->outage_errors = s->background_errors = s->status_429 = 0;
+    s->concurrency_rejected = 0;
+    lim_free(&s->lim); /* a new replication: the limiter starts over, as a new model */
+    lim_init(&s->lim, s->spec);
     s->replies_lost = s->served = s->waited = s->late = 0;
     s->expired_skipped = s->shed = 0;
     s->peak_inflight = 0;
@@ -453,12 +482,13 @@ char *backend_stats_text(backend *s)
             "calls %llu\nrejected %llu\noutage_errors %llu\nbackground_errors %llu\nstatus_429 %llu\n"
             "replies_lost %llu\nserved %llu\nwaited %llu\nlate_replies %llu\npeak_inflight %u\n"
             "wait_sum %.9g\nbusy_area %.9g\nwasted_work_s %.9g\nworkers %u\nexpired_skipped %llu\nshed %llu\n"
-            "buckets %zu\n",
+            "concurrency_rejected %llu\nbuckets %zu\n",
             (unsigned long long)s->calls, (unsigned long long)s->rejected, (unsigned long long)s->outage_errors,
             (unsigned long long)s->background_errors, (unsigned long long)s->status_429,
             (unsigned long long)s->replies_lost, (unsigned long long)s->served, (unsigned long long)s->waited,
             (unsigned long long)s->late, s->peak_inflight, s->wait_sum, s->busy_area, s->wasted, s->spec->workers,
-            (unsigned long long)s->expired_skipped, (unsigned long long)s->shed, hi);
+            (unsigned long long)s->expired_skipped, (unsigned long long)s->shed,
+            (unsigned long long)s->concurrency_rejected, hi);
         for (size_t i = 0; i < hi; i++)
             o += (size_t)snprintf(t + o, cap - o, "b %u %u\n", s->arrivals[i], s->inflight[i]);
     }
@@ -481,12 +511,14 @@ int backend_init(backend *s, const model_spec *spec)
     if (!s->heap || series_alloc(s, spec->bucket_s, spec->horizon_s) != 0 || rng_init(&s->rng, 1) != 0)
         return -1;
     s->tokens = spec->burst > 0 ? spec->burst : fmax(1, spec->rate_limit_rps);
+    lim_init(&s->lim, spec);
     return 0;
 }
 
 void backend_free(backend *s)
 {
     rng_free(&s->rng);
+    lim_free(&s->lim);
     herd_free(s->heap);
     herd_free(s->arrivals);
     herd_free(s->inflight);

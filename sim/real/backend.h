@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "../engine/rng.h"
+#include "../model/limiter.h"
 #include "real.h"
 
 struct MHD_Connection;
@@ -32,6 +33,7 @@ typedef struct job {
     double service;         /* its service time */
     int answer;             /* the status to send when resumed; 0: close unanswered */
     bool served;            /* the answer is a served reply */
+    uint32_t lim;           /* its slot in the concurrency limiter, if one is configured */
 } job;
 
 /* The simulated server; every field under mu. */
@@ -48,10 +50,12 @@ typedef struct backend {
     job **heap;             /* in service, by due time; workers places */
     job *held;              /* black-holed and lost replies */
     double tokens, tokens_at;
+    srv_limiter lim;        /* [server] concurrency_limiter (model/limiter.h) */
     /* counters since the reset */
     uint64_t requests_total; /* since the start, for --max-requests */
     uint64_t calls, rejected, outage_errors, background_errors, status_429, replies_lost, served, waited, late;
     uint64_t expired_skipped, shed; /* drop_expired skips; sheddable requests shed */
+    uint64_t concurrency_rejected;
     uint32_t peak_inflight;
     double wait_sum, busy_area, busy_since, wasted;
     uint32_t *arrivals, *inflight; /* per bucket */

@@ -151,7 +151,8 @@ int drive_stats_server(drive_conn *conn, metrics *m, timeseries *ts, char *err, 
     static const char *const names[] = {"calls",  "rejected", "outage_errors", "background_errors",
                                         "status_429", "replies_lost", "served", "waited",
                                         "late_replies", "peak_inflight", "wait_sum", "busy_area",
-                                        "wasted_work_s", "workers", "buckets", "expired_skipped", "shed"};
+                                        "wasted_work_s", "workers", "buckets", "expired_skipped", "shed",
+                                        "concurrency_rejected"};
     double v[sizeof names / sizeof names[0]];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!b.len || !stat_value(b.p, names[i], &v[i])) {
@@ -173,6 +174,7 @@ int drive_stats_server(drive_conn *conn, metrics *m, timeseries *ts, char *err, 
     m->wasted_work_s = v[12];
     m->expired_skipped = (uint64_t)v[15];
     m->shed = (uint64_t)v[16];
+    m->concurrency_rejected = (uint64_t)v[17];
     double end = m->completion_time_s;
     m->utilization = end > 0 ? v[11] / (v[13] * end) : NAN;
     /* the server's arrivals and in-flight per bucket replace the client's */

@@ -590,6 +590,7 @@ static const struct {
                         "(drop_expired; no reply: the client had timed out)"},
     {"shed", "sheddable attempts answered 503 at once because the share of busy workers was above "
              "shed_sheddable_above"},
+    {"concurrency_rejected", "attempts answered 503 at once by the server's concurrency limiter (concurrency_limiter)"},
     {"outage_errors", "attempts answered (or swallowed) by an outage"},
     {"background_errors", "attempts answered by the background error mix (error_rate_NNN)"},
     {"gave_up_attempts", "logical failures: attempts exhausted"},

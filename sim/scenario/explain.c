@@ -531,7 +531,14 @@ static void dump(xctx *x)
 
     /* [server] */
     bool limited = s->rate_limit_rps > 0;
-    const char *sv[] = {"kind", "workers", "queue", "queue_discipline", "adaptive_lifo_after_s", "codel_target_s", "codel_interval_s", "drop_expired", "shed_sheddable_above", "service_time_s", "rate_limit_rps", "burst", "retry_after",
+    bool g2 = s->concurrency_limiter == SPEC_CL_GRADIENT2;
+    bool adaptive_cl = g2 || s->concurrency_limiter == SPEC_CL_AIMD;
+    const char *sv[] = {"kind", "workers", "queue", "queue_discipline", "adaptive_lifo_after_s", "codel_target_s", "codel_interval_s",
+                        "drop_expired", "shed_sheddable_above",
+                        "concurrency_limiter", "concurrency_limit", "limiter_min", "limiter_max", "aimd_backoff_ratio",
+                        "aimd_timeout_s", "gradient2_smoothing", "gradient2_rtt_tolerance", "gradient2_long_window",
+                        "gradient2_queue_size", "gradient2_queue_function", "limiter_window_s",
+                        "limiter_window_size", "service_time_s", "rate_limit_rps", "burst", "retry_after",
                         "retry_after_s", "retry_after_format", "retry_after_on_503", "ratelimit_reset",
                         "load_slowdown", "overload_signal", "reply_loss_rate", "capacity_file"};
     const char *svw[] = {
@@ -561,6 +568,20 @@ static void dump(xctx *x)
         : !any_sheddable   ? "no traffic is sheddable ([clients] or [tool] priority)"
         : !shedding        ? "0: no shedding"
                            : NULL,
+        occ ? "kind is occ: no workers to limit" : NULL,
+        occ ? "kind is occ: no workers to limit" : s->concurrency_limiter == SPEC_CL_NONE ? "concurrency_limiter is none" : NULL,
+        occ ? "kind is occ: no workers to limit" : !adaptive_cl ? "concurrency_limiter is not aimd or gradient2" : NULL,
+        occ ? "kind is occ: no workers to limit" : !adaptive_cl ? "concurrency_limiter is not aimd or gradient2" : NULL,
+        occ ? "kind is occ: no workers to limit" : s->concurrency_limiter != SPEC_CL_AIMD ? "concurrency_limiter is not aimd" : NULL,
+        occ ? "kind is occ: no workers to limit" : s->concurrency_limiter != SPEC_CL_AIMD ? "concurrency_limiter is not aimd" : NULL,
+        occ ? "kind is occ: no workers to limit" : !g2 ? "concurrency_limiter is not gradient2" : NULL,
+        occ ? "kind is occ: no workers to limit" : !g2 ? "concurrency_limiter is not gradient2" : NULL,
+        occ ? "kind is occ: no workers to limit" : !g2 ? "concurrency_limiter is not gradient2" : NULL,
+        occ ? "kind is occ: no workers to limit" : !g2 ? "concurrency_limiter is not gradient2" : NULL,
+        occ ? "kind is occ: no workers to limit" : !g2 ? "concurrency_limiter is not gradient2" : NULL,
+        occ ? "kind is occ: no workers to limit" : !adaptive_cl ? "concurrency_limiter is not aimd or gradient2" : NULL,
+        occ ? "kind is occ: no workers to limit" : !adaptive_cl ? "concurrency_limiter is not aimd or gradient2"
+        : !(s->limiter_window_s > 0) ? "limiter_window_s is 0: every sample is passed on" : NULL,
         NULL,
         NULL,
         !limited ? "rate_limit_rps is 0: no token bucket" : NULL,

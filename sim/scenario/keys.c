@@ -28,6 +28,8 @@ static const char *const hedge_mode_names[] = {"percentile", "fixed", NULL};
 static const char *const kind_names[] = {"queue", "occ", NULL};
 static const char *const qdisc_names[] = {"fifo", "lifo", "adaptive_lifo", NULL};
 static const char *const priority_names[] = {"critical", "sheddable", NULL};
+static const char *const climiter_names[] = {"none", "fixed", "aimd", "gradient2", NULL};
+static const char *const g2queue_names[] = {"constant", "sqrt", "log10", NULL};
 static const char *const ts_names[] = {"all", "first", "none", NULL};
 
 #define C(f) offsetof(scn_config, f)
@@ -215,6 +217,46 @@ const key scn_key_table[] = {
      "Priority shedding: while the share of busy workers is above this fraction, an arriving sheddable "
      "attempt ([clients] / [tool] priority) is answered 503 at once (counted as shed); critical ones "
      "proceed. See doc/server.md."},
+    {"server", "concurrency_limiter", K_ENUM, C(concurrency_limiter), 0, 0, climiter_names, "", "none",
+     "A concurrency limit in front of the workers and the queue, as Netflix/concurrency-limits' SimpleLimiter "
+     "applies one: an attempt arriving while the attempts admitted and not yet answered (in service or "
+     "queued) are at the limit is answered 503 at once (counted as concurrency_rejected). none; fixed "
+     "(concurrency_limit); aimd (AIMDLimit) or gradient2 (Gradient2Limit), whose limit adapts to each "
+     "admitted attempt's RTT at the server, from admission to its answer. See doc/server.md."},
+    {"server", "concurrency_limit", K_U32, C(concurrency_limit), 1, 1000000, NULL, "", "20",
+     "fixed: the limit; aimd, gradient2: the initial limit (Netflix's initialLimit, 20)."},
+    {"server", "limiter_min", K_U32, C(limiter_min), 1, 1000000, NULL, "", "20",
+     "aimd, gradient2: the smallest limit (Netflix's minLimit, 20)."},
+    {"server", "limiter_max", K_U32, C(limiter_max), 1, 1000000, NULL, "", "200",
+     "aimd, gradient2: the largest limit (Netflix's maxLimit / maxConcurrency, 200)."},
+    {"server", "aimd_backoff_ratio", K_DOUBLE, C(aimd_backoff_ratio), 0.5, 0.999999, NULL, "", "0.9",
+     "aimd: on a drop the limit becomes floor(limit x ratio); Netflix's backoffRatio, in [0.5, 1)."},
+    {"server", "aimd_timeout_s", K_DOUBLE, C(aimd_timeout_s), 1e-9, 1e9, NULL, "s", "5",
+     "aimd: an RTT above this counts as a drop (Netflix's timeout, 5 s)."},
+    {"server", "gradient2_smoothing", K_DOUBLE, C(gradient2_smoothing), 1e-9, 1, NULL, "", "0.2",
+     "gradient2: the new limit is limit x (1 - smoothing) + estimate x smoothing (Netflix's smoothing, 0.2)."},
+    {"server", "gradient2_rtt_tolerance", K_DOUBLE, C(gradient2_rtt_tolerance), 1, 1e9, NULL, "", "1.5",
+     "gradient2: gradient = clamp(tolerance x long RTT / RTT, 0.5, 1): the RTT growth tolerated before the "
+     "limit shrinks (Netflix's rttTolerance, 1.5)."},
+    {"server", "gradient2_long_window", K_U32, C(gradient2_long_window), 1, 1000000000, NULL, "", "600",
+     "gradient2: the long-term RTT is an exponential average with factor 2 / (window + 1), after a plain "
+     "mean of the first 10 samples (Netflix's longWindow, 600 samples)."},
+    {"server", "gradient2_queue_size", K_U32, C(gradient2_queue_size), 0, 1000000, NULL, "", "4",
+     "gradient2: the queue allowance added to limit x gradient (Netflix's queueSize, 4); with a "
+     "gradient2_queue_function, its baseline."},
+    {"server", "gradient2_queue_function", K_ENUM, C(gradient2_queue_function), 0, 0, g2queue_names, "",
+     "constant",
+     "gradient2: the allowance as a function of the limit: constant (gradient2_queue_size), sqrt "
+     "(max(queue_size, max(1, floor(sqrt(limit)))), SquareRootFunction) or log10 (max(1, floor(log10(limit))) + "
+     "queue_size, Log10RootIntFunction)."},
+    {"server", "limiter_window_s", K_DOUBLE, C(limiter_window_s), 0, 1e9, NULL, "s", "0 (every sample)",
+     "aimd, gradient2: 0 feeds the limit every sample, as a bare Limit; a window (at least 0.1 s) wraps it in "
+     "Netflix's WindowedLimit, as their README configures a server: samples of an RTT under 100 us are "
+     "ignored, the others are gathered until one ends more than the window after the last update, and a "
+     "window of at least limiter_window_size samples is passed on as one sample (mean RTT, largest "
+     "in-flight count, dropped if any was); a smaller one is discarded. Netflix's default window is 1 s."},
+    {"server", "limiter_window_size", K_U32, C(limiter_window_size), 10, 1000000000, NULL, "", "10",
+     "With limiter_window_s: the samples a window needs (WindowedLimit's windowSize, at least 10)."},
     {"server", "service_time_s", K_DIST, C(service), 0, 0, NULL, "s", "exponential(0.1)",
      "Service time of one attempt."},
     {"server", "rate_limit_rps", K_DOUBLE, C(rate_limit_rps), 0, 1e9, NULL, "1/s", "0",

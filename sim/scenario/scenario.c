@@ -51,6 +51,17 @@ void scn_defaults(scn_config *c)
     c->queue = 1000;
     c->adaptive_lifo_after_s = 0.1;
     c->codel_interval_s = 0.1;
+    /* Netflix/concurrency-limits' defaults (AIMDLimit.Builder, Gradient2Limit.Builder) */
+    c->concurrency_limit = 20;
+    c->limiter_min = 20;
+    c->limiter_max = 200;
+    c->aimd_backoff_ratio = 0.9;
+    c->aimd_timeout_s = 5;
+    c->gradient2_smoothing = 0.2;
+    c->gradient2_rtt_tolerance = 1.5;
+    c->gradient2_long_window = 600;
+    c->gradient2_queue_size = 4;
+    c->limiter_window_size = 10; /* WindowedLimit.Builder */
     c->service = (dist){.kind = DIST_EXPONENTIAL, .a = 0.1};
     c->policy = hp_policy_defaults();
     c->policy.strategy = HP_EXPONENTIAL;

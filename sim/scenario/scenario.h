@@ -156,6 +156,15 @@ typedef struct scn_config {
     double adaptive_lifo_after_s; /* adaptive_lifo: LIFO once the oldest waited longer */
     double codel_target_s;      /* CoDel target (0: none) */
     double codel_interval_s;    /* CoDel interval */
+    spec_climiter concurrency_limiter; /* none, fixed, aimd, gradient2 */
+    uint32_t concurrency_limit; /* fixed limit / initial limit */
+    uint32_t limiter_min, limiter_max;
+    double aimd_backoff_ratio, aimd_timeout_s;
+    double gradient2_smoothing, gradient2_rtt_tolerance;
+    uint32_t gradient2_long_window, gradient2_queue_size;
+    spec_g2queue gradient2_queue_function;
+    double limiter_window_s;
+    uint32_t limiter_window_size;
     bool drop_expired;          /* skip attempts whose propagated deadline passed */
     double shed_sheddable_above; /* busy share above which sheddable attempts are rejected (0: none) */
     dist service;

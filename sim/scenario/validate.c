@@ -315,6 +315,40 @@ int scn_check(const scn_config *c, const scn_origins *from, char err[static SCN_
             BAD(line_of(from, "run", "baseline"), "[run] baseline = %s is not one of the strategies run",
                 hp_strategy_name((hp_strategy)c->baseline));
     }
+    if (c->concurrency_limiter == SPEC_CL_AIMD || c->concurrency_limiter == SPEC_CL_GRADIENT2) {
+        if (c->limiter_min > c->limiter_max) {
+            int l = line_of(from, "server", "limiter_min");
+            BAD(l ? l : line_of(from, "server", "limiter_max"),
+                "[server] limiter_min (%u) is above limiter_max (%u); expected limiter_min <= limiter_max",
+                c->limiter_min, c->limiter_max);
+        }
+        if (c->concurrency_limit < c->limiter_min || c->concurrency_limit > c->limiter_max) {
+            int l = line_of(from, "server", "concurrency_limit");
+            BAD(l ? l : line_of(from, "server", "concurrency_limiter"),
+                "[server] concurrency_limit (%u, the initial limit) is outside [limiter_min, limiter_max] = [%u, %u]; "
+                "expected limiter_min <= concurrency_limit <= limiter_max",
+                c->concurrency_limit, c->limiter_min, c->limiter_max);
+        }
+    }
+    if (c->limiter_window_s > 0 && c->limiter_window_s < 0.1)
+        BAD(line_of(from, "server", "limiter_window_s"),
+            "[server] limiter_window_s = %g s: WindowedLimit's window is at least 0.1 s; expected 0 (no window) or "
+            "a number in [0.1, 1e9]", c->limiter_window_s);
+    if (c->concurrency_limiter != SPEC_CL_NONE && c->kind == SPEC_SERVER_QUEUE && !c->capacity) {
+        /* the attempts admitted are at most workers + queue: a limit
+         * above that never rejects anything */
+        uint64_t room = (uint64_t)c->workers + c->queue;
+        uint32_t lo = c->concurrency_limiter == SPEC_CL_FIXED ? c->concurrency_limit
+                      : c->concurrency_limit < c->limiter_min ? c->concurrency_limit
+                                                              : c->limiter_min;
+        if (lo > room) {
+            int l = line_of(from, "server", c->concurrency_limiter == SPEC_CL_FIXED ? "concurrency_limit" : "limiter_min");
+            BAD(l ? l : line_of(from, "server", "concurrency_limiter"),
+                "[server] concurrency_limiter: no effect, because its limit (at least %u) is above workers + queue "
+                "(%llu), so it never rejects an attempt; expected a limit of at most %llu",
+                lo, (unsigned long long)room, (unsigned long long)room);
+        }
+    }
     if (c->kind == SPEC_SERVER_OCC) {
         int l = line_of(from, "server", "kind");
         if (c->noutages)

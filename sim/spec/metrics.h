@@ -30,7 +30,7 @@ typedef enum metric_agg { AGG_MEAN, AGG_PROPORTION, AGG_DEFINED } metric_agg;
  * runs. */
 #define SPEC_METRICS(U, D, P, DEF)                                                                             \
     U(clients) D(completion_time_s) U(calls) U(refused) U(successes) U(failures) U(unfinished) U(retries)     \
-    U(timeouts) U(late_replies) U(rejected) U(codel_dropped) U(expired_skipped) U(shed) U(outage_errors) U(background_errors) U(gave_up_attempts)         \
+    U(timeouts) U(late_replies) U(rejected) U(codel_dropped) U(expired_skipped) U(shed) U(concurrency_rejected) U(outage_errors) U(background_errors) U(gave_up_attempts)         \
     U(non_retryable_failures) U(non_retryable_replies) U(unknown_outcomes) U(gave_up_budget) U(effects)       \
     U(duplicate_effects) U(lost_operations) U(status_429) U(retries_after_honoured) U(replies_lost)           \
     D(wasted_work_s) D(amplification) U(tasks) U(task_successes) D(task_success_rate) D(mean_task_latency_s) \

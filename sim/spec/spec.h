@@ -45,6 +45,9 @@ typedef enum spec_keys { SPEC_KEYS_NONE = 0, SPEC_KEYS_LOGICAL_OP, SPEC_KEYS_ATT
 typedef enum spec_enforce { SPEC_ENFORCE_UNIQUE = 0, SPEC_ENFORCE_CHECK_THEN_ACT } spec_enforce;
 typedef enum spec_retry_after { SPEC_RA_NONE = 0, SPEC_RA_FIXED, SPEC_RA_HONEST } spec_retry_after;
 typedef enum spec_qdisc { SPEC_QD_FIFO = 0, SPEC_QD_LIFO, SPEC_QD_ADAPTIVE_LIFO } spec_qdisc;
+/* [server] concurrency_limiter (sim/model/limiter.h) and gradient2's queue size function */
+typedef enum spec_climiter { SPEC_CL_NONE = 0, SPEC_CL_FIXED, SPEC_CL_AIMD, SPEC_CL_GRADIENT2 } spec_climiter;
+typedef enum spec_g2queue { SPEC_G2Q_CONSTANT = 0, SPEC_G2Q_SQRT, SPEC_G2Q_LOG10 } spec_g2queue;
 typedef enum spec_layer_kind { SPEC_LAYER_PLAIN = 0, SPEC_LAYER_LLM } spec_layer_kind;
 
 typedef struct spec_outage {
@@ -124,6 +127,18 @@ typedef struct model_spec {
     double adaptive_lifo_after_s; /* adaptive_lifo: LIFO once the oldest waited longer */
     double codel_target_s;      /* CoDel's target queueing time (0: no CoDel) */
     double codel_interval_s;    /* CoDel's interval */
+    spec_climiter concurrency_limiter; /* the server's concurrency limit (none: no limit) */
+    uint32_t concurrency_limit; /* fixed: the limit; aimd, gradient2: the initial limit */
+    uint32_t limiter_min, limiter_max; /* aimd, gradient2: the limit's bounds */
+    double aimd_backoff_ratio;  /* aimd: the limit's factor on a drop */
+    double aimd_timeout_s;      /* aimd: an RTT above this counts as a drop */
+    double gradient2_smoothing; /* gradient2: weight of the new estimate */
+    double gradient2_rtt_tolerance; /* gradient2: RTT growth tolerated before shrinking */
+    uint32_t gradient2_long_window; /* gradient2: samples of the long-term RTT average */
+    uint32_t gradient2_queue_size; /* gradient2: the queue allowance (its function's baseline) */
+    spec_g2queue gradient2_queue_function; /* gradient2: constant, sqrt or log10 of the limit */
+    double limiter_window_s;    /* aimd, gradient2: WindowedLimit's window (0: every sample) */
+    uint32_t limiter_window_size; /* ... and the samples a window needs */
     bool drop_expired;          /* skip, unserved, an attempt whose propagated deadline passed */
     double shed_sheddable_above; /* reject sheddable attempts while busy/workers exceeds it (0: never) */
     dist service;
