@@ -18,33 +18,21 @@
  *     baseline_variant, trigger_*, recovery_*, name) are always printed:
  *     they shape outputs, not the model, and are checked there.
  *
- * The no-op rule that reads this text is in effect.c.
+ * [server]'s lines, with the reasons its keys go unread, are in
+ * explain_server.c.  The no-op rule that reads this text is in effect.c.
  */
-#include "keys.h"
+#include "explain.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "../base/alloc.h"
 
-#define KEYTXT 160
 
-typedef struct xctx {
-    FILE *f;
-    const scn_config *c;
-    model_spec spec;
-    const char *path;
-    const char *const *sets;
-    int nsets;
-    bool origins;
-    hp_strategy strategies[HP_STRATEGY_COUNT];
-    uint32_t nstrategies;
-    bool ra_sent, reset_sent, any_timeout, obeys_overload, adaptive;
-} xctx;
 
 /* ---- origins -------------------------------------------------------- */
 
-static void origin_text(const xctx *x, int code, char *out, size_t n)
+void scn_x_origin_text(const xctx *x, int code, char *out, size_t n)
 {
     const scn_config *c = x->c;
     if (code == 0)
@@ -80,11 +68,11 @@ static void retry_origin(const xctx *x, const char *name, char *out, size_t n)
     int code = x->c->origin[i];
     if (code == 0 && scn_preset_sets(x->c->retry_preset, &scn_key_table[i])) {
         char p[128];
-        origin_text(x, x->c->origin[key_index("retry", "preset")], p, sizeof p);
+        scn_x_origin_text(x, x->c->origin[key_index("retry", "preset")], p, sizeof p);
         snprintf(out, n, "preset %s (%s)", scn_preset_name(x->c->retry_preset), p);
         return;
     }
-    origin_text(x, code, out, n);
+    scn_x_origin_text(x, code, out, n);
 }
 
 /* Where a tool's or layer's policy value of key name came from: its own
@@ -94,13 +82,13 @@ static void section_origin(const xctx *x, const scn_tool *t, const char *kind, c
 {
     size_t first = scn_first_key(kind), i = key_index(kind, name);
     if (t && i < scn_key_count && (t->set >> (i - first) & 1)) {
-        origin_text(x, t->origin[i - first], out, n);
+        scn_x_origin_text(x, t->origin[i - first], out, n);
         return;
     }
     size_t r = key_index("retry", name);
     if (t && t->preset >= 0 && r < scn_key_count && scn_preset_sets(t->preset, &scn_key_table[r])) {
         char p[128];
-        origin_text(x, t->origin[key_index(kind, "preset") - first], p, sizeof p);
+        scn_x_origin_text(x, t->origin[key_index(kind, "preset") - first], p, sizeof p);
         snprintf(out, n, "preset %s (%s)", scn_preset_name(t->preset), p);
         return;
     }
@@ -111,7 +99,7 @@ void scn_origin_label(const scn_config *c, const char *path, const char *const *
                       size_t n)
 {
     xctx x = {.c = c, .path = path, .sets = sets, .nsets = nsets};
-    origin_text(&x, code, out, n);
+    scn_x_origin_text(&x, code, out, n);
 }
 
 size_t scn_key_find(const char *section, const char *name)
@@ -123,7 +111,7 @@ size_t scn_key_find(const char *section, const char *name)
 
 /* One line: "  KEY = VALUE", with origins "  # ORIGIN"; a value the model
  * does not read (why != NULL) is left out of the canonical text. */
-static void put(xctx *x, const char *kname, const char *value, const char *origin, const char *why)
+void scn_x_put(xctx *x, const char *kname, const char *value, const char *origin, const char *why)
 {
     if (!x->origins) {
         if (!why)
@@ -138,13 +126,8 @@ static void put(xctx *x, const char *kname, const char *value, const char *origi
         fprintf(x->f, "%-52s # %s\n", left, origin);
 }
 
-/* v in the fewest significant digits that read back as the same double
- * (15, 16 or 17): canonical, and 0.005 rather than 0.0050000000000000001. */
-typedef struct numtxt {
-    char s[32];
-} numtxt;
 
-static numtxt num(double v)
+numtxt scn_x_num(double v)
 {
     numtxt t;
     for (int prec = 15; prec <= 17; prec++) {
@@ -163,9 +146,9 @@ static void fmt_dist(const dist *d, char *out, size_t n)
     if (d->kind == DIST_EMPIRICAL || d->kind == DIST_MIXTURE)
         snprintf(out, n, "%s(data entry %u)", nm, (unsigned)d->ref);
     else if (d->kind == DIST_CONSTANT || d->kind == DIST_EXPONENTIAL)
-        snprintf(out, n, "%s(%s)", nm, num(d->a).s);
+        snprintf(out, n, "%s(%s)", nm, scn_x_num(d->a).s);
     else
-        snprintf(out, n, "%s(%s, %s)", nm, num(d->a).s, num(d->b).s);
+        snprintf(out, n, "%s(%s, %s)", nm, scn_x_num(d->a).s, scn_x_num(d->b).s);
 }
 
 static void fmt_classes(uint32_t mask, const char *none, char *out, size_t n)
@@ -184,12 +167,12 @@ static void fmt_field(const key *k, const void *field, char *out, size_t n)
 {
     switch (k->type) {
     case K_DOUBLE:
-        snprintf(out, n, "%s", num(*(const double *)field).s);
+        snprintf(out, n, "%s", scn_x_num(*(const double *)field).s);
         break;
     case K_WINDOW: {
         const double *w = field;
         if (w[1] > w[0])
-            snprintf(out, n, "%s:%s", num(w[0]).s, num(w[1]).s);
+            snprintf(out, n, "%s:%s", scn_x_num(w[0]).s, scn_x_num(w[1]).s);
         else
             snprintf(out, n, "none");
         break;
@@ -237,11 +220,11 @@ static void fmt_field(const key *k, const void *field, char *out, size_t n)
     case K_DELAY: {
         const hp_policy *p = field;
         if (p->delay_kind == HP_DELAY_UNIFORM)
-            snprintf(out, n, "uniform(%s, %s)", num(p->delay_a).s, num(p->delay_b).s);
+            snprintf(out, n, "uniform(%s, %s)", scn_x_num(p->delay_a).s, scn_x_num(p->delay_b).s);
         else if (p->delay_kind == HP_DELAY_CONSTANT)
-            snprintf(out, n, "constant(%s)", num(p->delay_a).s);
+            snprintf(out, n, "constant(%s)", scn_x_num(p->delay_a).s);
         else if (p->delay_a > 0)
-            snprintf(out, n, "exponential(%s)", num(p->delay_a).s);
+            snprintf(out, n, "exponential(%s)", scn_x_num(p->delay_a).s);
         else
             snprintf(out, n, "exponential(base_s)");
         break;
@@ -267,9 +250,9 @@ static void put_key(xctx *x, const char *section, const char *name, const char *
         snprintf(v, sizeof v, "%s", b < 0 ? "none" : hp_strategy_name((hp_strategy)b));
     } else
         fmt_field(k, (const char *)x->c + k->off, v, sizeof v);
-    origin_text(x, x->c->origin[i], o, sizeof o);
+    scn_x_origin_text(x, x->c->origin[i], o, sizeof o);
     snprintf(full, sizeof full, "%s.%s", section, name);
-    put(x, full, v, o, why);
+    scn_x_put(x, full, v, o, why);
 }
 
 /* ---- the retry loops -------------------------------------------------- */
@@ -328,13 +311,13 @@ static void put_loop(xctx *x, const char *title, const char *prefix, const char 
         if (own)
             section_origin(x, t, kind, "strategy", so, sizeof so);
         else if (x->c->nstrategies)
-            origin_text(x, x->c->origin[key_index("run", "strategies")], so, sizeof so);
+            scn_x_origin_text(x, x->c->origin[key_index("run", "strategies")], so, sizeof so);
         else
             retry_origin(x, "strategy", so, sizeof so);
         section_origin(x, t, kind, "jitter", jo, sizeof jo);
         snprintf(o, sizeof o, "strategy: %s%s; jitter: %s", own ? "" : "compared, ", so, jo);
     }
-    put(x, kn, v, o, retries ? NULL : "max_attempts is 1: no retry");
+    scn_x_put(x, kn, v, o, retries ? NULL : "max_attempts is 1: no retry");
 
     size_t first = scn_first_key("retry");
     for (size_t i = first; i < scn_key_count && !strcmp(scn_key_table[i].section, "retry"); i++) {
@@ -388,7 +371,7 @@ static void put_loop(xctx *x, const char *title, const char *prefix, const char 
             snprintf(o, sizeof o, "preset %s (inner loop)", inner_of);
         else
             section_origin(x, t, kind, n, o, sizeof o);
-        put(x, kn, v, o, why);
+        scn_x_put(x, kn, v, o, why);
     }
     /* what no key sets directly: the classes a preset limits retries to, a key */
     snprintf(kn, sizeof kn, "%s.%s", prefix, t && !strcmp(kind, "layer") ? "retry_on" : "retry_only");
@@ -399,15 +382,15 @@ static void put_loop(xctx *x, const char *title, const char *prefix, const char 
         snprintf(o, sizeof o, "preset %s (inner loop)", inner_of);
     else
         section_origin(x, t, kind, "preset", o, sizeof o);
-    put(x, kn, v, o, retries ? NULL : "max_attempts is 1: no retry");
+    scn_x_put(x, kn, v, o, retries ? NULL : "max_attempts is 1: no retry");
     snprintf(kn, sizeof kn, "%s.idempotency_key", prefix);
-    origin_text(x, x->c->origin[key_index("idempotency", "keys")], o, sizeof o);
-    put(x, kn, p->idempotency_key ? "true" : "false", o, NULL);
+    scn_x_origin_text(x, x->c->origin[key_index("idempotency", "keys")], o, sizeof o);
+    scn_x_put(x, kn, p->idempotency_key ? "true" : "false", o, NULL);
 }
 
 /* ---- the whole point ------------------------------------------------ */
 
-static void put_section(xctx *x, const char *section, const char *const *names, const char *const *whys, size_t n)
+void scn_x_put_section(xctx *x, const char *section, const char *const *names, const char *const *whys, size_t n)
 {
     fprintf(x->f, x->origins ? "[%s]\n" : "%s\n", section);
     for (size_t i = 0; i < n; i++)
@@ -456,13 +439,13 @@ static void dump(xctx *x)
     for (uint32_t i = 0; i < x->nstrategies && u < sizeof v; i++)
         u += (size_t)snprintf(v + u, sizeof v - u, "%s%s", i ? ", " : "", hp_strategy_name(x->strategies[i]));
     if (c->nstrategies)
-        origin_text(x, c->origin[key_index("run", "strategies")], o, sizeof o);
+        scn_x_origin_text(x, c->origin[key_index("run", "strategies")], o, sizeof o);
     else
         retry_origin(x, "strategy", o, sizeof o);
-    put(x, "run.strategies", v, o, NULL);
+    scn_x_put(x, "run.strategies", v, o, NULL);
     if (c->nstrategies) {
         retry_origin(x, "strategy", o, sizeof o);
-        put(x, "retry.strategy", hp_strategy_name(c->policy.strategy), o,
+        scn_x_put(x, "retry.strategy", hp_strategy_name(c->policy.strategy), o,
             "[run] strategies replaces it: every loop without its own strategy runs each compared one");
     }
     put_key(x, "run", "horizon_s", NULL);
@@ -495,6 +478,7 @@ static void dump(xctx *x)
         own_priorities &= c->tools[t].priority >= 0;
         any_sheddable |= s->tools[t].sheddable;
     }
+    x->any_sheddable = any_sheddable;
     const char *clw[] = {
         trace ? "start = trace: the count is derived from the trace" : NULL,
         NULL,
@@ -520,95 +504,16 @@ static void dump(xctx *x)
             : NULL,
         pool_unused,
     };
-    put_section(x, "clients", cl, clw, sizeof cl / sizeof cl[0]);
+    scn_x_put_section(x, "clients", cl, clw, sizeof cl / sizeof cl[0]);
     if (trace) {
         snprintf(v, sizeof v, "%u", s->clients);
-        put(x, "clients.count (derived)", v, "the trace", NULL);
+        scn_x_put(x, "clients.count (derived)", v, "the trace", NULL);
     }
 
     const char *net[] = {"delay_s", "send_cost_s", "reply_cost_s"};
-    put_section(x, "network", net, NULL, 3);
+    scn_x_put_section(x, "network", net, NULL, 3);
 
-    /* [server] */
-    bool limited = s->rate_limit_rps > 0;
-    bool g2 = s->concurrency_limiter == SPEC_CL_GRADIENT2;
-    bool adaptive_cl = g2 || s->concurrency_limiter == SPEC_CL_AIMD;
-    const char *sv[] = {"kind", "workers", "queue", "queue_discipline", "adaptive_lifo_after_s", "codel_target_s", "codel_interval_s",
-                        "drop_expired", "shed_sheddable_above",
-                        "concurrency_limiter", "concurrency_limit", "limiter_min", "limiter_max", "aimd_backoff_ratio",
-                        "aimd_timeout_s", "gradient2_smoothing", "gradient2_rtt_tolerance", "gradient2_long_window",
-                        "gradient2_queue_size", "gradient2_queue_function", "limiter_window_s",
-                        "limiter_window_size", "service_time_s", "rate_limit_rps", "burst", "retry_after",
-                        "retry_after_s", "retry_after_format", "retry_after_on_503", "ratelimit_reset",
-                        "load_slowdown", "overload_signal", "reply_loss_rate", "capacity_file"};
-    const char *svw[] = {
-        NULL,
-        NULL,
-        NULL,
-        s->kind == SPEC_SERVER_OCC ? "kind is occ: no queue"
-        : s->queue == 0            ? "queue is 0: nothing waits"
-                                   : NULL,
-        s->kind == SPEC_SERVER_OCC ? "kind is occ: no queue"
-        : s->queue == 0            ? "queue is 0: nothing waits"
-        : s->queue_discipline != SPEC_QD_ADAPTIVE_LIFO ? "queue_discipline is not adaptive_lifo"
-                                                        : NULL,
-        s->kind == SPEC_SERVER_OCC ? "kind is occ: no queue"
-        : s->queue == 0            ? "queue is 0: nothing waits"
-                                   : NULL,
-        s->kind == SPEC_SERVER_OCC ? "kind is occ: no queue"
-        : s->queue == 0            ? "queue is 0: nothing waits"
-        : !(s->codel_target_s > 0) ? "codel_target_s is 0: no CoDel"
-                                   : NULL,
-        occ                ? "kind is occ: no queue"
-        : !x->any_timeout  ? "no attempt has a timeout or a budget: no deadline to carry"
-        : s->queue == 0 && !(s->send_cost_s > 0)
-            ? "queue is 0 and send_cost_s is 0: every attempt starts service on arrival, with time left"
-            : NULL,
-        occ                ? "kind is occ: no workers to share"
-        : !any_sheddable   ? "no traffic is sheddable ([clients] or [tool] priority)"
-        : !shedding        ? "0: no shedding"
-                           : NULL,
-        occ ? "kind is occ: no workers to limit" : NULL,
-        occ ? "kind is occ: no workers to limit" : s->concurrency_limiter == SPEC_CL_NONE ? "concurrency_limiter is none" : NULL,
-        occ ? "kind is occ: no workers to limit" : !adaptive_cl ? "concurrency_limiter is not aimd or gradient2" : NULL,
-        occ ? "kind is occ: no workers to limit" : !adaptive_cl ? "concurrency_limiter is not aimd or gradient2" : NULL,
-        occ ? "kind is occ: no workers to limit" : s->concurrency_limiter != SPEC_CL_AIMD ? "concurrency_limiter is not aimd" : NULL,
-        occ ? "kind is occ: no workers to limit" : s->concurrency_limiter != SPEC_CL_AIMD ? "concurrency_limiter is not aimd" : NULL,
-        occ ? "kind is occ: no workers to limit" : !g2 ? "concurrency_limiter is not gradient2" : NULL,
-        occ ? "kind is occ: no workers to limit" : !g2 ? "concurrency_limiter is not gradient2" : NULL,
-        occ ? "kind is occ: no workers to limit" : !g2 ? "concurrency_limiter is not gradient2" : NULL,
-        occ ? "kind is occ: no workers to limit" : !g2 ? "concurrency_limiter is not gradient2" : NULL,
-        occ ? "kind is occ: no workers to limit" : !g2 ? "concurrency_limiter is not gradient2" : NULL,
-        occ ? "kind is occ: no workers to limit" : !adaptive_cl ? "concurrency_limiter is not aimd or gradient2" : NULL,
-        occ ? "kind is occ: no workers to limit" : !adaptive_cl ? "concurrency_limiter is not aimd or gradient2"
-        : !(s->limiter_window_s > 0) ? "limiter_window_s is 0: every sample is passed on" : NULL,
-        NULL,
-        NULL,
-        !limited ? "rate_limit_rps is 0: no token bucket" : NULL,
-        !limited ? "rate_limit_rps is 0: no 429s" : NULL,
-        !((limited && s->retry_after == SPEC_RA_FIXED) || s->retry_after_on_503)
-            ? "no Retry-After of retry_after_s is sent (retry_after = fixed with a rate limit, or retry_after_on_503)"
-            : NULL,
-        !((limited && s->retry_after != SPEC_RA_NONE) || s->retry_after_on_503) ? "no Retry-After is sent" : NULL,
-        NULL,
-        !limited ? "rate_limit_rps is 0: no 429s" : NULL,
-        NULL,
-        !x->obeys_overload ? "no [layer] has obey_overload" : NULL,
-        NULL,
-        NULL,
-    };
-    put_section(x, "server", sv, svw, sizeof sv / sizeof sv[0]);
-    for (uint32_t i = 0; i < c->nerrors; i++) {
-        char k[64];
-        if (c->errors[i].outcome > 0)
-            snprintf(k, sizeof k, "server.error_rate_%d", c->errors[i].outcome);
-        else
-            snprintf(k, sizeof k, "server.error_rate_%s",
-                     c->errors[i].outcome == HP_OUTCOME_CONN_REFUSED ? "connection_refused" : "connection_reset");
-        snprintf(v, sizeof v, "%s", num(c->errors[i].p).s);
-        origin_text(x, c->error_origin[i], o, sizeof o);
-        put(x, k, v, o, NULL);
-    }
+    scn_x_server(x);
 
     /* outages, in time order (their names are labels only) */
     for (uint32_t j = 0; j < s->noutages; j++) {
@@ -637,15 +542,15 @@ static void dump(xctx *x)
             } else
                 fmt_field(ky, (const char *)ot + ky->off, v, sizeof v);
             snprintf(k, sizeof k, "outage %s.%s", ot->name, ky->name);
-            origin_text(x, ot->origin[i - first], o, sizeof o);
-            put(x, k, v, o, why);
+            scn_x_origin_text(x, ot->origin[i - first], o, sizeof o);
+            scn_x_put(x, k, v, o, why);
         }
     }
 
     const char *idem[] = {"keys", "enforcement", "content_collision_p"};
     const char *idw[] = {NULL, c->keys == SPEC_KEYS_NONE ? "keys is none: the server stores no keys" : NULL,
                          c->keys != SPEC_KEYS_CONTENT_HASH ? "keys is not content_hash" : NULL};
-    put_section(x, "idempotency", idem, idw, 3);
+    scn_x_put_section(x, "idempotency", idem, idw, 3);
 
     /* [limits]: each mechanism's parameters only when it is on */
     fprintf(x->f, x->origins ? "[limits]\n" : "limits\n");
@@ -697,10 +602,10 @@ static void dump(xctx *x)
                 fmt_field(ky, (const char *)L + ky->off, v, sizeof v);
                 snprintf(k, sizeof k, "layer %s.%s", L->name, lk[i]);
                 if (L->set >> (ki - lf) & 1)
-                    origin_text(x, L->origin[ki - lf], o, sizeof o);
+                    scn_x_origin_text(x, L->origin[ki - lf], o, sizeof o);
                 else
                     snprintf(o, sizeof o, "default");
-                put(x, k, v, o, why);
+                scn_x_put(x, k, v, o, why);
             }
             const hp_library_preset *lp =
                 L->preset >= SCN_LIBRARY_PRESET ? hp_library_preset_at((uint32_t)(L->preset - SCN_LIBRARY_PRESET)) : NULL;
@@ -723,29 +628,29 @@ static void dump(xctx *x)
             double wsum = 0;
             for (uint32_t i = 0; i < s->ntools; i++)
                 wsum += s->tools[i].weight;
-            snprintf(v, sizeof v, "%s", num(s->tools[t].weight / wsum).s); /* what the model draws with */
+            snprintf(v, sizeof v, "%s", scn_x_num(s->tools[t].weight / wsum).s); /* what the model draws with */
             size_t wi = key_index("tool", "weight");
             if (T->set >> (wi - tf) & 1)
-                origin_text(x, T->origin[wi - tf], o, sizeof o);
+                scn_x_origin_text(x, T->origin[wi - tf], o, sizeof o);
             else
                 snprintf(o, sizeof o, "default");
-            put(x, k, v, o, s->ntools == 1 ? "the only tool: every request uses it" : NULL);
+            scn_x_put(x, k, v, o, s->ntools == 1 ? "the only tool: every request uses it" : NULL);
             snprintf(k, sizeof k, "tool %s.side_effect", T->name);
             size_t ei = key_index("tool", "side_effect");
             if (T->set >> (ei - tf) & 1)
-                origin_text(x, T->origin[ei - tf], o, sizeof o);
+                scn_x_origin_text(x, T->origin[ei - tf], o, sizeof o);
             else if (T->preset >= 0 && T->preset < HP_EFFECT_COUNT)
                 snprintf(o, sizeof o, "preset %s", scn_preset_name(T->preset));
             else
                 snprintf(o, sizeof o, "default");
-            put(x, k, hp_effect_name(s->tools[t].effect), o, NULL);
+            scn_x_put(x, k, hp_effect_name(s->tools[t].effect), o, NULL);
             snprintf(k, sizeof k, "tool %s.priority", T->name);
             size_t pi = key_index("tool", "priority");
             if (T->set >> (pi - tf) & 1)
-                origin_text(x, T->origin[pi - tf], o, sizeof o);
+                scn_x_origin_text(x, T->origin[pi - tf], o, sizeof o);
             else
                 snprintf(o, sizeof o, "[clients] priority");
-            put(x, k, s->tools[t].sheddable ? "sheddable" : "critical", o,
+            scn_x_put(x, k, s->tools[t].sheddable ? "sheddable" : "critical", o,
                 occ ? "kind is occ: no priorities"
                     : !shedding ? "[server] shed_sheddable_above is 0: nothing reads a priority" : NULL);
             if (!s->nlayers) {
