@@ -22,6 +22,7 @@
 #include "../sim/engine/sim.h"
 #include "../sim/model/model.h"
 #include "../sim/scenario/scenario.h"
+#include "modelutil.h"
 
 #define close_to(a, b) assert_true(fabs((a) - (b)) < 1e-9)
 
@@ -318,28 +319,7 @@ static void allocation_failures(void **state)
     set(&c, "clients.count=50");
     set(&c, "clients.hosts=3");
     set(&c, "clients.connections_per_host=2");
-    model_spec spec;
-    scn_compile(&c, &spec);
-    int failures = 0;
-    for (long n = 0; n < 128; n++) {
-        herd_alloc_fail_after(n);
-        sim_t sim;
-        model md;
-        memset(&md, 0, sizeof md);
-        int rc = sim_init(&sim, 7, 0);
-        if (rc == 0)
-            rc = model_init(&md, &spec, scn_data(), HP_FULL_JITTER, &sim);
-        if (rc == 0)
-            rc = model_run(&md);
-        long used = herd_alloc_fail_after(-1);
-        model_free(&md);
-        sim_free(&sim);
-        if (rc != 0)
-            failures++;
-        else if (used <= n)
-            break; /* the run needed at most n allocations: all sites seen */
-    }
-    assert_true(failures >= 10);
+    assert_true(model_allocation_failures(&c, 128) >= 10);
 }
 
 int main(void)

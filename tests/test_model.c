@@ -24,6 +24,7 @@
 #include "../sim/engine/sim.h"
 #include "../sim/model/model.h"
 #include "../sim/scenario/scenario.h"
+#include "modelutil.h"
 
 #define close_to(a, b) assert_true(fabs((a) - (b)) < 1e-9)
 
@@ -784,28 +785,7 @@ static void common_random_numbers(void **state)
  * (under ASan/valgrind) leaks nothing. */
 static void allocation_failures_of(const scn_config *c)
 {
-    model_spec spec;
-    scn_compile(c, &spec);
-    int failures = 0;
-    for (long n = 0; n < 64; n++) {
-        herd_alloc_fail_after(n);
-        sim_t sim;
-        model md;
-        memset(&md, 0, sizeof md);
-        int rc = sim_init(&sim, 7, 0);
-        if (rc == 0)
-            rc = model_init(&md, &spec, scn_data(), HP_FULL_JITTER, &sim);
-        if (rc == 0)
-            rc = model_run(&md);
-        long used = herd_alloc_fail_after(-1);
-        model_free(&md);
-        sim_free(&sim);
-        if (rc != 0)
-            failures++;
-        else if (used <= n)
-            break; /* the run needed at most n allocations: all sites seen */
-    }
-    assert_true(failures >= 3);
+    assert_true(model_allocation_failures(c, 64) >= 3);
 }
 
 static void allocation_failures(void **state)

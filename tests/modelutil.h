@@ -1,0 +1,44 @@
+/*
+ * modelutil.h - what the model's unit tests (test_model.c, test_host.c)
+ * share.  Header only; include after cmocka and the model's headers.
+ */
+#ifndef HERD_TESTS_MODELUTIL_H
+#define HERD_TESTS_MODELUTIL_H
+
+#include <string.h>
+
+#include "../sim/base/alloc.h"
+#include "../sim/engine/sim.h"
+#include "../sim/model/model.h"
+#include "../sim/scenario/scenario.h"
+
+/* Every allocation of one run of c fails in turn (the n-th, n < max_n,
+ * until a run needs no more than n): how many runs reported the failure.
+ * Each failed run must free what it took (ASan/valgrind check that). */
+static inline int model_allocation_failures(const scn_config *c, long max_n)
+{
+    model_spec spec;
+    scn_compile(c, &spec);
+    int failures = 0;
+    for (long n = 0; n < max_n; n++) {
+        herd_alloc_fail_after(n);
+        sim_t sim;
+        model md;
+        memset(&md, 0, sizeof md);
+        int rc = sim_init(&sim, 7, 0);
+        if (rc == 0)
+            rc = model_init(&md, &spec, scn_data(), HP_FULL_JITTER, &sim);
+        if (rc == 0)
+            rc = model_run(&md);
+        long used = herd_alloc_fail_after(-1);
+        model_free(&md);
+        sim_free(&sim);
+        if (rc != 0)
+            failures++;
+        else if (used <= n)
+            break; /* the run needed at most n allocations: all sites seen */
+    }
+    return failures;
+}
+
+#endif
