@@ -71,6 +71,23 @@ static void set(scn_config *c, const char *fmt, ...)
     }
 }
 
+/* A queue fed by n Poisson arrivals at lambda per second with one attempt
+ * each, no network, on `workers` workers; the first warmup seconds left
+ * out.  The caller sets the queue, its discipline and the service. */
+static void poisson_queue(scn_config *c, int seed, double warmup, int n, double lambda, int workers)
+{
+    scn_defaults(c);
+    set(c, "run.seed=%d", seed);
+    set(c, "run.horizon_s=1e9");
+    set(c, "run.warmup_s=%g", warmup);
+    set(c, "run.bucket_s=1e6");
+    set(c, "clients.count=%d", n);
+    set(c, "clients.start=poisson");
+    set(c, "clients.rate_per_s=%.17g", lambda);
+    set(c, "network.delay_s=0");
+    set(c, "server.workers=%d", workers);
+}
+
 /* Frees a model made by run() and its spec. */
 static void release(model *md)
 {
@@ -159,16 +176,7 @@ static void queues(int quick, int family)
         if (quick)
             warmup = 1000;
         scn_config c;
-        scn_defaults(&c);
-        set(&c, "run.seed=%d", 20261129);
-        set(&c, "run.horizon_s=1e9");
-        set(&c, "run.warmup_s=%g", warmup);
-        set(&c, "run.bucket_s=1e6");
-        set(&c, "clients.count=%d", n);
-        set(&c, "clients.start=poisson");
-        set(&c, "clients.rate_per_s=%.17g", lambda);
-        set(&c, "network.delay_s=0");
-        set(&c, "server.workers=%d", q->servers);
+        poisson_queue(&c, 20261129, warmup, n, lambda, q->servers);
         set(&c, "server.queue=100000000");
         set(&c, q->deterministic ? "server.service_time_s=constant(%g)" : "server.service_time_s=exponential(%g)",
             1 / mu);
@@ -223,16 +231,7 @@ static void lifo_queues(int quick, int family)
         int n = quick ? 60000 : q->rho > 0.7 ? 600000 : 200000, reps = quick ? 10 : 20;
         double mu = 1.0, lambda = q->rho * q->servers * mu, warmup = quick ? 1000 : 2000;
         scn_config c;
-        scn_defaults(&c);
-        set(&c, "run.seed=%d", 20261201);
-        set(&c, "run.horizon_s=1e9");
-        set(&c, "run.warmup_s=%g", warmup);
-        set(&c, "run.bucket_s=1e6");
-        set(&c, "clients.count=%d", n);
-        set(&c, "clients.start=poisson");
-        set(&c, "clients.rate_per_s=%.17g", lambda);
-        set(&c, "network.delay_s=0");
-        set(&c, "server.workers=%d", q->servers);
+        poisson_queue(&c, 20261201, warmup, n, lambda, q->servers);
         set(&c, "server.queue=100000000");
         set(&c, "server.queue_discipline=lifo");
         set(&c, "server.service_time_s=exponential(%g)", 1 / mu);
@@ -297,16 +296,7 @@ static void limit_queues(int quick, int family)
         int n = quick ? 40000 : 200000, reps = quick ? 10 : 20;
         double mu = 1.0, lambda = q->rho * q->c * mu, warmup = quick ? 200 : 1000;
         scn_config c;
-        scn_defaults(&c);
-        set(&c, "run.seed=%d", 20261202);
-        set(&c, "run.horizon_s=1e9");
-        set(&c, "run.warmup_s=%g", warmup);
-        set(&c, "run.bucket_s=1e6");
-        set(&c, "clients.count=%d", n);
-        set(&c, "clients.start=poisson");
-        set(&c, "clients.rate_per_s=%.17g", lambda);
-        set(&c, "network.delay_s=0");
-        set(&c, "server.workers=%d", q->c);
+        poisson_queue(&c, 20261202, warmup, n, lambda, q->c);
         set(&c, "server.queue=%d", q->L);
         set(&c, "server.concurrency_limiter=fixed");
         set(&c, "server.concurrency_limit=%d", q->L);
