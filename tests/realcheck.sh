@@ -15,15 +15,14 @@
 #   OUT/refused calibration: the scenario's first round alone, one
 #              synchronised burst of every client against the refusing
 #              server (the outage, one attempt each), in 1 ms buckets.  The
-#              host sends the whole burst first, then reads the refusals one
-#              after another: the time to the first refusal read, divided by
-#              the clients, is its cost to send an attempt (a connect and
-#              its refusal, client and server side, on this machine, at its
-#              current load); the milliseconds in which it reads refusals
-#              (1 ms buckets with a refusal; the empty ones between are not
-#              reading), divided by the clients, its cost to read a reply
-#              (each the median of 5 bursts).  It is the first round of every real replication,
-#              measured the same way (see doc/validation.md)
+#              host makes a first pass of sends, then reads the refusals
+#              between its further passes: the time to the first refusal
+#              read, divided by the clients, is its cost to send an attempt
+#              (a connect and its refusal, client and server side, on this
+#              machine, at its current load); the time the refusals take to
+#              be read, divided by the clients, its cost to read a reply
+#              (each the median of 5 bursts).  It is the first round of
+#              every real replication (see doc/validation.md)
 #   OUT/sim    herd run with the real host: [clients] hosts = 1 (herd
 #              drive is one process, one thread), no connections_per_host
 #              (libcurl's pool is unlimited by default), [network]
@@ -107,16 +106,17 @@ MEDIAN='function median(v, k,   i, j, t) {
 
 # calibrate [SUFFIX]: OUT/refused[SUFFIX] and the host's two costs it
 # shows, "SEND REPLY" (seconds): per burst, the time to the first refusal
-# read (the host's sends, all made before it reads) and the milliseconds
-# in which it read refusals (the 1 ms buckets with a refusal: not the
-# span, whose empty milliseconds are the host sending the rest of the
-# burst or stopped by the scheduler), each divided by the clients; the
-# median of each over the bursts.
+# read (the host's first pass of sends) and the span of the refusals as
+# the client reads them, each divided by the clients; the median of each
+# over the bursts.  Not the milliseconds in which refusals are read
+# (about 1 us a refusal in 0.1 ms buckets): the model's reply_cost_s
+# stands for how much the host's loop delays a read, not for the read
+# (see doc/validation.md).
 calibrate() {
     drive_real "$OUT/refused${1:-}" 5 >&2 --set retry.max_attempts=1 --set run.bucket_s=0.001 --set run.strategies=exponential
     awk -F, "$MEDIAN"'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        $(c["refused"]) > 0 { r = $2; if (!(r in lo)) lo[r] = $3; busy[r] += 0.001; n[r] += $(c["refused"]) }
-        END { for (r in lo) { s[++k] = lo[r] / n[r]; v[k] = busy[r] / n[r] }
+        $(c["refused"]) > 0 { r = $2; if (!(r in lo)) lo[r] = $3; hi[r] = $3; n[r] += $(c["refused"]) }
+        END { for (r in lo) { s[++k] = lo[r] / n[r]; v[k] = (hi[r] - lo[r] + 0.001) / n[r] }
               printf "%.3g %.3g\n", median(s, k), median(v, k) }' "$OUT/refused${1:-}/timeseries.csv"
 }
 
