@@ -12,17 +12,17 @@
 # measure of agreement, which the full run decides.
 #
 # Runs scenarios/realcheck.ini into OUT (build/realcheck):
-#   OUT/burst  calibration: one synchronised burst of every client against
-#              herd serve with the server up (no outage, one attempt each),
-#              in 1 ms buckets: the time the burst takes to arrive, divided
-#              by the clients, is the real clients' send cost per attempt
-#              (connection set-up and request, client and server side, on
-#              this machine, at its current load; the median of 5 bursts)
-#   OUT/refused calibration: the same burst against the refusing server
-#              (the scenario's outage, one attempt each): the host sends
-#              them all first, then reads the refusals one after another;
-#              the time they take, divided by the clients, is its cost to
-#              read a reply (the median of 5 bursts)
+#   OUT/refused calibration: the scenario's first round alone, one
+#              synchronised burst of every client against the refusing
+#              server (the outage, one attempt each), in 1 ms buckets.  The
+#              host makes a first pass of sends, then reads the refusals
+#              between its further passes: the time to the first refusal
+#              read, divided by the clients, is its cost to send an attempt
+#              (a connect and its refusal, client and server side, on this
+#              machine, at its current load); the time the refusals take to
+#              be read, divided by the clients, its cost to read a reply
+#              (each the median of 5 bursts).  It is the first round of
+#              every real replication (see doc/validation.md)
 #   OUT/sim    herd run with the real host: [clients] hosts = 1 (herd
 #              drive is one process, one thread), no connections_per_host
 #              (libcurl's pool is unlimited by default), [network]
@@ -104,34 +104,29 @@ MEDIAN='function median(v, k,   i, j, t) {
     return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2 }
 '
 
-# calibrate [SUFFIX]: OUT/burst[SUFFIX] and the send cost per attempt it
-# shows (seconds).
+# calibrate [SUFFIX]: OUT/refused[SUFFIX] and the host's two costs it
+# shows, "SEND REPLY" (seconds): per burst, the time to the first refusal
+# read (the host's first pass of sends) and the span of the refusals as
+# the client reads them, each divided by the clients; the median of each
+# over the bursts.  Not the milliseconds in which refusals are read
+# (about 1 us a refusal in 0.1 ms buckets): the model's reply_cost_s
+# stands for how much the host's loop delays a read, not for the read
+# (see doc/validation.md).
 calibrate() {
-    drive_real "$OUT/burst${1:-}" 5 >&2 --set 'outage 1.start_s=1000' --set 'outage 1.end_s=1001' --set retry.max_attempts=1 \
-        --set run.bucket_s=0.001 --set run.strategies=exponential
-    awk -F, "$MEDIAN"'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        $(c["arrivals"]) > 0 { r = $2; if (!(r in lo)) lo[r] = $3; hi[r] = $3; n[r] += $(c["arrivals"]) }
-        END { for (r in lo) v[++k] = (hi[r] - lo[r] + 0.001) / n[r]; printf "%.3g\n", median(v, k) }' "$OUT/burst${1:-}/timeseries.csv"
-}
-
-# calibrate_reply [SUFFIX]: OUT/refused[SUFFIX] and the host's cost to
-# read a reply it shows (seconds): the span of the refusals as the client
-# reads them.
-calibrate_reply() {
     drive_real "$OUT/refused${1:-}" 5 >&2 --set retry.max_attempts=1 --set run.bucket_s=0.001 --set run.strategies=exponential
     awk -F, "$MEDIAN"'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         $(c["refused"]) > 0 { r = $2; if (!(r in lo)) lo[r] = $3; hi[r] = $3; n[r] += $(c["refused"]) }
-        END { for (r in lo) v[++k] = (hi[r] - lo[r] + 0.001) / n[r]; printf "%.3g\n", median(v, k) }' "$OUT/refused${1:-}/timeseries.csv"
+        END { for (r in lo) { s[++k] = lo[r] / n[r]; v[k] = (hi[r] - lo[r] + 0.001) / n[r] }
+              printf "%.3g %.3g\n", median(s, k), median(v, k) }' "$OUT/refused${1:-}/timeseries.csv"
 }
 
 # model_side [SUFFIX]: the host's two costs measured now (COST, RCOST)
 # and herd run with that host into OUT/sim[SUFFIX].
 model_side() {
     echo "realcheck: load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) on $(getconf _NPROCESSORS_ONLN 2>/dev/null) CPUs"
-    COST=$(calibrate "${1:-}")
-    echo "realcheck: send cost measured by bursts of every client (median of 5): $COST s per attempt"
-    RCOST=$(calibrate_reply "${1:-}")
-    echo "realcheck: reply cost measured by bursts of refusals (median of 5): $RCOST s per reply"
+    COSTS=$(calibrate "${1:-}")
+    COST=${COSTS% *} RCOST=${COSTS#* }
+    echo "realcheck: the host's costs measured by bursts of refusals (the first round alone, median of 5): send $COST s per attempt, reply $RCOST s per reply"
     echo "realcheck: herd run $SCN --set clients.hosts=1 --set network.send_cost_s=$COST --set network.reply_cost_s=$RCOST ($REPS replications per strategy)"
     "$HERD" run "$SCN" -o "$OUT/sim${1:-}" --quiet --replications "$REPS" --set clients.hosts=1 --set network.send_cost_s="$COST" \
         --set network.reply_cost_s="$RCOST"
