@@ -53,7 +53,7 @@ if [ -f "$OUT/metastable-headline/aggregate.csv" ]; then
     echo "== headline: the highest load recovered in >= 95% of runs from the standard trigger (10 s at 1,500/s)"
     rows "$OUT/metastable-headline/aggregate.csv" clients.spike_end_s | awk '
         { v = $1; if (!(v in seen)) { seen[v] = 1; V[++nv] = v }
-          n[v]++; L[v, n[v]] = $2; m[v, n[v]] = $4; lo[v, n[v]] = $5; hi[v, n[v]] = $6; r[v, n[v]] = $7; rt[v, n[v]] = $9 " +/- " $10 }
+          n[v]++; L[v, n[v]] = $2; m[v, n[v]] = $4; lo[v, n[v]] = $5; hi[v, n[v]] = $6; r[v, n[v]] = $7; rt[v, n[v]] = ($9 == "n/a" ? "n/a" : sprintf("%.1f +/- %.1f", $9, $10)) }
         END { printf "%-27s %-34s %-34s %s\n", "mitigation", "highest load >= 95% (Wilson 95%)", "next load", "recovery time there (s)"
             for (i = 1; i <= nv; i++) { v = V[i]; best = 0
                 for (k = 1; k <= n[v] && m[v, k] >= 0.95; k++) best = k
