@@ -44,7 +44,14 @@ stats data . "/axis.txt" using (strcol(1) eq "height" ? (ylab = "spike height (/
 # (pngcairo: 4/3 pixel a point), a character's width (at most about
 # 0.62 em, a digit 0.64) and a line's height.
 fs = 16; tfs = 22
-W = 1600; H = 900
+# One cell per mitigation and one for the scale: in one row up to 4
+# cells, in two up to 10, else in rows of 6 (a panel must hold its
+# ticks and titles: 16 variants are 3 rows), the canvas 300 pixels taller
+# for each row past the second.
+cells = nv + 1
+rows = cells <= 4 ? 1 : (cells <= 10 ? 2 : int((cells + 5) / 6))
+cols = int((cells + rows - 1) / rows)
+W = 1600; H = 900 + (rows > 2 ? (rows - 2) * 300 : 0)
 fmt = ARGC >= 2 && ARG2 eq "svg" ? "svg" : "png"
 pxpt = 4.0 / 3
 cw = 0.64 * fs * pxpt; lh = 1.25 * fs * pxpt; lhT = 1.25 * tfs * pxpt
@@ -62,14 +69,11 @@ set yrange [-0.5 : nt - 0.5]
 set ytics ()
 tlen = 0
 do for [j = 1:nt] { set ytics add (word(triggers, j) . yunit j - 1); n = strlen(word(triggers, j) . yunit); tlen = n > tlen ? n : tlen }
-# One cell per mitigation and one for the scale: in one row up to 4
-# cells, else in two.  The margins hold the texts they carry: left of
+# The margins hold the texts they carry: left of
 # each panel its trigger ticks (the first column its y label too), below
-# it the load ticks and the x label, above it its title (the mitigation, wrapped at '_' when
+# it the load ticks and the x label (shortened when the panel is narrower
+# than it), above it its title (the mitigation, wrapped at '_' when
 # it is wider than the panel).
-cells = nv + 1
-rows = cells <= 4 ? 1 : 2
-cols = int((cells + rows - 1) / rows)
 side = (tlen + 1.5) * cw + 12
 lft = (lh + side) / W; rgt = 1 - 1.5 * cw / W; spx = side / W
 pw = (W * (rgt - lft) - (cols - 1) * spx * W) / cols
@@ -79,6 +83,7 @@ do for [i = 1:nv] {
     wc = int(0.95 * pw / (0.62 * fs * pxpt)); src = word(variants, i); seps = "_-. "; eval WRAP
     vtit[i] = wout; tnl = wlines > tnl ? wlines : tnl
 }
+xlab = strlen("offered load (/s)") * 0.62 * fs * pxpt + 10 <= pw ? "offered load (/s)" : "load (/s)"
 top = 1 - (lhT + 10 + (tnl + 0.8) * lh) / H
 bot = (2 * lh + 30) / H
 spy = (2 * lh + 30 + (tnl + 0.8) * lh) / H
@@ -98,7 +103,7 @@ do for [i = 1:nv] {
     v = word(variants, i)
     set title vtit[i]
     unset colorbox
-    set xlabel "offered load (/s)"
+    set xlabel xlab
     if ((i - 1) % cols == 0) { set ylabel ylab } else { unset ylabel }
     if (numbers) {
         plot data . "/map.csv" using (strcol(1) eq v ? $2 : NaN):4:(step / 2):(0.5):5 with boxxyerror fs solid 1.0 noborder fc palette notitle, \
@@ -148,11 +153,17 @@ set yrange [lmin - 1.6 * step : lmax + step / 2]
 set ytics lmin, step, lmax
 set ytics add ("none" lmin - step)
 set grid
-# Okabe-Ito, one per mitigation; each line shifted a little so that equal
-# boundaries stay visible side by side
+# Okabe-Ito, one per mitigation, and past 8 mitigations the colours again
+# with another marker (circles, then squares, then triangles: pt[] solid,
+# ptopen[] open); each line shifted a little so that equal boundaries stay
+# visible side by side, all of them within 0.7 of a grid step
 array col[8] = ["#000000", "#D55E00", "#0072B2", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442"]
-y(v, i) = (v >= 0 ? v : lmin - step) + (i - (nv + 1) / 2.0) * step / 12
+array pts[3] = [7, 5, 9]
+array ptsopen[3] = [6, 4, 8]
+shift = nv > 8 ? 0.7 * step / (nv + 1) : step / 12
+y(v, i) = (v >= 0 ? v : lmin - step) + (i - (nv + 1) / 2.0) * shift
+mk(i) = int((i - 1) / 8) % 3 + 1
 plot for [i = 1:nv] data . "/boundary.csv" using (strcol(1) eq word(variants, i) ? $3 : NaN):(y($5, i)) \
-        with linespoints lw 3 pt 7 ps 1.5 lc rgb col[(i - 1) % 8 + 1] title word(variants, i), \
+        with linespoints lw 3 pt pts[mk(i)] ps 1.5 lc rgb col[(i - 1) % 8 + 1] title word(variants, i), \
      for [i = 1:nv] data . "/boundary.csv" using (strcol(1) eq word(variants, i) ? $3 : NaN):(y($6, i)) \
-        with linespoints lw 2 dt 2 pt 6 ps 1.2 lc rgb col[(i - 1) % 8 + 1] notitle
+        with linespoints lw 2 dt 2 pt ptsopen[mk(i)] ps 1.2 lc rgb col[(i - 1) % 8 + 1] notitle

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Figure layout: herd plot's variants and compare figures and the
-# metastability maps, for 2 to 8 variants with long names (30
+# metastability maps, for 2 to 8 variants (the maps 2 to 16) with long names (30
 # characters) and 2 or 4 strategies, keep
 # every text at 16 pt or more in the talk style, inside the canvas and
 # clear of every other text (no value labels run together, no clipped
@@ -71,9 +71,9 @@ for s in quota-per-instance agent-stack; do
     "$HERD" plot "$T/$s" --quiet --figure variants >/dev/null 2>&1 || { bad "$s: plot"; continue; }
     out=$(python3 tests/figure-layout.py 16 "$T/$s/variants.svg") && ok || bad "$s variants: $out"
 done
-# the metastability maps (plots/metastable-map.gp, drawn as SVG): 2 to 8
+# the metastability maps (plots/metastable-map.gp, drawn as SVG): 2 to 16
 # mitigations with long names, from made-up shares
-for nv in 2 4 8; do
+for nv in 2 4 8 12 16; do
     d=$T/map$nv
     mkdir -p "$d"
     echo length >"$d/axis.txt"
