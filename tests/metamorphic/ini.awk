@@ -98,9 +98,14 @@ END {
     } else if (mode == "drop") {
         split(kinds, kl, " ")
         for (i in kl) dropk[kl[i]] = 1
-        for (n = 1; n <= NR; n++)
-            if (!(sec_of[n] > 0 && (seckind[sec_of[n]] in dropk)))
-                print line[n]
+        for (n = 1; n <= NR; n++) {
+            if (sec_of[n] > 0 && (seckind[sec_of[n]] in dropk))
+                continue
+            # without its variants, [run] baseline_variant names none
+            if ("variant" in dropk && sec_of[n] > 0 && seckind[sec_of[n]] == "run" && line[n] ~ /^[ \t]*baseline_variant[ \t]*=/)
+                continue
+            print line[n]
+        }
     } else if (mode == "permute") {
         ordered["tool"] = ordered["layer"] = ordered["variant"] = ordered["sweep"] = ordered["outage"] = 1
         # a new order of section indices
