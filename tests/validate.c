@@ -523,16 +523,7 @@ static void retrial_solver_selftest(void)
 
 static void retrial_config(scn_config *c, int servers, double lambda, double theta, int n, double warmup)
 {
-    scn_defaults(c);
-    set(c, "run.seed=%d", 1997);
-    set(c, "run.horizon_s=1e9");
-    set(c, "run.warmup_s=%g", warmup);
-    set(c, "run.bucket_s=1e6");
-    set(c, "clients.count=%d", n);
-    set(c, "clients.start=poisson");
-    set(c, "clients.rate_per_s=%.17g", lambda);
-    set(c, "network.delay_s=0");
-    set(c, "server.workers=%d", servers);
+    poisson_queue(c, 1997, warmup, n, lambda, servers);
     set(c, "server.queue=0");
     set(c, "server.service_time_s=exponential(1)");
     set(c, "retry.strategy=random");
