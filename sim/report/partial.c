@@ -26,6 +26,8 @@
 #define MAGIC "HERD-PARTIAL\n"
 #define FORMAT 3u
 #define MAX_FILE ((size_t)1 << 34) /* 16 GiB */
+/* the fewest bytes of a record (rep_put_result, empty series) */
+#define REC_MIN (16 + sizeof(metrics) + sizeof(((model_results *)0)->tm) + 24)
 
 uint64_t rep_fnv(uint64_t h, const void *p, size_t n)
 {
@@ -468,6 +470,25 @@ int rep_merge(const char *out, const char *const *dirs, int ndirs, char *err, si
         }
         snprintf(err, errlen, "%d shard(s) given of %u; shard %u/%u is missing", ndirs, ndirs ? parts[0].n : 0,
                  missing, ndirs ? parts[0].n : 0);
+        goto done;
+    }
+    /* njobs is the table's (the same in every shard): before anything is
+     * allocated for it, the shards' records must be as many, each count
+     * bounded by the bytes its file holds */
+    uint64_t records = 0;
+    for (int i = 0; i < ndirs; i++) {
+        cursor c = {.p = parts[i].data, .len = parts[i].len - 8, .at = parts[i].records_at};
+        uint64_t count = get_u64(&c);
+        if (c.bad || count > (c.len - c.at) / REC_MIN) {
+            snprintf(err, errlen, "%s/partial.herd: %llu records in %zu bytes; expected at least %zu bytes a record",
+                     dirs[i], (unsigned long long)count, c.bad ? (size_t)0 : c.len - c.at, (size_t)REC_MIN);
+            goto done;
+        }
+        records += count;
+    }
+    if (records != parts[0].njobs) {
+        snprintf(err, errlen, "the shards hold %llu records for a plan of %llu jobs; expected every job once",
+                 (unsigned long long)records, (unsigned long long)parts[0].njobs);
         goto done;
     }
     size_t njobs = (size_t)parts[0].njobs;
