@@ -8,9 +8,25 @@
 #include <string.h>
 
 #include "../sim/base/alloc.h"
+#include "../sim/engine/rng.h"
 #include "../sim/engine/sim.h"
 #include "../sim/model/model.h"
 #include "../sim/scenario/scenario.h"
+
+/* Replication rep of c under strategy st, validated, compiled into *spec
+ * and run to its end in *sim and *md (the caller frees both); any
+ * failure fails the test. */
+static inline void model_test_run(const scn_config *c, hp_strategy st, uint32_t rep, model_spec *spec, sim_t *sim,
+                                  model *md)
+{
+    char err[SCN_ERR_MAX];
+    if (scn_validate(c, "test", err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(sim_init(sim, rng_replication_seed(c->seed, rep), 16), 0);
+    scn_compile(c, spec);
+    assert_int_equal(model_init(md, spec, scn_data(), st, sim), 0);
+    assert_int_equal(model_run(md), 0);
+}
 
 /* Every allocation of one run of c fails in turn (the n-th, n < max_n,
  * until a run needs no more than n): how many runs reported the failure.

@@ -61,16 +61,10 @@ typedef struct outcome {
 
 static outcome run(const scn_config *c, uint32_t rep)
 {
-    char err[SCN_ERR_MAX];
-    if (scn_validate(c, "test", err) != 0)
-        fail_msg("%s", err);
     sim_t sim;
     model md;
-    assert_int_equal(sim_init(&sim, rng_replication_seed(c->seed, rep), 16), 0);
     model_spec spec;
-    scn_compile(c, &spec);
-    assert_int_equal(model_init(&md, &spec, scn_data(), HP_EXPONENTIAL, &sim), 0);
-    assert_int_equal(model_run(&md), 0);
+    model_test_run(c, HP_EXPONENTIAL, rep, &spec, &sim, &md);
     outcome o = {.m = md.m};
     if (md.pool) {
         o.waits = md.pool->waits;

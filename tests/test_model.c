@@ -58,16 +58,10 @@ typedef struct result {
 
 static result run(const scn_config *c, hp_strategy s, uint32_t rep)
 {
-    char err[SCN_ERR_MAX];
-    if (scn_validate(c, "test", err) != 0)
-        fail_msg("%s", err);
     sim_t sim;
     model md;
-    assert_int_equal(sim_init(&sim, rng_replication_seed(c->seed, rep), 16), 0);
     model_spec spec;
-    scn_compile(c, &spec);
-    assert_int_equal(model_init(&md, &spec, scn_data(), s, &sim), 0);
-    assert_int_equal(model_run(&md), 0);
+    model_test_run(c, s, rep, &spec, &sim, &md);
     result r = {.m = md.m, .ts = md.ts, .ms = md.ms};
     md.ts = (timeseries){0};
     md.ms = (mechseries){0};
