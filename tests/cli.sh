@@ -358,15 +358,17 @@ byname "$T/as-worst/aggregate.csv" '
 
 # quota-per-instance: one AWS retry quota per host (clients_per_instance = 4)
 # against one for the fleet.  The shipped brownout: the hosts' quotas
-# refuse nothing (the run is the no_quota one, call for call), the shared
-# one most retries.  By hand, a permanent fail-fast outage from t = 20 s
+# refuse nothing (the run is the no_quota one's: the same calls within 1%;
+# not call for call, since no_quota computes its clients ahead and the
+# quotas' runs cannot, doc/design.md), the shared one most retries.  By hand, a permanent fail-fast outage from t = 20 s
 # with 100 hosts: no success refunds anything, so each quota of 500 tokens
 # passes exactly 500 / 5 = 100 retries: 100 shared, 100 x 100 per host.
 "$HERD" run scenarios/quota-per-instance.ini -o "$T/qpi" --quiet --replications 2 && ok || bad "quota-per-instance run"
 byname "$T/qpi/summary.csv" '
     { k = v("replication"); c[s("variant"), k] = v("calls"); d[s("variant"), k] = v("retries_denied"); f[s("variant"), k] = v("failures") }
     END { for (k = 0; k < 2; k++)
-            if (!(d["per_host", k] == 0 && d["shared", k] > 1000 && c["per_host", k] == c["no_quota", k] &&
+            if (!(d["per_host", k] == 0 && d["shared", k] > 1000 &&
+                  (c["per_host", k] - c["no_quota", k]) ^ 2 < (0.01 * c["no_quota", k]) ^ 2 &&
                   3 * f["per_host", k] < f["shared", k])) { print "replication " k; bad = 1 }
           exit bad || NR != 7 }' && ok || bad "quota-per-instance: per-host quotas refuse, or shared does not"
 "$HERD" run scenarios/quota-per-instance.ini -o "$T/qpi-hand" --quiet --replications 1 --set clients.count=400 \

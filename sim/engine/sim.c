@@ -162,6 +162,22 @@ void sim_schedule_aux(sim_t *sim, double delay, uint32_t type, uint32_t obj,
     sim->seq++;
 }
 
+void sim_schedule_at(sim_t *sim, double t, uint32_t type, uint32_t obj, uint32_t tag, int32_t arg, float aux)
+{
+    assert(t >= sim->now && t < INFINITY);
+    assert(type < SIM_MAX_TYPES);
+    if (t == sim->now) {
+        sim_schedule_aux(sim, 0, type, obj, tag, arg, aux);
+        return;
+    }
+    eq_event ev = {.time = t, .key = eq_key(sim->seq, type), .obj = obj, .tag = tag, .arg = arg, .aux = aux};
+    if (queue_push(sim, &ev) != 0) {
+        sim_fail(sim);
+        return;
+    }
+    sim->seq++;
+}
+
 int sim_lane_for(sim_t *sim, double delay)
 {
     assert(delay >= 0 && isfinite(delay));

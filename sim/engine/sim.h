@@ -143,6 +143,13 @@ void sim_schedule(sim_t *sim, double delay, uint32_t type, uint32_t obj,
 void sim_schedule_aux(sim_t *sim, double delay, uint32_t type, uint32_t obj,
                       uint32_t tag, int32_t arg, float aux);
 
+/* Schedules an event at absolute time t (>= now, finite): the same as
+ * sim_schedule_aux(sim, t - now, ...) but with the time exactly t (a
+ * model computing ahead of the clock, for a client whose next steps touch
+ * nothing shared, schedules what follows at the time it computed).  An
+ * event at t == now goes to the zero-delay lane, as a 0 s delay does. */
+void sim_schedule_at(sim_t *sim, double t, uint32_t type, uint32_t obj, uint32_t tag, int32_t arg, float aux);
+
 /* Returns a lane for events delayed by exactly `delay` seconds (>= 0,
  * finite), reusing one with the same delay; -1 if all SIM_MAX_LANES are in
  * use (then use sim_schedule). */

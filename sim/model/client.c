@@ -26,6 +26,25 @@
  * not waiting) belongs to an attempt that is already over.  A stale reply is
  * a late reply: the server did the work and nobody used it.
  *
+ * Computing ahead (md->ahead, set by model_init when no client step reads
+ * or writes anything shared: one layer, no [limits] mechanism, no
+ * adaptive send rate, no hedging, no connection pool, no send or reply
+ * cost, no window, a queue server: spec_can_compute_ahead).  Then a client's
+ * steps between two server events are computed when the server answers,
+ * at the times they would happen: the reply one network hop later, the
+ * policy's decision, the backoff, the next attempt sent (its arrival
+ * scheduled) or the request finished.  Nothing else can touch the client
+ * meanwhile: its attempt ends with that reply or with its timeout, and
+ * which comes first is known (the reply's time against client.tmo_at).  The
+ * timeout is an event only where it can fire first: scheduled at the send
+ * when the attempt arrives no sooner, else at the arrival when the server
+ * does not answer at once (queued, in service, black-holed).  The results
+ * are those of the event-by-event run, with the draws in another order
+ * (each when its client's step is computed), and an attempt answered at
+ * once costs one event instead of four.  What lies beyond the current
+ * sim_run's end stays an event (EV_REPLY, EV_SEND), handled as before.
+ * md->vnow is the client side's clock (sim_now but while computing ahead).
+ *
  * With [run] window_s, a logical operation is flagged OP_COUNTED when it
  * starts inside the window, and every per-request count (client side here,
  * server side in server.c) goes through model_op_m / model_client_m to the
@@ -119,6 +138,35 @@ static inline uint64_t op_of(const model *md, uint32_t id)
 static void layer_done(model *md, uint32_t id, uint32_t k, const layer_result *r);
 static void layer_attempt(model *md, uint32_t id, uint32_t k);
 
+/* Schedules a client event `delay` after the client side's clock: as
+ * sim_schedule when it is the engine's, else at md->vnow + delay. */
+static inline void after(model *md, double delay, uint32_t type, uint32_t id, uint32_t tag, int32_t arg)
+{
+    if (md->vnow == sim_now(md->sim))
+        sim_schedule(md->sim, delay, type, id, tag, arg);
+    else
+        sim_schedule_at(md->sim, md->vnow + delay, type, id, tag, arg, 0);
+}
+
+static bool answer(model *md, uint32_t id, uint32_t tag, int out, float aux, double at);
+static void take_next_steps(model *md);
+
+/* The outage in force at time t (the server's current_outage, at any
+ * time): the first not over by t, if it has begun. */
+static const spec_outage *outage_at(const model_spec *spec, double t)
+{
+    for (uint32_t i = 0; i < spec->noutages; i++)
+        if (spec->outages[i].end_s > t)
+            return spec->outages[i].start_s <= t ? &spec->outages[i] : NULL;
+    return NULL;
+}
+
+/* The timeseries bucket of the client side's clock. */
+static inline ts_bucket *client_bucket(model *md)
+{
+    return md->vnow == sim_now(md->sim) ? model_bucket(md) : model_bucket_ahead(md, md->vnow);
+}
+
 /* The policy of layer k for the client's current request. */
 static inline const hp_policy *policy_of(const model *md, uint32_t id, uint32_t k)
 {
@@ -135,7 +183,7 @@ static void finish(model *md, uint32_t id, hp_decision d)
     sim_t *sim = md->sim;
     client *c = &md->clients[id];
     const model_spec *spec = md->spec;
-    double now = sim_now(sim);
+    double now = md->vnow;
     uint64_t op = op_of(md, id);
     metrics *m = model_op_m(md, op);
     if (model_measured(md, c->req_start)) {
@@ -156,7 +204,7 @@ static void finish(model *md, uint32_t id, hp_decision d)
         md->w_open--;
     if (d.action == HP_DONE_OK) {
         m->successes++;
-        ts_bucket *b = model_bucket(md);
+        ts_bucket *b = client_bucket(md);
         if (b)
             b->goodput++;
         md->op[op] |= OP_CLIENT_OK;
@@ -174,7 +222,8 @@ static void finish(model *md, uint32_t id, hp_decision d)
     }
     /* a task counts where its first step started */
     metrics *mt = model_op_m(md, op - c->done % spec->task_steps);
-    md->m.completion_time_s = now;
+    if (now > md->m.completion_time_s) /* clients ahead finish out of order */
+        md->m.completion_time_s = now;
     c->done++;
     md->open--;
     uint32_t steps = spec->task_steps;
@@ -194,7 +243,7 @@ static void finish(model *md, uint32_t id, hp_decision d)
         c->flags &= ~CL_TASK_FAILED & 0xfu;
     }
     if (c->done < spec->requests_per_client)
-        sim_schedule(sim, dist_sample(&spec->think, md->data, sim_rng(sim, RNG_ARRIVALS)), EV_START, id, 0, 0);
+        after(md, dist_sample(&spec->think, md->data, sim_rng(sim, RNG_ARRIVALS)), EV_START, id, 0, 0);
 }
 
 /* Starts the loop of layer k (after a fresh hp_state), bounded by what is
@@ -204,7 +253,7 @@ static void layer_start(model *md, uint32_t id, uint32_t k, double deadline_s)
 {
     sim_t *sim = md->sim;
     hp_call call;
-    hp_call_start(&call, policy_of(md, id, k), sim_now(sim));
+    hp_call_start(&call, policy_of(md, id, k), md->vnow);
     if (deadline_s < call.st.deadline_s)
         call.st.deadline_s = deadline_s;
     if (k + 1 == md->nlayers)
@@ -213,7 +262,7 @@ static void layer_start(model *md, uint32_t id, uint32_t k, double deadline_s)
         st_store(md, id, k, &call.st);
     const spec_layer *L = layer_cfg(md, k);
     if (L && L->kind == SPEC_LAYER_LLM)
-        sim_schedule(sim, dist_sample(&L->think, md->data, sim_rng(sim, RNG_ARRIVALS)), EV_SEND, id, 0, (int32_t)k);
+        after(md, dist_sample(&L->think, md->data, sim_rng(sim, RNG_ARRIVALS)), EV_SEND, id, 0, (int32_t)k);
     else
         layer_attempt(md, id, k);
 }
@@ -227,7 +276,7 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
     client *c = &md->clients[id];
     const hp_policy *p = policy_of(md, id, k);
     const model_spec *spec = md->spec;
-    double now = sim_now(sim);
+    double now = md->vnow;
     bool innermost = k + 1 == md->nlayers;
     hp_call call = innermost ? call_load(md, id) : (hp_call){.st = st_load(md, id, k)};
     /* throttling reads a uniform; drawn only then, to keep the streams of
@@ -241,7 +290,7 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
         mech_after_admit(md, &a);
     if (a.deny == HP_DENY_WAIT) { /* AWS adaptive mode: the token comes after a.wait_s */
         call_store(md, id, &call);
-        sim_schedule(sim, a.wait_s, EV_SEND, id, 0, (int32_t)k);
+        after(md, a.wait_s, EV_SEND, id, 0, (int32_t)k);
         return;
     }
     if (a.deny == HP_DENY_DEADLINE) { /* the budget is spent: nothing is sent */
@@ -269,6 +318,32 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
     }
     c->tag++; /* odd: waiting for this attempt */
     assert(c->tag & 1);
+    if (md->ahead) {
+        /* it arrives one hop from now; its timer, only if it cannot
+         * arrive before it fires (else at the arrival, if needed) */
+        double hop = dist_sample(&spec->delay, md->data, sim_rng(sim, RNG_NETWORK)), arrive = now + hop;
+        c->tmo_at = now + a.timeout_s;
+        if (!(hop < a.timeout_s)) /* no answer can come first */
+            sim_schedule_at(sim, c->tmo_at, EV_TIMEOUT, id, c->tag, 0, 0);
+        const spec_outage *o = arrive <= sim->until ? outage_at(spec, arrive) : NULL;
+        if (o && o->mode == SPEC_OUTAGE_FAIL_FAST && o->outcome == HP_OUTCOME_CONN_REFUSED) {
+            /* the host refuses it (server.c: refuse): the server's state is
+             * not read, so it is computed now; the timer, if it comes first */
+            md->m.outage_errors++;
+            md->m.refused++;
+            ts_bucket *b = arrive == sim_now(sim) ? model_bucket(md) : model_bucket_ahead(md, arrive);
+            if (b)
+                b->refused++;
+            if (!answer(md, id, c->tag, HP_OUTCOME_CONN_REFUSED, 0, arrive) && hop < a.timeout_s &&
+                c->tmo_at < INFINITY)
+                sim_schedule_at(sim, c->tmo_at, EV_TIMEOUT, id, c->tag, 0, 0);
+            return;
+        }
+        /* with drop_expired it carries its deadline: its timeout, whole (model_send) */
+        sim_schedule_at(sim, arrive, EV_ARRIVE, id, c->tag, (int32_t)c->done,
+                        spec->drop_expired ? shed_carried(a.timeout_s, 0) : 0);
+        return;
+    }
     if (md->pool)
         host_acquire(md, id, a.timeout_s); /* sent when its host has a free connection */
     else
@@ -276,13 +351,13 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
     if (md->att_deadline)
         md->att_deadline[id] = now + a.timeout_s;
     if (a.hedge_after_s < INFINITY)
-        sim_schedule(sim, a.hedge_after_s, EV_HEDGE, id, c->tag, 0);
+        after(md, a.hedge_after_s, EV_HEDGE, id, c->tag, 0);
     if (isinf(a.timeout_s))
         return;
     if (md->timeout_lane >= 0 && a.timeout_s == md->spec->policy.attempt_timeout_s)
         sim_schedule_lane(sim, md->timeout_lane, EV_TIMEOUT, id, c->tag, 0, 0);
     else
-        sim_schedule(sim, a.timeout_s, EV_TIMEOUT, id, c->tag, 0);
+        after(md, a.timeout_s, EV_TIMEOUT, id, c->tag, 0);
 }
 
 /* retry_after_seen when the server sent a value (raw >= 0). */
@@ -327,7 +402,7 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, const layer_result 
     const spec_layer *L = layer_cfg(md, k);
     bool inner = k + 1 < md->nlayers;
     hp_state st = inner ? st_load(md, id, k) : (hp_state){0}; /* the innermost's is in its call */
-    double now = sim_now(sim), u = sim_uniform(sim, RNG_BACKOFF);
+    double now = md->vnow, u = sim_uniform(sim, RNG_BACKOFF);
     int out = r->outcome;
     if (inner && r->d.action != HP_DONE_OK &&
         (r->d.reason == HP_REASON_BUDGET || r->d.reason == HP_REASON_UNKNOWN_OUTCOME))
@@ -375,7 +450,7 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, const layer_result 
         st_store(md, id, k, &st);
         if (d.action == HP_RETRY) {
             model_client_m(md, id)->retries++;
-            sim_schedule(sim, d.delay_s, EV_SEND, id, 0, (int32_t)k);
+            after(md, d.delay_s, EV_SEND, id, 0, (int32_t)k);
             return;
         }
     } else if (inner) {
@@ -402,10 +477,17 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, const layer_result 
         metrics *m = model_client_m(md, id);
         m->retries++;
         m->retries_after_honoured += d.retry_after_used;
-        ts_bucket *b = model_bucket(md);
+        ts_bucket *b = client_bucket(md);
         if (b)
             b->retries_scheduled++;
-        sim_schedule(sim, d.delay_s, EV_SEND, id, 0, (int32_t)k);
+        double at = now + d.delay_s;
+        if (md->ahead && at <= sim->until) { /* the next attempt is sent then */
+            md->vnow = at;
+            layer_attempt(md, id, k);
+            md->vnow = now;
+        } else {
+            after(md, d.delay_s, EV_SEND, id, 0, (int32_t)k);
+        }
         return;
     }
     layer_done(md, id, k, &(layer_result){.d = d, .outcome = out, .retry_after_s = r->retry_after_s,
@@ -417,7 +499,7 @@ static void layer_done(model *md, uint32_t id, uint32_t k, const layer_result *r
 {
     if (k + 1 == md->nlayers && md->retry_cost) { /* a granted retry never sent is released */
         hp_call call = call_load(md, id);
-        hp_call_finish(model_guard(md, id), &call, sim_now(md->sim));
+        hp_call_finish(model_guard(md, id), &call, md->vnow);
         call_store(md, id, &call);
     }
     if (k == 0)
@@ -437,7 +519,7 @@ static void outcome(model *md, uint32_t id, int out, float aux)
     if (cls == HP_CLASS_NOT_IMPLEMENTED || cls == HP_CLASS_BAD_REQUEST || cls == HP_CLASS_AUTH ||
         cls == HP_CLASS_NOT_FOUND)
         model_client_m(md, id)->non_retryable_replies++;
-    ts_bucket *b = model_bucket(md);
+    ts_bucket *b = client_bucket(md);
     if (b) {
         if (cls == HP_CLASS_OK)
             b->successes++;
@@ -459,6 +541,7 @@ void client_start(sim_t *sim, const eq_event *ev, void *ctx)
     uint32_t id = ev->obj;
     client *c = &md->clients[id];
     uint64_t op = op_of(md, id);
+    md->vnow = sim_now(sim);
 
     /* Two draws per request whatever the scenario, so that variants keep
      * their arrival streams aligned (common random numbers). */
@@ -490,16 +573,19 @@ void client_start(sim_t *sim, const eq_event *ev, void *ctx)
     if (md->task_start && c->done % steps == 0)
         md->task_start[id] = c->req_start;
     c->flags &= ~CL_REPEATING & 0xfu;
-    ts_bucket *b = model_bucket(md);
+    ts_bucket *b = client_bucket(md);
     if (b)
         b->offered++;
     layer_start(md, id, 0, INFINITY);
+    take_next_steps(md);
 }
 
 void client_send(sim_t *sim, const eq_event *ev, void *ctx)
 {
-    (void)sim;
-    layer_attempt(ctx, ev->obj, (uint32_t)ev->arg);
+    model *md = ctx;
+    md->vnow = sim_now(sim);
+    layer_attempt(md, ev->obj, (uint32_t)ev->arg);
+    take_next_steps(md);
 }
 
 /* The hedge delay passed and the attempt has no reply yet: send a copy
@@ -508,6 +594,7 @@ void client_hedge(sim_t *sim, const eq_event *ev, void *ctx)
 {
     model *md = ctx;
     client *c = &md->clients[ev->obj];
+    md->vnow = sim_now(sim);
     if (c->tag != ev->tag) /* the attempt is over */
         return;
     model_client_m(md, ev->obj)->hedges++;
@@ -523,6 +610,7 @@ void client_reply(sim_t *sim, const eq_event *ev, void *ctx)
 {
     model *md = ctx;
     client *c = &md->clients[ev->obj];
+    md->vnow = sim_now(sim);
     double cost = md->spec->reply_cost_s;
     if (cost > 0 && c->tag == ev->tag) {
         /* [network] reply_cost_s: read when the host has sent and read
@@ -536,30 +624,108 @@ void client_reply(sim_t *sim, const eq_event *ev, void *ctx)
     client_received(sim, ev, ctx);
 }
 
+/* A reply that reached client id after its attempt was over (timed out,
+ * or a hedge answered): the server did the work and nobody used it. */
+static void late_reply(model *md, uint32_t id, int out, float aux)
+{
+    metrics *m = model_client_m(md, id);
+    m->late_replies++;
+    if (out != 429 && aux > 0)
+        m->wasted_work_s += aux; /* the service time of a served attempt */
+}
+
 /* A reply the client's host has read (at once without reply_cost_s). */
 void client_received(sim_t *sim, const eq_event *ev, void *ctx)
 {
     model *md = ctx;
     client *c = &md->clients[ev->obj];
+    md->vnow = sim_now(sim);
     if (c->tag != ev->tag) { /* the attempt is over (timed out, or a hedge answered) */
-        metrics *m = model_client_m(md, ev->obj);
-        m->late_replies++;
-        if (ev->arg != 429 && ev->aux > 0)
-            m->wasted_work_s += ev->aux; /* the service time of a served attempt */
+        late_reply(md, ev->obj, ev->arg, ev->aux);
         return;
     }
     if (md->timeout_lane >= 0) /* its timer (most likely on the lane) is cancelled */
         sim_lane_dead(sim, md->timeout_lane);
     outcome(md, ev->obj, ev->arg, ev->aux);
+    take_next_steps(md);
 }
 
 void client_timeout(sim_t *sim, const eq_event *ev, void *ctx)
 {
-    (void)sim;
     model *md = ctx;
     client *c = &md->clients[ev->obj];
     if (c->tag != ev->tag)
         return; /* the attempt already ended: a cancelled timer */
+    md->vnow = sim_now(sim);
     model_client_m(md, ev->obj)->timeouts++;
     outcome(md, ev->obj, HP_OUTCOME_TIMEOUT, 0);
+    take_next_steps(md);
+}
+
+/* ---- computing ahead (md->ahead; see the top of this file) ---- */
+
+/* The server answers (out, aux as EV_REPLY's) attempt `tag` of client id
+ * at time `at` (>= now); the answer reaches the client one network hop
+ * later.  If the attempt is then still open (its timeout comes later),
+ * what follows is the client's next step (md->next, taken by
+ * take_next_steps); if the attempt is over by then, a late reply; beyond
+ * the current run's end, or with no time passing (a loop at one instant
+ * stays the engine's to stop), an EV_REPLY.  Returns true if the answer
+ * comes before the attempt's timeout. */
+static bool answer(model *md, uint32_t id, uint32_t tag, int out, float aux, double at)
+{
+    sim_t *sim = md->sim;
+    double t = at + dist_sample(&md->spec->delay, md->data, sim_rng(sim, RNG_NETWORK));
+    const client *c = &md->clients[id];
+    bool first = c->tag == tag && t < c->tmo_at;
+    if (t > sim->until || t == md->vnow) {
+        sim_schedule_at(sim, t, EV_REPLY, id, tag, out, aux);
+    } else if (!first) {
+        late_reply(md, id, out, aux); /* its timer fires (or fired) first */
+    } else {
+        assert(!md->next.due); /* one step at a time: each ends in an event or in the next */
+        md->next.t = t;
+        md->next.id = id;
+        md->next.outcome = out;
+        md->next.aux = aux;
+        md->next.due = true;
+    }
+    return first;
+}
+
+/* Takes the client's steps computed ahead, one after the other (a chain
+ * of refused attempts is a loop, not a recursion). */
+static void take_next_steps(model *md)
+{
+    double now = sim_now(md->sim);
+    while (md->next.due) {
+        md->next.due = false;
+        md->vnow = md->next.t;
+        outcome(md, md->next.id, md->next.outcome, md->next.aux);
+    }
+    md->vnow = now;
+}
+
+void client_answer(model *md, uint32_t id, uint32_t tag, int out, float aux)
+{
+    md->vnow = sim_now(md->sim);
+    if (answer(md, id, tag, out, aux, md->vnow) && id == md->arr_obj && tag == md->arr_tag)
+        md->arr_answered = true; /* answered at once: no timer needed */
+    take_next_steps(md);
+}
+
+/* EV_ARRIVE when computing ahead: the server takes the attempt; if it does
+ * not answer it at once (before the client's timeout), the client's timer
+ * is set now. */
+void client_arrive(sim_t *sim, const eq_event *ev, void *ctx)
+{
+    model *md = ctx;
+    md->arr_obj = ev->obj;
+    md->arr_tag = ev->tag;
+    md->arr_answered = false;
+    server_arrive(sim, ev, ctx);
+    md->arr_obj = UINT32_MAX;
+    double tmo = md->clients[ev->obj].tmo_at;
+    if (!md->arr_answered && md->clients[ev->obj].tag == ev->tag && tmo < INFINITY)
+        sim_schedule_at(sim, tmo, EV_TIMEOUT, ev->obj, ev->tag, 0, 0);
 }

@@ -55,11 +55,25 @@ ts_bucket *model_bucket_slow(model *md)
         sim_fail(md->sim);
         return NULL;
     }
+    /* buckets a client ahead opened before the clock reached them start
+     * from the level now, as those opened now */
+    for (size_t j = md->ts_real; j <= (size_t)i && j < md->ts.len; j++)
+        md->ts.b[j].in_flight = model_inflight(md);
+    if ((size_t)i >= md->ts_real)
+        md->ts_real = (size_t)i + 1;
     /* the range of times that floor(t / bs) maps to i, exactly */
     bool next = md->ts_hi > 0 && (size_t)i == md->ts_i + 1; /* the usual step: lo is the old hi */
     md->ts_lo = next ? md->ts_hi : i > 0 ? first_time_of(i, bs) : -INFINITY;
     md->ts_i = (size_t)i;
     md->ts_hi = first_time_of(i + 1, bs);
+    return b;
+}
+
+ts_bucket *model_bucket_grow(model *md, size_t i)
+{
+    ts_bucket *b = ts_at(&md->ts, i, 0);
+    if (!b)
+        sim_fail(md->sim);
     return b;
 }
 
@@ -279,6 +293,9 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
     if (spec->guard.hedging && spec->drop_expired && !(md->att_deadline = herd_calloc(n, sizeof *md->att_deadline)))
         return -1;
     md->bare_call = md->nlayers == 1 && !md->prev_sleep && !md->deadline && !md->retry_cost && !md->sent_at;
+    /* clients computed ahead (client.c) when none of their steps reads or
+     * writes what another client or the server shares (spec.h) */
+    md->ahead = spec_computes_ahead(spec);
     if (total <= MODEL_EXACT_LATENCIES)
         md->latency = herd_malloc_array(total, sizeof *md->latency);
     else
@@ -304,7 +321,7 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
         sim_on(sim, EV_OCC_READ_REPLY, occ_read_reply, md);
         sim_on(sim, EV_OCC_WRITE, occ_write_arrive, md);
     } else {
-        sim_on(sim, EV_ARRIVE, server_arrive, md);
+        sim_on(sim, EV_ARRIVE, md->ahead ? client_arrive : server_arrive, md);
         sim_on(sim, EV_DONE, server_done, md);
     }
     sim_on(sim, EV_REPLY, client_reply, md);
@@ -319,8 +336,9 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
     /* every event's obj is a client: have its record in cache in time */
     sim_set_prefetch(sim, md->clients, sizeof *md->clients, spec->clients);
     /* the [retry] timeout: most attempts' (tools and layers may differ) */
-    md->timeout_lane =
-        spec->policy.attempt_timeout_s > 0 ? sim_timer_lane(sim, spec->policy.attempt_timeout_s, timer_dead, md) : -1;
+    md->timeout_lane = spec->policy.attempt_timeout_s > 0 && !md->ahead
+                           ? sim_timer_lane(sim, spec->policy.attempt_timeout_s, timer_dead, md)
+                           : -1;
     md->delay_lane = lane_if_constant(sim, &spec->delay);
     md->service_lane = lane_if_constant(sim, &spec->service);
     /* a run that keeps dispatching at one instant is stuck, unless it is
@@ -373,6 +391,10 @@ int model_run(model *md)
         if (sim->failed)
             return -1;
     }
+    /* buckets the clients opened ahead that the clock never reached hold
+     * the level it ended at, as if a client's event had opened them then */
+    for (size_t j = md->ts_real; j < md->ts.len; j++)
+        md->ts.b[j].in_flight = model_inflight(md);
     metrics *m = &md->m;
     m->unfinished = md->window ? md->w_open : md->open;
     if (md->open)

@@ -9,7 +9,7 @@
  * outcome and schedule the next event. It owns per-run state only; the
  * spec (spec/spec.h) is read, never changed.
  *
- * Per-client state is `struct client` (24 bytes) plus a byte of flags per
+ * Per-client state is `struct client` (32 bytes) plus a byte of flags per
  * logical request, and what the scenario needs beyond (see
  * spec_client_bytes(), spec/memory.h); latencies are kept exactly (8 bytes a request)
  * up to MODEL_EXACT_LATENCIES requests per run, in a histogram beyond.
@@ -51,7 +51,7 @@ enum {
     EV_COUNT
 };
 
-/* Per client, 24 bytes, everything an event of the client touches: the
+/* Per client, 32 bytes, everything an event of the client touches: the
  * innermost layer's retry counters live here (the library's hp_state is
  * rebuilt around them, see client.c), the rest of a client's state is in
  * optional arrays of the model that exist only when the scenario needs
@@ -66,6 +66,8 @@ typedef struct client {
     uint32_t flags : 4;  /* CL_* */
     uint32_t attempts;   /* innermost layer: attempts sent (hp_state.attempts) */
     uint32_t retries;    /* innermost layer: retries scheduled (hp_state.retries) */
+    double tmo_at;       /* computing ahead (client.c): when the current attempt times out
+                          * (INFINITY: never); read with tag, in the same cache line */
 } client;
 
 enum {
@@ -168,6 +170,22 @@ typedef struct model {
     double *sent_at;    /* with hedging: when each client's innermost attempt was sent */
     double *att_deadline; /* with hedging and drop_expired: when each client's innermost attempt
                            * times out (what its hedged copies carry is what is left) */
+    bool ahead;         /* a client's steps that touch nothing shared are computed ahead of
+                         * the clock (client.c, "Computing ahead"); see model_init */
+    double vnow;        /* the client side's clock: sim_now, or ahead of it while a client's
+                         * reply, backoff and next send are computed (ahead) */
+    struct {            /* ahead: a client's next step, taken by the loop of the event that
+                         * computes it (client.c: so that a chain of refusals is a loop) */
+        double t;       /* when the answer reaches the client */
+        uint32_t id;
+        int outcome;
+        float aux;
+        bool due;
+    } next;
+    uint32_t arr_obj, arr_tag; /* ahead: the attempt server_arrive is handling ... */
+    bool arr_answered;  /* ... and whether its answer reaches the client before its timeout */
+    size_t ts_real;     /* ahead: buckets [0, ts_real) have been reached by the clock (their
+                         * in-flight level is set); those after were opened by a client ahead */
     bool bare_call;     /* one layer, and none of prev_sleep, deadline, retry_cost, sent_at:
                          * client.c rebuilds the call from the client record alone */
     double tool_cum[SPEC_MAX_TOOLS]; /* cumulative tool probabilities */
@@ -275,6 +293,22 @@ double model_next_start(const model_spec *c, double t, gsl_rng *r);
  * simulated server and herd serve share it. */
 bool server_take_token(const model_spec *spec, double *tokens, double *tokens_at, double now, double *retry_after);
 
+/* The bucket of time t > now, for a client computing ahead (its counters
+ * only: the bucket's in-flight level is set when the clock reaches it).
+ * NULL and the simulation failed as model_bucket_slow.  floor(t / bs) is
+ * the truncation, t being >= 0. */
+ts_bucket *model_bucket_grow(model *md, size_t i);
+
+static inline ts_bucket *model_bucket_ahead(model *md, double t)
+{
+    size_t i = (size_t)(t / md->ts.bucket_s);
+    return i < md->ts.len ? &md->ts.b[i] : model_bucket_grow(md, i);
+}
+
+/* ahead: the answer (outcome, aux as EV_REPLY's) the server sends now to
+ * attempt `tag` of client id, one network hop away (client.c). */
+void client_answer(model *md, uint32_t id, uint32_t tag, int outcome, float aux);
+
 /* Internal: the server side (server.c) and client side (client.c). */
 void server_arrive(sim_t *sim, const eq_event *ev, void *ctx);
 void server_done(sim_t *sim, const eq_event *ev, void *ctx);
@@ -285,6 +319,7 @@ void client_reply(sim_t *sim, const eq_event *ev, void *ctx);
 void client_received(sim_t *sim, const eq_event *ev, void *ctx);
 void client_timeout(sim_t *sim, const eq_event *ev, void *ctx);
 void client_hedge(sim_t *sim, const eq_event *ev, void *ctx);
+void client_arrive(sim_t *sim, const eq_event *ev, void *ctx);
 void occ_read_arrive(sim_t *sim, const eq_event *ev, void *ctx);
 void occ_read_reply(sim_t *sim, const eq_event *ev, void *ctx);
 void occ_write_arrive(sim_t *sim, const eq_event *ev, void *ctx);

@@ -71,7 +71,10 @@
 
 static void reply(model *md, uint32_t c, uint32_t tag, int outcome, float aux)
 {
-    model_hop(md, EV_REPLY, c, tag, outcome, aux);
+    if (md->ahead)
+        client_answer(md, c, tag, outcome, aux); /* the client computes what follows now */
+    else
+        model_hop(md, EV_REPLY, c, tag, outcome, aux);
 }
 
 /* Accumulates busy-worker time up to now (only after warm-up); call before
@@ -144,10 +147,20 @@ static void start_service(model *md, uint32_t c, uint32_t tag, uint32_t req, dou
     }
 }
 
-/* Records the level after a change; b is the bucket fetched before it, so
- * a bucket opened by this event starts from the level before the change. */
-static void note_inflight(model *md, ts_bucket *b)
+/* The index of bucket b of the series (SIZE_MAX for NULL): what an event
+ * keeps across a reply, since a client computing ahead may grow the
+ * series (a new array) while the server answers (client.c). */
+static size_t bucket_index(const model *md, const ts_bucket *b)
 {
+    return b ? (size_t)(b - md->ts.b) : SIZE_MAX;
+}
+
+/* Records the level after a change; bi is the index of the bucket fetched
+ * before it, so a bucket opened by this event starts from the level
+ * before the change. */
+static void note_inflight(model *md, size_t bi)
+{
+    ts_bucket *b = bi < md->ts.len ? &md->ts.b[bi] : NULL;
     uint32_t n = model_inflight(md);
     if (n > md->m.peak_inflight)
         md->m.peak_inflight = n;
@@ -261,6 +274,7 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
     if (md->op_tool && model_op_tm(md, op, md->op_tool[op]))
         md->tm[md->op_tool[op]].calls++;
     ts_bucket *b = model_bucket(md);
+    size_t bi = bucket_index(md, b);
     if (b)
         b->arrivals++;
     if (o) {
@@ -324,7 +338,7 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
         reply(md, ev->obj, ev->tag, 503, spec->overload_signal ? AUX_OVERLOADED : 0.0f);
         return;
     }
-    note_inflight(md, b);
+    note_inflight(md, bi);
 }
 
 /* The end of a service: the effect, the key store, the reply. */
@@ -406,7 +420,7 @@ void server_done(sim_t *sim, const eq_event *ev, void *ctx)
 {
     (void)sim;
     model *md = ctx;
-    ts_bucket *b = model_bucket(md);
+    size_t bi = bucket_index(md, model_bucket(md));
     complete(md, ev);
     qslot s;
     if (md->busy <= md->workers_now && take_next(md, &s)) { /* this worker is still one of those serving */
@@ -415,20 +429,20 @@ void server_done(sim_t *sim, const eq_event *ev, void *ctx)
         busy_tick(md);
         md->busy--;
     }
-    note_inflight(md, b);
+    note_inflight(md, bi);
 }
 
 /* Starts queued attempts while workers are free (after capacity grew). */
 static void drain_queue(model *md)
 {
-    ts_bucket *b = model_bucket(md);
+    size_t bi = bucket_index(md, model_bucket(md));
     qslot s;
     while (md->busy < md->workers_now && take_next(md, &s)) {
         busy_tick(md);
         md->busy++;
         start_service(md, s.client, s.tag, s.req, s.enqueued, s.lim);
     }
-    note_inflight(md, b);
+    note_inflight(md, bi);
 }
 
 /* A row of the capacity timeline takes effect: round(workers_factor x

@@ -23,7 +23,7 @@
 
 /* sizeof(client), sizeof(lh_hist) and sizeof(inst_gauge) in the model
  * (checked there). */
-#define SPEC_MEM_CLIENT_BYTES 24u
+#define SPEC_MEM_CLIENT_BYTES 32u
 #define SPEC_MEM_LATHIST_BYTES 655416u
 #define SPEC_MEM_INST_GAUGE_BYTES 32u
 

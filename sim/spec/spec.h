@@ -182,6 +182,12 @@ typedef struct model_spec {
      * of this many clients, client i in instance i / clients_per_instance
      * (the last group may be smaller); 0: one state shared by all */
     uint32_t clients_per_instance;
+
+    /* the clients are simulated event by event even where they could be
+     * computed ahead (spec_computes_ahead); no key sets it: the model's
+     * tests compare the two ways (a point's mode is its own, so that a
+     * point of a sweep runs exactly as the same scenario alone) */
+    bool event_by_event;
 } model_spec;
 
 /* True if an innermost policy of spec uses the adaptive send-rate limiter. */
@@ -208,5 +214,20 @@ static inline bool spec_guard_shares_state(const model_spec *s)
 /* True when [run] window_s is set: the per-request metrics then count the
  * logical requests started in [window_from_s, window_to_s). */
 static inline bool spec_has_window(const model_spec *s) { return s->window_to_s > s->window_from_s; }
+
+/* True if no step of a client between two server events reads or writes
+ * anything another client or the server shares, so that the model may
+ * compute those steps ahead of the clock (sim/model/client.c): a queue
+ * server, one layer, no state shared through the guard, no connection
+ * pool, no send or reply cost (the host's sender), no window (a late
+ * reply counts where its client's request then stands). */
+static inline bool spec_can_compute_ahead(const model_spec *s)
+{
+    return s->kind == SPEC_SERVER_QUEUE && !s->nlayers && !spec_guard_shares_state(s) && !s->connections_per_host &&
+           !(s->send_cost_s > 0) && !(s->reply_cost_s > 0) && !spec_has_window(s);
+}
+
+/* ... and the plan did not ask for event by event. */
+static inline bool spec_computes_ahead(const model_spec *s) { return spec_can_compute_ahead(s) && !s->event_by_event; }
 
 #endif
