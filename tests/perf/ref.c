@@ -25,14 +25,20 @@
  * scheduled; a queued attempt gets one.  A timer or reply of an attempt
  * that is over is recognised by the attempt number it carries.
  *
- * Pending set: a calendar queue (Brown 1988): 2^k buckets of width w, an
- * event in bucket floor(t / w) mod 2^k; the bucket of the current time is
- * sorted when it becomes current (ties FIFO by insertion number), the
- * others are unsorted lists of 128-byte chunks of 5 events by value
- * (appending reads only the bucket's entry); resized to keep 4 to 16
- * events a bucket, w from the median gap of a sample of the pending times,
- * and estimated again when operations start to cost more than O(1).  No
- * allocation per event (chunks come from one pool with a free list).
+ * Pending set: a ladder queue (Tang, Goh and Thng 2005).  Top holds the far
+ * future (every event after top_start), unsorted; below it, rungs of
+ * equal-width buckets, each rung spanning one bucket of the rung above;
+ * Bottom holds the events of the current finest bucket, sorted (ties FIFO
+ * by insertion number).  When the rungs are used up, Top becomes a rung
+ * over [its earliest, its latest] time; a bucket that becomes current goes
+ * to Bottom if it holds at most LQ_BOT events, else becomes a rung over its
+ * own span, a bucket for every LQ_PER events (at most LQ_FAN): widths follow
+ * the density of the events they sort.  Each event is moved once per rung
+ * it passes through (two at 10^6 pending), by reading and appending
+ * unsorted lists of 512-byte chunks of 21 events in order; no allocation
+ * per event (chunks come from one pool with a free list).  The pop order,
+ * (time, insertion number), is that of any correct pending set: the
+ * calendar queue this replaced gave the same outputs byte for byte.
  *
  * Random numbers: GSL's MT19937, one stream per purpose (network, service,
  * backoff), seeded from (seed, replication, purpose) by splitmix64 with
@@ -58,28 +64,61 @@
 
 #define NIL UINT32_MAX
 
-/* The width over the median gap (a bucket then holds about CQ_WMUL x n / nb
- * events where they are densest), and the steps per operation that trigger
- * a new estimate.  Measured (callgrind at 10,000 clients, all six
- * strategies, one replication; user time and peak RSS at 1,000,000 clients,
- * full jitter), chunk events / grow above / shrink below (events per
- * bucket) / CQ_WMUL: 5/16/4/2 559 M, 5.2 s, 56 MB (kept); 3/8/2/1 703 M,
- * 6.2 s; 3/8/2/2 549 M, 6.5 s; 4/8/2/1 693 M, 6.4 s; CQ_WMUL 1 and 4 with
- * 5/16/4: 628 M and 608 M.  The first version, Brown's sorted linked lists
- * (one 24-byte node per event), took 403 M at 10,000 clients but 11 to 13 s
- * at 1,000,000 (a cache miss per node walked): rejected.  A lazy queue's
- * far future (events beyond one year in an unsorted chunk list, moved in
- * at each new year) was also tried and rejected as implemented: CQ_WMUL
- * 0.125 to 2 cost 3,939 M to 881 M at 10,000 clients and 7.6 to 22.9 s at
- * 1,000,000. */
-#ifndef CQ_WMUL
-#define CQ_WMUL 2.0
+/* Measured against the calendar queue it replaced, CPU seconds (user +
+ * system, median of 3 runs taken in turn with it on the 2-core build
+ * machine, load 2 to 4) and peak RSS:
+ *
+ *   case                                calendar           ladder (this)
+ *   th 10^4, 6 strategies x 5 reps      0.37 s, 3.5 MiB    0.24 s, 4.2 MiB
+ *   th 10^6, full jitter                3.58 s, 33.1 MiB   1.43 s, 29.5 MiB
+ *   th 10^7, full jitter, 2 s           27.1 s, 335 MiB    9.9 s, 247 MiB
+ *   occ, the whole sweep                3.73 s, 2.9 MiB    3.05 s, 2.9 MiB
+ *
+ * and instructions (callgrind): 2,820 M and 1,951 M at 10^4, 10,863 M and
+ * 8,629 M at 10^6: at 10^6 and beyond the calendar's cost was cache misses,
+ * a random bucket and its tail chunk per push, chunk lists walked one
+ * 128-byte chunk (one miss) at a time.  Variants of the ladder (10^6 CPU s,
+ * 10^4 instructions; same outputs in all):
+ *   chunks of 5 events (128 B), LQ_BOT 32, LQ_PER 16: 1.8 to 2.4 s,
+ *     2,153 M, 10^7 11.2 s; of 10: 1.52 s; of 21: 1.43 to 1.49 s, 2,072 M,
+ *     10^7 8.9 s; of 42: 1.42 s, 33 MiB; of 85: 1.47 s, 41 MiB;
+ *   LQ_FAN 1,024 / 16,384 / 65,536 with 5-event chunks: 2.08 / 2.52 /
+ *     2.65 s against 2.30 to 2.41 s; with 21: 1.46 / 1.40 s, 10^7 8.9 /
+ *     9.3 s against 7.7 s;
+ *   LQ_BOT / LQ_PER (21-event chunks): 16/8 1,995 M, 24/8 1,961 M, 32/4
+ *     1,905 M but 1.58 s, 32/8 1,951 M (kept), 32/16 2,072 M, 48/12
+ *     2,142 M, 64/16 2,322 M;
+ *   prefetching the destination of each event spread, or the client of
+ *     the event 8 ahead in Bottom: no gain beyond the noise; sorting into
+ *     Bottom while copying: 1,986 M.
+ * Before it, the calendar queue (Brown 1988, 2^k buckets of chunked
+ * unsorted lists, resized in place, width from the median gap of sampled
+ * times) was itself the best of: Brown's sorted linked lists (403 M at
+ * 10^4, one replication, but 11 to 13 s at 10^6) and a calendar with a
+ * lazy far future (events beyond one year in one unsorted list, scanned
+ * whole at each new year: 7.6 to 22.9 s at 10^6), which a ladder's Top
+ * and rungs do properly: an event is moved once per rung, never scanned
+ * again where it stays. */
+#ifndef LQ_CH
+#define LQ_CH 21      /* events a chunk: 512 bytes */
 #endif
-#ifndef CQ_STEPS
-#define CQ_STEPS 2
+#ifndef LQ_BOT
+#define LQ_BOT 32     /* a bucket of at most this many events goes to Bottom */
+#endif
+#ifndef LQ_PER
+#define LQ_PER 8      /* events a bucket of a new rung, on average */
+#endif
+#ifndef LQ_FAN
+#define LQ_FAN 4096   /* buckets a rung, at most */
+#endif
+#ifndef LQ_BOTMAX
+#define LQ_BOTMAX 256 /* Bottom grown beyond this by pushes becomes a rung */
+#endif
+#ifndef LQ_MAXR
+#define LQ_MAXR 16    /* rungs, at most (then Bottom takes a bucket of any size) */
 #endif
 
-/* ---- the calendar queue ---- */
+/* ---- the ladder queue (the names cq_* are the calendar queue's it replaced) ---- */
 
 typedef struct {
     double t;
@@ -91,34 +130,40 @@ typedef struct {
     uint16_t arg;  /* th: reply outcome; occ: version read, or outcome */
 } cq_ev;
 
-/* A bucket is a list of chunks of CQ_CH events each, unsorted (appended in
- * insertion order); 128 bytes a chunk. */
-#define CQ_CH 5
 typedef struct {
-    cq_ev e[CQ_CH];
+    cq_ev e[LQ_CH];
     uint32_t next;
 } cq_chunk;
 
-/* tn: the events in the tail chunk (the others are full), kept here so
- * that an append reads one cache line, the bucket's, and only writes the
- * chunk's */
+/* An unsorted list of chunks, appended in insertion order: tn events in
+ * the tail chunk (the others are full), n in all. */
 typedef struct {
-    uint32_t head, tail, tn;
+    uint32_t head, tail, tn, n;
 } cq_bucket;
 
+/* nb buckets; an event of time t in bucket floor((t - start) * inv_w)
+ * clamped to [0, nb - 1] (monotonic in t, so ties share a bucket).  The
+ * buckets before nxt have been moved down: the one at nxt - 1 is the next
+ * rung's, or Bottom's. */
 typedef struct {
-    cq_chunk *ch;     /* the chunk pool */
+    double start, inv_w;
+    cq_bucket *b;
+    uint32_t nb, nxt;
+} cq_rung;
+
+typedef struct {
+    cq_chunk *ch;           /* the chunk pool */
     uint32_t nch, cap, free;
-    cq_bucket *b;     /* nb buckets of width w */
-    uint32_t nb, mask;
-    uint64_t n;       /* events pending, the current bucket's included */
-    double inv_w, w;
-    uint64_t vb;      /* the current virtual bucket: floor(t / w) of the events in cur */
-    cq_ev *cur;       /* the current bucket's events, sorted, popped from ch0 */
-    uint32_t c0, clen, ccap;
+    cq_bucket top;          /* Top: the events after top_start */
+    double top_min, top_max, top_start;
+    cq_rung r[LQ_MAXR];     /* r[0] spans what Top held when it became a rung */
+    uint32_t nr;
+    cq_bucket *rb[LQ_MAXR]; /* each level's bucket array, reused */
+    uint32_t rbcap[LQ_MAXR];
+    cq_ev *bot;             /* Bottom: sorted, popped from b0 */
+    uint32_t b0, blen, bcap;
+    uint64_t n;             /* events pending */
     uint32_t seq;
-    double now;
-    uint64_t ops, steps; /* in this window: pushes + pops, and the work beyond O(1) */
 } cq;
 
 static void *xmalloc(size_t n)
@@ -141,15 +186,17 @@ static void *xrealloc(void *p, size_t n)
     return p;
 }
 
-static inline uint64_t cq_vbof(const cq *q, double t)
-{
-    return (uint64_t)(t * q->inv_w);
-}
-
 static inline int ev_before(const cq_ev *a, const cq_ev *b)
 {
     return a->t < b->t || (a->t == b->t && (int32_t)(a->seq - b->seq) < 0);
 }
+
+static int ecmp(const void *a, const void *b)
+{
+    return ev_before(a, b) ? -1 : ev_before(b, a);
+}
+
+static const cq_bucket cq_empty = {NIL, NIL, 0, 0};
 
 static uint32_t chunk_new(cq *q)
 {
@@ -170,7 +217,7 @@ static uint32_t chunk_new(cq *q)
 static inline cq_ev *bucket_append(cq *q, cq_bucket *b)
 {
     uint32_t t = b->tail;
-    if (t == NIL || b->tn == CQ_CH) {
+    if (t == NIL || b->tn == LQ_CH) {
         uint32_t c = chunk_new(q);
         if (t == NIL)
             b->head = c;
@@ -179,130 +226,192 @@ static inline cq_ev *bucket_append(cq *q, cq_bucket *b)
         b->tail = t = c;
         b->tn = 0;
     }
+    b->n++;
     return &q->ch[t].e[b->tn++];
 }
 
-/* The slot of a new event of time t in the sorted current bucket. */
-static cq_ev *cur_insert(cq *q, double t)
+static inline uint32_t rung_idx(const cq_rung *g, double t)
 {
-    if (q->c0 > 0 && q->c0 * 2 >= q->clen) { /* move the unpopped part down */
-        memmove(q->cur, q->cur + q->c0, sizeof *q->cur * (q->clen - q->c0));
-        q->clen -= q->c0;
-        q->c0 = 0;
+    double x = (t - g->start) * g->inv_w;
+    if (!(x > 0))
+        return 0;
+    return x < (double)g->nb ? (uint32_t)x : g->nb - 1;
+}
+
+static void bot_reserve(cq *q, uint64_t n)
+{
+    if (n > q->bcap) {
+        while (q->bcap < n)
+            q->bcap = q->bcap ? 2 * q->bcap : 64;
+        q->bot = xrealloc(q->bot, sizeof *q->bot * q->bcap);
     }
-    if (q->clen == q->ccap) {
-        q->ccap = q->ccap ? 2 * q->ccap : 64;
-        q->cur = xrealloc(q->cur, sizeof *q->cur * q->ccap);
+}
+
+/* Sorts Bottom: insertion sort, it holds a few (qsort for a bucket that
+ * could not be split: ties, or the deepest rung's). */
+static void bot_sort(cq *q)
+{
+    cq_ev *a = q->bot + q->b0;
+    uint32_t n = q->blen - q->b0;
+    if (n > 32) {
+        qsort(a, n, sizeof *a, ecmp);
+        return;
     }
-    uint32_t i = q->clen;
-    while (i > q->c0 && q->cur[i - 1].t > t) /* ties stay FIFO: after equal times */
+    for (uint32_t i = 1; i < n; i++) {
+        cq_ev x = a[i];
+        uint32_t j = i;
+        while (j > 0 && ev_before(&x, &a[j - 1])) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = x;
+    }
+}
+
+/* Whether n events over [lo, hi] can be told apart by buckets. */
+static inline int splittable(double lo, double hi, uint64_t n)
+{
+    return hi > lo && isfinite((double)n / (hi - lo));
+}
+
+/* A new rung below the others, for n events over [lo, hi] (splittable). */
+static cq_rung *rung_new(cq *q, uint64_t n, double lo, double hi)
+{
+    uint32_t lv = q->nr++;
+    uint64_t nb = (n + LQ_PER - 1) / LQ_PER;
+    if (nb < 2)
+        nb = 2;
+    if (nb > LQ_FAN)
+        nb = LQ_FAN;
+    if (q->rbcap[lv] < nb) {
+        q->rbcap[lv] = (uint32_t)nb;
+        q->rb[lv] = xrealloc(q->rb[lv], sizeof *q->rb[lv] * nb);
+    }
+    cq_rung *g = &q->r[lv];
+    g->b = q->rb[lv];
+    g->nb = (uint32_t)nb;
+    g->nxt = 0;
+    g->start = lo;
+    g->inv_w = (double)nb / (hi - lo);
+    for (uint32_t k = 0; k < nb; k++)
+        g->b[k] = cq_empty;
+    return g;
+}
+
+/* Moves the events of bucket b into rung g, freeing its chunks as they are
+ * read (the pool does not grow). */
+static void bucket_spread(cq *q, cq_bucket *b, cq_rung *g)
+{
+    for (uint32_t c = b->head; c != NIL;) {
+        cq_ev tmp[LQ_CH];
+        uint32_t n = c == b->tail ? b->tn : LQ_CH, nx = q->ch[c].next;
+        memcpy(tmp, q->ch[c].e, sizeof tmp[0] * n);
+        q->ch[c].next = q->free;
+        q->free = c;
+        for (uint32_t j = 0; j < n; j++)
+            *bucket_append(q, &g->b[rung_idx(g, tmp[j].t)]) = tmp[j];
+        c = nx;
+    }
+    *b = cq_empty;
+}
+
+/* Moves the events of bucket b into Bottom (empty), sorted. */
+static void bucket_to_bot(cq *q, cq_bucket *b)
+{
+    q->b0 = q->blen = 0;
+    bot_reserve(q, b->n);
+    for (uint32_t c = b->head; c != NIL;) {
+        uint32_t n = c == b->tail ? b->tn : LQ_CH, nx = q->ch[c].next;
+        memcpy(q->bot + q->blen, q->ch[c].e, sizeof *q->bot * n);
+        q->blen += n;
+        q->ch[c].next = q->free;
+        q->free = c;
+        c = nx;
+    }
+    *b = cq_empty;
+    bot_sort(q);
+}
+
+static void bucket_span(const cq *q, const cq_bucket *b, double *lo, double *hi)
+{
+    double mn = INFINITY, mx = -INFINITY;
+    for (uint32_t c = b->head; c != NIL; c = q->ch[c].next)
+        for (uint32_t j = 0, n = c == b->tail ? b->tn : LQ_CH; j < n; j++) {
+            double t = q->ch[c].e[j].t;
+            if (t < mn)
+                mn = t;
+            if (t > mx)
+                mx = t;
+        }
+    *lo = mn;
+    *hi = mx;
+}
+
+/* Fills Bottom (empty; events pending) with the next events. */
+static void cq_advance(cq *q)
+{
+    q->b0 = q->blen = 0;
+    for (;;) {
+        if (!q->nr) { /* the rungs are used up: Top becomes a rung, or Bottom */
+            double lo = q->top_min, hi = q->top_max;
+            q->top_start = hi;
+            q->top_min = INFINITY;
+            q->top_max = -INFINITY;
+            if (q->top.n <= LQ_BOT || !splittable(lo, hi, q->top.n)) {
+                bucket_to_bot(q, &q->top);
+                return;
+            }
+            bucket_spread(q, &q->top, rung_new(q, q->top.n, lo, hi));
+            continue;
+        }
+        cq_rung *g = &q->r[q->nr - 1];
+        while (g->nxt < g->nb && !g->b[g->nxt].n)
+            g->nxt++;
+        if (g->nxt == g->nb) { /* this rung is used up */
+            q->nr--;
+            continue;
+        }
+        cq_bucket *b = &g->b[g->nxt++];
+        double lo, hi;
+        if (b->n <= LQ_BOT || q->nr == LQ_MAXR) {
+            bucket_to_bot(q, b);
+            return;
+        }
+        bucket_span(q, b, &lo, &hi);
+        if (!splittable(lo, hi, b->n)) {
+            bucket_to_bot(q, b);
+            return;
+        }
+        bucket_spread(q, b, rung_new(q, b->n, lo, hi));
+    }
+}
+
+/* Bottom, grown too large, becomes a rung below the others over the same
+ * times (its clamped buckets cover them all); the next pop reads it. */
+static void bot_to_rung(cq *q)
+{
+    uint32_t n = q->blen - q->b0;
+    cq_rung *g = rung_new(q, n, q->bot[q->b0].t, q->bot[q->blen - 1].t);
+    for (uint32_t i = q->b0; i < q->blen; i++)
+        *bucket_append(q, &g->b[rung_idx(g, q->bot[i].t)]) = q->bot[i];
+    q->b0 = q->blen = 0;
+}
+
+/* The slot of a new event of time t in Bottom. */
+static cq_ev *bot_insert(cq *q, double t)
+{
+    if (q->b0 > 0 && q->b0 * 2 >= q->blen) { /* move the unpopped part down */
+        memmove(q->bot, q->bot + q->b0, sizeof *q->bot * (q->blen - q->b0));
+        q->blen -= q->b0;
+        q->b0 = 0;
+    }
+    bot_reserve(q, (uint64_t)q->blen + 1);
+    uint32_t i = q->blen;
+    while (i > q->b0 && q->bot[i - 1].t > t) /* ties stay FIFO: after equal times */
         i--;
-    q->steps += q->clen - i;
-    memmove(q->cur + i + 1, q->cur + i, sizeof *q->cur * (q->clen - i));
-    q->clen++;
-    return &q->cur[i];
-}
-
-static int dcmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static int ecmp(const void *a, const void *b)
-{
-    return ev_before(a, b) ? -1 : ev_before(b, a);
-}
-
-static void cq_place(cq *q, const cq_ev *e);
-
-/* Rebuilds the buckets: nb of them, the width from the median gap of up to
- * 257 sampled pending times, so that a bucket holds about 8 events where
- * they are densest. */
-static void cq_resize(cq *q, uint32_t nb)
-{
-    enum { S = 257 };
-    double s[S], g[S], tmin = INFINITY;
-    uint32_t ns = 0;
-    uint64_t step = q->n / S ? q->n / S : 1, k = 0;
-    /* one pass to sample the times and find the earliest */
-#define SAMPLE(T)                                                                                                      \
-    do {                                                                                                               \
-        double t_ = (T);                                                                                               \
-        if (ns < S && k++ % step == 0)                                                                                 \
-            s[ns++] = t_;                                                                                              \
-        if (t_ < tmin)                                                                                                 \
-            tmin = t_;                                                                                                 \
-    } while (0)
-    for (uint32_t i = q->c0; i < q->clen; i++)
-        SAMPLE(q->cur[i].t);
-    for (uint32_t b = 0; b < q->nb; b++)
-        for (uint32_t c = q->b[b].head; c != NIL; c = q->ch[c].next)
-            for (uint32_t j = 0, n = c == q->b[b].tail ? q->b[b].tn : CQ_CH; j < n; j++)
-                SAMPLE(q->ch[c].e[j].t);
-#undef SAMPLE
-    if (ns >= 3) {
-        qsort(s, ns, sizeof *s, dcmp);
-        for (uint32_t i = 0; i + 1 < ns; i++)
-            g[i] = s[i + 1] - s[i];
-        qsort(g, ns - 1, sizeof *g, dcmp);
-        /* (ns - 1) gaps of the sample span the pending times; a bucket
-         * gets CQ_WMUL x n / nb events of the median density */
-        double w = CQ_WMUL * g[(ns - 1) / 2] * (double)(ns - 1) / (double)nb;
-        if (!(w > 0))
-            w = CQ_WMUL * (s[ns - 1] - s[0]) / (double)nb; /* ties */
-        if (w > 0 && isfinite(w) && w < 1e300) {
-            q->w = w;
-            q->inv_w = 1 / w;
-        }
-    }
-    /* then every event moves to its new bucket, in place: a chunk is
-     * freed as soon as its events are copied out, so the pool does not grow */
-    cq_bucket *old = q->b;
-    uint32_t onb = q->nb;
-    cq_ev *ocur = q->cur;
-    uint32_t oc0 = q->c0, oclen = q->clen;
-    q->cur = NULL;
-    q->ccap = q->c0 = q->clen = 0;
-    q->nb = nb;
-    q->mask = nb - 1;
-    q->b = xmalloc(sizeof *q->b * nb);
-    for (uint32_t b = 0; b < nb; b++)
-        q->b[b] = (cq_bucket){NIL, NIL, 0};
-    q->vb = q->n ? cq_vbof(q, tmin) : cq_vbof(q, q->now);
-    for (uint32_t i = oc0; i < oclen; i++)
-        cq_place(q, &ocur[i]);
-    free(ocur);
-    for (uint32_t b = 0; b < onb; b++)
-        for (uint32_t c = old[b].head; c != NIL;) {
-            cq_ev tmp[CQ_CH];
-            uint32_t n = c == old[b].tail ? old[b].tn : CQ_CH, nx = q->ch[c].next;
-            memcpy(tmp, q->ch[c].e, sizeof tmp[0] * n);
-            q->ch[c].next = q->free;
-            q->free = c;
-            for (uint32_t j = 0; j < n; j++)
-                cq_place(q, &tmp[j]);
-            c = nx;
-        }
-    free(old);
-    if (q->clen > 1)
-        qsort(q->cur, q->clen, sizeof *q->cur, ecmp);
-    q->ops = q->steps = 0;
-}
-
-/* Files e (pending) in its bucket, or in the current one, unsorted. */
-static void cq_place(cq *q, const cq_ev *e)
-{
-    uint64_t v = cq_vbof(q, e->t);
-    if (v <= q->vb) {
-        if (q->clen == q->ccap) {
-            q->ccap = q->ccap ? 2 * q->ccap : 64;
-            q->cur = xrealloc(q->cur, sizeof *q->cur * q->ccap);
-        }
-        q->cur[q->clen++] = *e;
-    } else {
-        *bucket_append(q, &q->b[v & q->mask]) = *e;
-    }
+    memmove(q->bot + i + 1, q->bot + i, sizeof *q->bot * (q->blen - i));
+    q->blen++;
+    return &q->bot[i];
 }
 
 static void cq_init(cq *q)
@@ -311,135 +420,56 @@ static void cq_init(cq *q)
     q->cap = 64;
     q->ch = xmalloc(sizeof *q->ch * q->cap);
     q->free = NIL;
-    q->nb = 16;
-    q->mask = 15;
-    q->b = xmalloc(sizeof *q->b * q->nb);
-    for (uint32_t b = 0; b < q->nb; b++)
-        q->b[b] = (cq_bucket){NIL, NIL, 0};
-    q->w = 0.001;
-    q->inv_w = 1000;
+    q->top = cq_empty;
+    q->top_min = INFINITY;
+    q->top_max = -INFINITY;
+    q->top_start = -INFINITY;
 }
 
 static void cq_free(cq *q)
 {
     free(q->ch);
-    free(q->b);
-    free(q->cur);
-}
-
-/* Brown's resize keeps the number of buckets in step with the number of
- * events (here 4 to 16 a bucket); the width must also follow the times,
- * which move while the count stays: when the operations of a window of
- * n / 2 + 64 have cost more than CQ_STEPS steps each beyond O(1) (empty
- * buckets passed, later years' events looked at, events moved in the
- * current bucket), the width is estimated again. */
-static inline void cq_check(cq *q)
-{
-    if (++q->ops < q->n / 2 + 64)
-        return;
-    if (q->steps > CQ_STEPS * q->ops)
-        cq_resize(q, q->nb);
-    q->ops = q->steps = 0;
+    free(q->bot);
+    for (uint32_t i = 0; i < LQ_MAXR; i++)
+        free(q->rb[i]);
 }
 
 /* A new event at time t (>= the last popped time); returns it to fill in
- * (valid until the next push or pop). */
+ * (valid until the next push or pop).  It goes to Top if after top_start,
+ * else to the first rung whose buckets not yet moved down take it, else to
+ * Bottom (its time is in the bucket being popped). */
 static inline cq_ev *cq_push(cq *q, double t)
 {
-    if (q->n + 1 > 16 * (uint64_t)q->nb && q->nb < (1u << 31))
-        cq_resize(q, q->nb * 2);
-    else
-        cq_check(q);
+    cq_ev *e;
     q->n++;
-    uint64_t v = cq_vbof(q, t);
-    cq_ev *e = v <= q->vb ? cur_insert(q, t) : bucket_append(q, &q->b[v & q->mask]);
+    if (t > q->top_start) {
+        if (t < q->top_min)
+            q->top_min = t;
+        if (t > q->top_max)
+            q->top_max = t;
+        e = bucket_append(q, &q->top);
+    } else {
+        for (uint32_t r = 0; r < q->nr; r++) {
+            cq_rung *g = &q->r[r];
+            uint32_t k = rung_idx(g, t);
+            if (k >= g->nxt) {
+                e = bucket_append(q, &g->b[k]);
+                goto fill;
+            }
+        }
+        if (q->blen - q->b0 >= LQ_BOTMAX && q->nr < LQ_MAXR &&
+            splittable(q->bot[q->b0].t, q->bot[q->blen - 1].t, q->blen - q->b0)) {
+            bot_to_rung(q);
+            cq_rung *g = &q->r[q->nr - 1];
+            e = bucket_append(q, &g->b[rung_idx(g, t)]);
+        } else {
+            e = bot_insert(q, t);
+        }
+    }
+fill:
     e->t = t;
     e->seq = q->seq++;
     return e;
-}
-
-/* Makes the next non-empty virtual bucket current: its events (and only
- * those of its year) sorted into cur. */
-static void cq_advance(cq *q)
-{
-    q->c0 = q->clen = 0;
-    for (uint32_t k = 0; k < q->nb; k++) {
-        q->vb++;
-        cq_bucket *b = &q->b[q->vb & q->mask];
-        if (b->head == NIL) {
-            q->steps++;
-            continue;
-        }
-        /* move this year's events to cur, keep the others (compacted) */
-        uint32_t wc = b->head, keep = 0;
-        for (uint32_t c = b->head; c != NIL;) {
-            cq_chunk *ch = &q->ch[c];
-            for (uint32_t j = 0, n = c == b->tail ? b->tn : CQ_CH; j < n; j++) {
-                cq_ev *e = &ch->e[j];
-                if (cq_vbof(q, e->t) <= q->vb) {
-                    if (q->clen == q->ccap) {
-                        q->ccap = q->ccap ? 2 * q->ccap : 64;
-                        q->cur = xrealloc(q->cur, sizeof *q->cur * q->ccap);
-                    }
-                    q->cur[q->clen++] = *e;
-                } else {
-                    q->steps++;
-                    q->ch[wc].e[keep++] = *e; /* never ahead of the read position */
-                    if (keep == CQ_CH) {
-                        wc = q->ch[wc].next;
-                        keep = 0;
-                    }
-                }
-            }
-            c = ch->next;
-        }
-        /* chunks after the write position are free */
-        uint32_t last = keep ? wc : NIL, c;
-        if (!keep) { /* wc is the first chunk not written */
-            /* find its predecessor to end the list */
-            last = NIL;
-            for (c = b->head; c != wc; c = q->ch[c].next)
-                last = c;
-            c = wc;
-        } else {
-            c = q->ch[wc].next;
-        }
-        while (c != NIL) {
-            uint32_t nx = q->ch[c].next;
-            q->ch[c].next = q->free;
-            q->free = c;
-            c = nx;
-        }
-        if (last == NIL) {
-            b->head = b->tail = NIL;
-            b->tn = 0;
-        } else {
-            q->ch[last].next = NIL;
-            b->tail = last;
-            b->tn = keep ? keep : CQ_CH;
-        }
-        if (q->clen) {
-            if (q->clen > 1) { /* insertion sort: a bucket holds a few */
-                if (q->clen > 32) {
-                    qsort(q->cur, q->clen, sizeof *q->cur, ecmp);
-                } else {
-                    for (uint32_t i = 1; i < q->clen; i++) {
-                        cq_ev x = q->cur[i];
-                        uint32_t j = i;
-                        while (j > 0 && ev_before(&x, &q->cur[j - 1])) {
-                            q->cur[j] = q->cur[j - 1];
-                            j--;
-                        }
-                        q->cur[j] = x;
-                    }
-                }
-            }
-            return;
-        }
-    }
-    /* a year without an event: rebuild (the width is wrong), which also
-     * finds the earliest event */
-    cq_resize(q, q->nb);
 }
 
 /* Moves the earliest event into *out; 0 when the queue is empty. */
@@ -447,15 +477,10 @@ static inline int cq_pop(cq *q, cq_ev *out)
 {
     if (!q->n)
         return 0;
-    while (q->c0 == q->clen)
+    if (q->b0 == q->blen)
         cq_advance(q);
-    *out = q->cur[q->c0++];
-    q->now = out->t;
+    *out = q->bot[q->b0++];
     q->n--;
-    if (q->n < 4 * (uint64_t)q->nb && q->nb > 16)
-        cq_resize(q, q->nb / 2);
-    else
-        cq_check(q);
     return 1;
 }
 
