@@ -282,7 +282,8 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
     /* throttling reads a uniform; drawn only then, to keep the streams of
      * scenarios without it as they were */
     double u = innermost && spec->guard.throttling ? sim_uniform(sim, RNG_BACKOFF) : 0;
-    hp_client *guard = innermost ? model_guard(md, id) : NULL; /* the state of the client's instance */
+    /* the state of the client's instance; none to keep when computing ahead */
+    hp_client *guard = innermost && !md->ahead ? model_guard(md, id) : NULL;
     if (innermost && spec->guard.breaker)
         mech_breaker(md); /* the time in the breaker's state so far, before it may change */
     hp_admit a = hp_call_admit(guard, &call, p, now, u);
@@ -464,7 +465,7 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, const layer_result 
          * and a retry must pass the limiter */
         res.retry_after_s = retry_after_seen(md, p, r->retry_after_s, &res.reset_s, out);
         hp_call call = call_load(md, id);
-        hp_client *guard = model_guard(md, id);
+        hp_client *guard = md->ahead ? NULL : model_guard(md, id); /* ahead: nothing shared to learn */
         if (md->spec->guard.breaker)
             mech_breaker(md);
         d = hp_call_outcome(guard, &call, p, res, now, u);
