@@ -117,6 +117,11 @@ $(BUILD)/perf_agree: tests/perf/agree.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< -lgsl -lgslcblas -lm
 
+# Two herd binaries' summary.csv of one scenario compared (tests/perf/equiv.sh).
+$(BUILD)/perf_equiv: tests/perf/equiv.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< -lgsl -lgslcblas -lm
+
 # A test binary only: herd without the no-op rule (scenario.c built with
 # HERD_NO_EFFECT_CHECK), the oracle tests/noop.sh runs refused keys with.
 $(BUILD)/nocheck/scenario.o: sim/scenario/scenario.c

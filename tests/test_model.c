@@ -1296,26 +1296,60 @@ static void trace_clients_are_the_arrivals(void **state)
  * (model/results.c) name the same metrics, in the same order, with the
  * same type and aggregation: the scenario layer checks `columns` against
  * the one, the reports write the other. */
-/* Runs c with its clients computed ahead (if it can) or event by event. */
-static result run_mode(const scn_config *c, hp_strategy s, uint32_t rep, bool event_by_event)
+/* Sets up replication rep of c under s, its clients computed ahead (if it
+ * can) or event by event, in *sim and *md. */
+static void start_mode(const scn_config *c, hp_strategy s, uint32_t rep, bool event_by_event, model_spec *spec,
+                       sim_t *sim, model *md)
 {
     char err[SCN_ERR_MAX];
     if (scn_validate(c, "test", err) != 0)
         fail_msg("%s", err);
+    assert_int_equal(sim_init(sim, rng_replication_seed(c->seed, rep), 16), 0);
+    scn_compile(c, spec);
+    spec->event_by_event = event_by_event;
+    assert_int_equal(model_init(md, spec, scn_data(), s, sim), 0);
+    assert_true(md->ahead == (!event_by_event && spec_can_compute_ahead(spec)));
+}
+
+/* Runs the model to its end and returns its results (freeing the run). */
+static result finish_mode(sim_t *sim, model *md)
+{
+    assert_int_equal(model_run(md), 0);
+    result r = {.m = md->m, .ts = md->ts};
+    md->ts = (timeseries){0};
+    model_free(md);
+    sim_free(sim);
+    return r;
+}
+
+static result run_mode(const scn_config *c, hp_strategy s, uint32_t rep, bool event_by_event)
+{
     sim_t sim;
     model md;
     model_spec spec;
-    assert_int_equal(sim_init(&sim, rng_replication_seed(c->seed, rep), 16), 0);
-    scn_compile(c, &spec);
-    spec.event_by_event = event_by_event;
-    assert_int_equal(model_init(&md, &spec, scn_data(), s, &sim), 0);
-    assert_true(md.ahead == (!event_by_event && spec_can_compute_ahead(&spec)));
-    assert_int_equal(model_run(&md), 0);
-    result r = {.m = md.m, .ts = md.ts};
-    md.ts = (timeseries){0};
-    model_free(&md);
-    sim_free(&sim);
-    return r;
+    start_mode(c, s, rep, event_by_event, &spec, &sim, &md);
+    return finish_mode(&sim, &md);
+}
+
+/* run_mode, the clock stopped every `step` seconds (as the live view's
+ * frames do) and the series settled there: at each stop, every bucket
+ * the clock has passed must already be the one of `want` (the whole
+ * run's). */
+static result run_stepped(const scn_config *c, hp_strategy s, double step, const timeseries *want)
+{
+    sim_t sim;
+    model md;
+    model_spec spec;
+    start_mode(c, s, 0, false, &spec, &sim, &md);
+    for (double t = 0; t < spec.horizon_s && md.open; t += step) {
+        assert_int_equal(sim_run(&sim, t), 0);
+        model_settle_series(&md);
+        for (size_t i = 0; i < (size_t)(t / spec.bucket_s) && i < md.ts.len && i < want->len; i++)
+            if (memcmp(&md.ts.b[i], &want->b[i], sizeof want->b[i]) != 0)
+                fail_msg("at t = %g s, bucket %zu is not yet the whole run's (in flight %u against %u)", t, i,
+                         md.ts.b[i].in_flight, want->b[i].in_flight);
+    }
+    return finish_mode(&sim, &md);
 }
 
 /* Where nothing is random (constant hops and service, backoff without
@@ -1337,7 +1371,8 @@ static void ahead_is_event_by_event(void **state)
         {"clients.count=3", "clients.start=spread", "clients.spread_s=10", "server.queue=0"},
         {"server.rate_limit_rps=2", "clients.requests_per_client=6", "server.retry_after=honest", NULL},
         /* client 0's reply (at 1.0) opens its bucket ahead, at 0.8, while
-         * client 1 is in service (0.8 to 1.4): that bucket's level is 1 */
+         * client 1 is in service (0.8 to 1.4): that bucket's level is 1
+         * (and at 1.1 s no server event has reached it) */
         {"clients.count=2", "network.delay_s=constant(0.2)", "server.service_time_s=constant(0.6)", NULL},
         /* the deadline an attempt carries: the third waits past it and is skipped */
         {"clients.count=3", "server.drop_expired=true", "retry.attempt_timeout_s=0.25",
@@ -1346,21 +1381,35 @@ static void ahead_is_event_by_event(void **state)
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         scn_config c;
         base(&c);
-        set(&c, "run.bucket_s=0.25");
+        set(&c, "run.bucket_s=0.1");
         for (int i = 0; i < 4 && cases[k][i]; i++)
             set(&c, cases[k][i]);
         result a = run_mode(&c, HP_EXPONENTIAL, 0, false), e = run_mode(&c, HP_EXPONENTIAL, 0, true);
+        /* frames of 0.07 s (shorter than a bucket) and of 0.55 s (a reply
+         * computed ahead into a bucket no server event reaches before the
+         * frame ends: case 8's at 1 s, the frame at 1.1 s) */
+        result st = run_stepped(&c, HP_EXPONENTIAL, 0.55, &e.ts);
+        ts_free(&st.ts);
+        st = run_stepped(&c, HP_EXPONENTIAL, 0.07, &e.ts);
         assert_true(a.m.events < e.m.events); /* fewer events: the point */
-        a.m.events = e.m.events = 0;
+        a.m.events = e.m.events = st.m.events = 0;
         if (memcmp(&a.m, &e.m, sizeof a.m) != 0)
             fail_msg("case %zu: the metrics differ computed ahead", k);
+        if (memcmp(&st.m, &e.m, sizeof st.m) != 0)
+            fail_msg("case %zu: the metrics differ computed ahead with the clock stopped", k);
         assert_int_equal(a.ts.len, e.ts.len);
-        for (size_t i = 0; i < a.ts.len; i++)
+        assert_int_equal(st.ts.len, e.ts.len);
+        for (size_t i = 0; i < a.ts.len; i++) {
             if (memcmp(&a.ts.b[i], &e.ts.b[i], sizeof a.ts.b[i]) != 0)
                 fail_msg("case %zu: bucket %zu differs computed ahead (in flight %u against %u)", k, i,
                          a.ts.b[i].in_flight, e.ts.b[i].in_flight);
+            if (memcmp(&st.ts.b[i], &e.ts.b[i], sizeof st.ts.b[i]) != 0)
+                fail_msg("case %zu: bucket %zu differs with the clock stopped (in flight %u against %u)", k, i,
+                         st.ts.b[i].in_flight, e.ts.b[i].in_flight);
+        }
         ts_free(&a.ts);
         ts_free(&e.ts);
+        ts_free(&st.ts);
     }
 }
 

@@ -186,6 +186,7 @@ int exp_live(const exp_plan *plan, const char *name, double speed, int cols, int
                 snprintf(err, errlen, "the live view's %s run failed (memory)", hp_strategy_name(pt->strategies[s]));
                 goto done;
             }
+            model_settle_series(&mds[s]);
             alive[s] = mds[s].open > 0 && t < pt->spec.horizon_s;
             any |= alive[s];
             for (size_t b = 0; b < mds[s].ts.len; b++)

@@ -69,6 +69,16 @@ ts_bucket *model_bucket_slow(model *md)
     return b;
 }
 
+void model_settle_series(model *md)
+{
+    double until = md->sim->until;
+    size_t last = until < INFINITY ? (size_t)(until / md->ts.bucket_s) : md->ts.len;
+    for (size_t j = md->ts_real; j <= last && j < md->ts.len; j++)
+        md->ts.b[j].in_flight = model_inflight(md);
+    if (last + 1 > md->ts_real && last < md->ts.len)
+        md->ts_real = last + 1;
+}
+
 ts_bucket *model_bucket_grow(model *md, size_t i)
 {
     ts_bucket *b = ts_at(&md->ts, i, 0);

@@ -299,6 +299,12 @@ bool server_take_token(const model_spec *spec, double *tokens, double *tokens_at
  * the truncation, t being >= 0. */
 ts_bucket *model_bucket_grow(model *md, size_t i);
 
+/* After a sim_run that stopped at its `until` before the end (the live
+ * view's frames): the buckets up to until that clients opened ahead, and
+ * no server event reached, get the level now, as if the clock had reached
+ * them; the series up to until is then what the event-by-event run has. */
+void model_settle_series(model *md);
+
 static inline ts_bucket *model_bucket_ahead(model *md, double t)
 {
     size_t i = (size_t)(t / md->ts.bucket_s);

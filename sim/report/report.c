@@ -638,7 +638,7 @@ static const struct {
     {"mean_wait_s", "their mean time (s) in the server's queue"},
     {"p_wait", "fraction of them that had to queue"},
     {"utilization", "busy worker time / (workers x measured time)"},
-    {"events", "events the engine dispatched"}
+    {"events", "events the engine dispatched (a client's steps computed ahead are not events: see Design)"}
 };
 
 const char *rep_metric_doc(const char *name)
