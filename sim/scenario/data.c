@@ -95,10 +95,15 @@ static char *trim(char *s)
     return s;
 }
 
-/* Echoes a field (control characters escaped, shortened). */
+/* Echoes a field (control characters escaped, shortened) into out, always
+ * terminated: an empty field is ''.  (It wrote nothing for one, and the
+ * message then echoed whatever the caller's buffer held: fuzz_data found a
+ * capacity row ending in an empty column whose message had stack bytes and
+ * a newline in it.) */
 static void echo(const char *s, char *out, size_t n)
 {
     size_t u = 0;
+    out[0] = '\0';
     for (; *s && u + 5 < n && u < 40; s++)
         u += (size_t)snprintf(out + u, n - u, (unsigned char)*s < 0x20 || *s == 0x7f ? "\\x%02x" : "%c",
                               (unsigned char)*s);
