@@ -14,17 +14,25 @@
 #include "../sim/scenario/scenario.h"
 
 /* Replication rep of c under strategy st, validated, compiled into *spec
- * and run to its end in *sim and *md (the caller frees both); any
- * failure fails the test. */
-static inline void model_test_run(const scn_config *c, hp_strategy st, uint32_t rep, model_spec *spec, sim_t *sim,
-                                  model *md)
+ * (event by event if asked: spec.h) and set up in *sim and *md (the
+ * caller frees both); any failure fails the test. */
+static inline void model_test_start(const scn_config *c, hp_strategy st, uint32_t rep, bool event_by_event,
+                                    model_spec *spec, sim_t *sim, model *md)
 {
     char err[SCN_ERR_MAX];
     if (scn_validate(c, "test", err) != 0)
         fail_msg("%s", err);
     assert_int_equal(sim_init(sim, rng_replication_seed(c->seed, rep), 16), 0);
     scn_compile(c, spec);
+    spec->event_by_event = event_by_event;
     assert_int_equal(model_init(md, spec, scn_data(), st, sim), 0);
+}
+
+/* model_test_start, then run to its end. */
+static inline void model_test_run(const scn_config *c, hp_strategy st, uint32_t rep, model_spec *spec, sim_t *sim,
+                                  model *md)
+{
+    model_test_start(c, st, rep, false, spec, sim, md);
     assert_int_equal(model_run(md), 0);
 }
 

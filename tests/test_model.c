@@ -1296,19 +1296,12 @@ static void trace_clients_are_the_arrivals(void **state)
  * (model/results.c) name the same metrics, in the same order, with the
  * same type and aggregation: the scenario layer checks `columns` against
  * the one, the reports write the other. */
-/* Sets up replication rep of c under s, its clients computed ahead (if it
- * can) or event by event, in *sim and *md. */
+/* model_test_start, its clients computed ahead (if it can) or event by event. */
 static void start_mode(const scn_config *c, hp_strategy s, uint32_t rep, bool event_by_event, model_spec *spec,
                        sim_t *sim, model *md)
 {
-    char err[SCN_ERR_MAX];
-    if (scn_validate(c, "test", err) != 0)
-        fail_msg("%s", err);
-    assert_int_equal(sim_init(sim, rng_replication_seed(c->seed, rep), 16), 0);
-    scn_compile(c, spec);
-    spec->event_by_event = event_by_event;
-    assert_int_equal(model_init(md, spec, scn_data(), s, sim), 0);
-    assert_true(md->ahead == (!event_by_event && spec_can_compute_ahead(spec)));
+    model_test_start(c, s, rep, event_by_event, spec, sim, md);
+    assert_true(md->ahead == spec_computes_ahead(spec));
 }
 
 /* Runs the model to its end and returns its results (freeing the run). */

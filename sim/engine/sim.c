@@ -143,15 +143,13 @@ void sim_schedule(sim_t *sim, double delay, uint32_t type, uint32_t obj,
     sim_schedule_aux(sim, delay, type, obj, tag, arg, 0);
 }
 
-void sim_schedule_aux(sim_t *sim, double delay, uint32_t type, uint32_t obj,
-                      uint32_t tag, int32_t arg, float aux)
+void sim_schedule_at(sim_t *sim, double t, uint32_t type, uint32_t obj, uint32_t tag, int32_t arg, float aux)
 {
-    assert(delay >= 0 && delay < INFINITY);
+    assert(t >= sim->now && t < INFINITY);
     assert(type < SIM_MAX_TYPES);
-    eq_event ev = {.time = sim->now + delay, .key = eq_key(sim->seq, type), .obj = obj, .tag = tag, .arg = arg,
-                   .aux = aux};
+    eq_event ev = {.time = t, .key = eq_key(sim->seq, type), .obj = obj, .tag = tag, .arg = arg, .aux = aux};
     int rc;
-    if (delay == 0 && (sim->zero_lane >= 0 || (sim->zero_lane = sim_lane_for(sim, 0)) >= 0))
+    if (t == sim->now && (sim->zero_lane >= 0 || (sim->zero_lane = sim_lane_for(sim, 0)) >= 0))
         rc = lane_put(sim, &sim->lane[sim->zero_lane], &ev); /* due now: FIFO among themselves */
     else
         rc = queue_push(sim, &ev);
@@ -162,20 +160,11 @@ void sim_schedule_aux(sim_t *sim, double delay, uint32_t type, uint32_t obj,
     sim->seq++;
 }
 
-void sim_schedule_at(sim_t *sim, double t, uint32_t type, uint32_t obj, uint32_t tag, int32_t arg, float aux)
+void sim_schedule_aux(sim_t *sim, double delay, uint32_t type, uint32_t obj,
+                      uint32_t tag, int32_t arg, float aux)
 {
-    assert(t >= sim->now && t < INFINITY);
-    assert(type < SIM_MAX_TYPES);
-    if (t == sim->now) {
-        sim_schedule_aux(sim, 0, type, obj, tag, arg, aux);
-        return;
-    }
-    eq_event ev = {.time = t, .key = eq_key(sim->seq, type), .obj = obj, .tag = tag, .arg = arg, .aux = aux};
-    if (queue_push(sim, &ev) != 0) {
-        sim_fail(sim);
-        return;
-    }
-    sim->seq++;
+    assert(delay >= 0 && delay < INFINITY);
+    sim_schedule_at(sim, sim->now + delay, type, obj, tag, arg, aux);
 }
 
 int sim_lane_for(sim_t *sim, double delay)

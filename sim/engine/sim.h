@@ -143,11 +143,11 @@ void sim_schedule(sim_t *sim, double delay, uint32_t type, uint32_t obj,
 void sim_schedule_aux(sim_t *sim, double delay, uint32_t type, uint32_t obj,
                       uint32_t tag, int32_t arg, float aux);
 
-/* Schedules an event at absolute time t (>= now, finite): the same as
- * sim_schedule_aux(sim, t - now, ...) but with the time exactly t (a
- * model computing ahead of the clock, for a client whose next steps touch
- * nothing shared, schedules what follows at the time it computed).  An
- * event at t == now goes to the zero-delay lane, as a 0 s delay does. */
+/* Schedules an event at absolute time t (>= now, finite): sim_schedule_aux
+ * is this at now + delay (a model computing ahead of the clock, for a
+ * client whose next steps touch nothing shared, schedules what follows at
+ * the time it computed).  An event at t == now goes to the zero-delay
+ * lane; the order is (time, seq) wherever an event waits. */
 void sim_schedule_at(sim_t *sim, double t, uint32_t type, uint32_t obj, uint32_t tag, int32_t arg, float aux);
 
 /* Returns a lane for events delayed by exactly `delay` seconds (>= 0,

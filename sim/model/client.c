@@ -29,7 +29,7 @@
  * Computing ahead (md->ahead, set by model_init when no client step reads
  * or writes anything shared: one layer, no [limits] mechanism, no
  * adaptive send rate, no hedging, no connection pool, no send or reply
- * cost, no window, a queue server: spec_can_compute_ahead).  Then a client's
+ * cost, no window, a queue server: spec_computes_ahead).  Then a client's
  * steps between two server events are computed when the server answers,
  * at the times they would happen: the reply one network hop later, the
  * policy's decision, the backoff, the next attempt sent (its arrival
@@ -151,20 +151,16 @@ static inline void after(model *md, double delay, uint32_t type, uint32_t id, ui
 static bool answer(model *md, uint32_t id, uint32_t tag, int out, float aux, double at);
 static void take_next_steps(model *md);
 
-/* The outage in force at time t (the server's current_outage, at any
- * time): the first not over by t, if it has begun. */
-static const spec_outage *outage_at(const model_spec *spec, double t)
-{
-    for (uint32_t i = 0; i < spec->noutages; i++)
-        if (spec->outages[i].end_s > t)
-            return spec->outages[i].start_s <= t ? &spec->outages[i] : NULL;
-    return NULL;
-}
-
 /* The timeseries bucket of the client side's clock. */
-static inline ts_bucket *client_bucket(model *md)
+static inline ts_bucket *client_bucket(model *md) { return model_bucket_at(md, md->vnow); }
+
+/* ahead: the timer of client id's current attempt, at client.tmo_at (none
+ * for an attempt without a timeout). */
+static void arm_timer(model *md, uint32_t id)
 {
-    return md->vnow == sim_now(md->sim) ? model_bucket(md) : model_bucket_ahead(md, md->vnow);
+    const client *c = &md->clients[id];
+    if (c->tmo_at < INFINITY)
+        sim_schedule_at(md->sim, c->tmo_at, EV_TIMEOUT, id, c->tag, 0, 0);
 }
 
 /* The policy of layer k for the client's current request. */
@@ -324,20 +320,13 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
          * arrive before it fires (else at the arrival, if needed) */
         double hop = dist_sample(&spec->delay, md->data, sim_rng(sim, RNG_NETWORK)), arrive = now + hop;
         c->tmo_at = now + a.timeout_s;
-        if (!(hop < a.timeout_s)) /* no answer can come first */
-            sim_schedule_at(sim, c->tmo_at, EV_TIMEOUT, id, c->tag, 0, 0);
-        const spec_outage *o = arrive <= sim->until ? outage_at(spec, arrive) : NULL;
-        if (o && o->mode == SPEC_OUTAGE_FAIL_FAST && o->outcome == HP_OUTCOME_CONN_REFUSED) {
-            /* the host refuses it (server.c: refuse): the server's state is
-             * not read, so it is computed now; the timer, if it comes first */
-            md->m.outage_errors++;
-            md->m.refused++;
-            ts_bucket *b = arrive == sim_now(sim) ? model_bucket(md) : model_bucket_ahead(md, arrive);
-            if (b)
-                b->refused++;
-            if (!answer(md, id, c->tag, HP_OUTCOME_CONN_REFUSED, 0, arrive) && hop < a.timeout_s &&
-                c->tmo_at < INFINITY)
-                sim_schedule_at(sim, c->tmo_at, EV_TIMEOUT, id, c->tag, 0, 0);
+        bool armed = !(hop < a.timeout_s); /* no answer can come first */
+        if (armed)
+            arm_timer(md, id);
+        if (arrive <= sim->until && server_refused_ahead(md, id, arrive)) {
+            /* refused at connect: its answer now; the timer, if it comes first */
+            if (!answer(md, id, c->tag, HP_OUTCOME_CONN_REFUSED, 0, arrive) && !armed)
+                arm_timer(md, id);
             return;
         }
         /* with drop_expired it carries its deadline: its timeout, whole (model_send) */
@@ -710,23 +699,19 @@ static void take_next_steps(model *md)
 void client_answer(model *md, uint32_t id, uint32_t tag, int out, float aux)
 {
     md->vnow = sim_now(md->sim);
-    if (answer(md, id, tag, out, aux, md->vnow) && id == md->arr_obj && tag == md->arr_tag)
-        md->arr_answered = true; /* answered at once: no timer needed */
+    answer(md, id, tag, out, aux, md->vnow);
     take_next_steps(md);
 }
 
-/* EV_ARRIVE when computing ahead: the server takes the attempt; if it does
- * not answer it at once (before the client's timeout), the client's timer
- * is set now. */
+/* EV_ARRIVE when computing ahead: the server takes the attempt; if it is
+ * still open after that (queued, in service, swallowed, or answered after
+ * its timeout), the client's timer is set now.  (An answer that comes first
+ * but lies beyond the run's end leaves it open too: its timer then lies
+ * beyond the answer, and finds the attempt over.) */
 void client_arrive(sim_t *sim, const eq_event *ev, void *ctx)
 {
     model *md = ctx;
-    md->arr_obj = ev->obj;
-    md->arr_tag = ev->tag;
-    md->arr_answered = false;
     server_arrive(sim, ev, ctx);
-    md->arr_obj = UINT32_MAX;
-    double tmo = md->clients[ev->obj].tmo_at;
-    if (!md->arr_answered && md->clients[ev->obj].tag == ev->tag && tmo < INFINITY)
-        sim_schedule_at(sim, tmo, EV_TIMEOUT, ev->obj, ev->tag, 0, 0);
+    if (md->clients[ev->obj].tag == ev->tag)
+        arm_timer(md, ev->obj);
 }

@@ -47,6 +47,17 @@ static double first_time_of(double k, double bs)
     return c;
 }
 
+/* Buckets clients opened ahead, up to bucket `last` (included), that the
+ * clock reached (or a run ended) without a server event: their level is
+ * the one now, as if a client's event had opened them now. */
+static void settle(model *md, size_t last)
+{
+    for (size_t j = md->ts_real; j <= last && j < md->ts.len; j++)
+        md->ts.b[j].in_flight = model_inflight(md);
+    if (last >= md->ts_real && last < md->ts.len)
+        md->ts_real = last + 1;
+}
+
 ts_bucket *model_bucket_slow(model *md)
 {
     double bs = md->ts.bucket_s, i = floor(sim_now(md->sim) / bs);
@@ -55,12 +66,7 @@ ts_bucket *model_bucket_slow(model *md)
         sim_fail(md->sim);
         return NULL;
     }
-    /* buckets a client ahead opened before the clock reached them start
-     * from the level now, as those opened now */
-    for (size_t j = md->ts_real; j <= (size_t)i && j < md->ts.len; j++)
-        md->ts.b[j].in_flight = model_inflight(md);
-    if ((size_t)i >= md->ts_real)
-        md->ts_real = (size_t)i + 1;
+    settle(md, (size_t)i); /* buckets opened ahead start from the level now */
     /* the range of times that floor(t / bs) maps to i, exactly */
     bool next = md->ts_hi > 0 && (size_t)i == md->ts_i + 1; /* the usual step: lo is the old hi */
     md->ts_lo = next ? md->ts_hi : i > 0 ? first_time_of(i, bs) : -INFINITY;
@@ -72,11 +78,7 @@ ts_bucket *model_bucket_slow(model *md)
 void model_settle_series(model *md)
 {
     double until = md->sim->until;
-    size_t last = until < INFINITY ? (size_t)(until / md->ts.bucket_s) : md->ts.len;
-    for (size_t j = md->ts_real; j <= last && j < md->ts.len; j++)
-        md->ts.b[j].in_flight = model_inflight(md);
-    if (last + 1 > md->ts_real && last < md->ts.len)
-        md->ts_real = last + 1;
+    settle(md, until < INFINITY ? (size_t)(until / md->ts.bucket_s) : SIZE_MAX - 1);
 }
 
 ts_bucket *model_bucket_grow(model *md, size_t i)
@@ -402,9 +404,8 @@ int model_run(model *md)
             return -1;
     }
     /* buckets the clients opened ahead that the clock never reached hold
-     * the level it ended at, as if a client's event had opened them then */
-    for (size_t j = md->ts_real; j < md->ts.len; j++)
-        md->ts.b[j].in_flight = model_inflight(md);
+     * the level it ended at */
+    settle(md, SIZE_MAX - 1);
     metrics *m = &md->m;
     m->unfinished = md->window ? md->w_open : md->open;
     if (md->open)

@@ -182,8 +182,6 @@ typedef struct model {
         float aux;
         bool due;
     } next;
-    uint32_t arr_obj, arr_tag; /* ahead: the attempt server_arrive is handling ... */
-    bool arr_answered;  /* ... and whether its answer reaches the client before its timeout */
     size_t ts_real;     /* ahead: buckets [0, ts_real) have been reached by the clock (their
                          * in-flight level is set); those after were opened by a client ahead */
     bool bare_call;     /* one layer, and none of prev_sleep, deadline, retry_cost, sent_at:
@@ -311,6 +309,12 @@ static inline ts_bucket *model_bucket_ahead(model *md, double t)
     return i < md->ts.len ? &md->ts.b[i] : model_bucket_grow(md, i);
 }
 
+/* ahead: an attempt of client id arriving at `at` (>= now) that a
+ * fail-fast outage then in force refuses at connect is counted as
+ * server_arrive counts it, without an event: true if it is (server.c; the
+ * spec's outages alone decide, nothing the server holds). */
+bool server_refused_ahead(model *md, uint32_t id, double at);
+
 /* ahead: the answer (outcome, aux as EV_REPLY's) the server sends now to
  * attempt `tag` of client id, one network hop away (client.c). */
 void client_answer(model *md, uint32_t id, uint32_t tag, int outcome, float aux);
@@ -341,6 +345,12 @@ static inline ts_bucket *model_bucket(model *md)
     if (now >= md->ts_lo && now < md->ts_hi)
         return &md->ts.b[md->ts_i];
     return model_bucket_slow(md);
+}
+
+/* The bucket of time t >= now: model_bucket now, model_bucket_ahead later. */
+static inline ts_bucket *model_bucket_at(model *md, double t)
+{
+    return t == sim_now(md->sim) ? model_bucket(md) : model_bucket_ahead(md, t);
 }
 
 /* instance.c: sets up md->inst after md->guard (one instance, or the

@@ -215,19 +215,16 @@ static inline bool spec_guard_shares_state(const model_spec *s)
  * logical requests started in [window_from_s, window_to_s). */
 static inline bool spec_has_window(const model_spec *s) { return s->window_to_s > s->window_from_s; }
 
-/* True if no step of a client between two server events reads or writes
- * anything another client or the server shares, so that the model may
- * compute those steps ahead of the clock (sim/model/client.c): a queue
- * server, one layer, no state shared through the guard, no connection
- * pool, no send or reply cost (the host's sender), no window (a late
- * reply counts where its client's request then stands). */
-static inline bool spec_can_compute_ahead(const model_spec *s)
+/* True if the model computes a client's steps between two server events
+ * ahead of the clock (sim/model/client.c): where none of them reads or
+ * writes anything another client or the server shares (a queue server,
+ * one layer, no state shared through the guard, no connection pool, no
+ * send or reply cost: the host's sender, no window: a late reply counts
+ * where its client's request then stands), unless event_by_event. */
+static inline bool spec_computes_ahead(const model_spec *s)
 {
     return s->kind == SPEC_SERVER_QUEUE && !s->nlayers && !spec_guard_shares_state(s) && !s->connections_per_host &&
-           !(s->send_cost_s > 0) && !(s->reply_cost_s > 0) && !spec_has_window(s);
+           !(s->send_cost_s > 0) && !(s->reply_cost_s > 0) && !spec_has_window(s) && !s->event_by_event;
 }
-
-/* ... and the plan did not ask for event by event. */
-static inline bool spec_computes_ahead(const model_spec *s) { return spec_can_compute_ahead(s) && !s->event_by_event; }
 
 #endif
