@@ -64,10 +64,8 @@
  * its deadline in md->prev_sleep and md->deadline, which exist only when
  * some innermost policy can use them (without them: 0, never read, and
  * no deadline; md->bare_call says that no optional array exists). */
-static inline hp_state st_load(const model *md, uint32_t id, uint32_t k)
+static inline hp_state st_inner(const model *md, uint32_t id)
 {
-    if (k + 1 < md->nlayers)
-        return md->outer[(size_t)id * (md->nlayers - 1) + k];
     const client *c = &md->clients[id];
     hp_state st = {.deadline_s = INFINITY, .attempts = c->attempts, .retries = c->retries};
     if (!md->bare_call) {
@@ -77,13 +75,16 @@ static inline hp_state st_load(const model *md, uint32_t id, uint32_t k)
     return st;
 }
 
-/* Stores st back as layer k's state of client id (see st_load). */
-static inline void st_store(model *md, uint32_t id, uint32_t k, const hp_state *st)
+static inline hp_state st_load(const model *md, uint32_t id, uint32_t k)
 {
-    if (k + 1 < md->nlayers) {
-        md->outer[(size_t)id * (md->nlayers - 1) + k] = *st;
-        return;
-    }
+    if (k + 1 < md->nlayers)
+        return md->outer[(size_t)id * (md->nlayers - 1) + k];
+    return st_inner(md, id);
+}
+
+/* Stores st back as the innermost layer's state of client id. */
+static inline void st_store_inner(model *md, uint32_t id, const hp_state *st)
+{
     client *c = &md->clients[id];
     c->attempts = st->attempts;
     c->retries = st->retries;
@@ -99,13 +100,22 @@ static inline void st_store(model *md, uint32_t id, uint32_t k, const hp_state *
         assert(!(st->deadline_s < INFINITY));
 }
 
+/* Stores st back as layer k's state of client id (see st_load). */
+static inline void st_store(model *md, uint32_t id, uint32_t k, const hp_state *st)
+{
+    if (k + 1 < md->nlayers)
+        md->outer[(size_t)id * (md->nlayers - 1) + k] = *st;
+    else
+        st_store_inner(md, id, st);
+}
+
 /* The innermost layer's call of client id, as the library's client API
  * sees it: the retry state (st_load), plus what hedging and the limiter
  * keep, from the arrays that exist only when they are on. */
 static inline hp_call call_load(const model *md, uint32_t id)
 {
     const client *c = &md->clients[id];
-    hp_call call = {.st = st_load(md, id, md->nlayers - 1),
+    hp_call call = {.st = st_inner(md, id),
                     .flags = (c->flags & CL_RETRY_HELD ? HP_CALL_RETRY_HELD : 0) |
                              (c->flags & CL_TOKEN_HELD ? HP_CALL_TOKEN_HELD : 0)};
     if (!md->bare_call) {
@@ -118,7 +128,7 @@ static inline hp_call call_load(const model *md, uint32_t id)
 static inline void call_store(model *md, uint32_t id, const hp_call *call)
 {
     client *c = &md->clients[id];
-    st_store(md, id, md->nlayers - 1, &call->st);
+    st_store_inner(md, id, &call->st);
     if (!md->bare_call) {
         if (md->sent_at)
             md->sent_at[id] = call->sent_s;
@@ -137,6 +147,14 @@ static inline uint64_t op_of(const model *md, uint32_t id)
 
 static void layer_done(model *md, uint32_t id, uint32_t k, const layer_result *r);
 static void layer_attempt(model *md, uint32_t id, uint32_t k);
+
+/* The three steps of the retry loop (attempt_in, decide_in, outcome_in)
+ * are compiled twice: for any scenario, and for clients computed ahead
+ * (`ahead` a constant true: one layer, no guard, no [limits] mechanism,
+ * no connection pool, spec_computes_ahead), where the branches for what
+ * cannot occur fold away.  One source: layer_attempt and outcome pick the
+ * copy from md->ahead; layer_decide, an outer layer's, is never ahead. */
+#define STEP static inline __attribute__((always_inline))
 
 /* Schedules a client event `delay` after the client side's clock: as
  * sim_schedule when it is the engine's, else at md->vnow + delay. */
@@ -266,24 +284,24 @@ static void layer_start(model *md, uint32_t id, uint32_t k, double deadline_s)
 /* One attempt of layer k: the innermost sends to the server through the
  * library's client (adaptive send rate, deadline, throttling, breaker,
  * limiter, hedging), the others run the loop of the next layer. */
-static void layer_attempt(model *md, uint32_t id, uint32_t k)
+STEP void attempt_in(model *md, uint32_t id, uint32_t k, const bool ahead)
 {
     sim_t *sim = md->sim;
     client *c = &md->clients[id];
     const hp_policy *p = policy_of(md, id, k);
     const model_spec *spec = md->spec;
     double now = md->vnow;
-    bool innermost = k + 1 == md->nlayers;
+    bool innermost = ahead || k + 1 == md->nlayers;
     hp_call call = innermost ? call_load(md, id) : (hp_call){.st = st_load(md, id, k)};
     /* throttling reads a uniform; drawn only then, to keep the streams of
      * scenarios without it as they were */
-    double u = innermost && spec->guard.throttling ? sim_uniform(sim, RNG_BACKOFF) : 0;
+    double u = !ahead && innermost && spec->guard.throttling ? sim_uniform(sim, RNG_BACKOFF) : 0;
     /* the state of the client's instance; none to keep when computing ahead */
-    hp_client *guard = innermost && !md->ahead ? model_guard(md, id) : NULL;
-    if (innermost && spec->guard.breaker)
+    hp_client *guard = innermost && !ahead ? model_guard(md, id) : NULL;
+    if (!ahead && innermost && spec->guard.breaker)
         mech_breaker(md); /* the time in the breaker's state so far, before it may change */
     hp_admit a = hp_call_admit(guard, &call, p, now, u);
-    if (innermost && md->mech)
+    if (!ahead && innermost && md->mech)
         mech_after_admit(md, &a);
     if (a.deny == HP_DENY_WAIT) { /* AWS adaptive mode: the token comes after a.wait_s */
         call_store(md, id, &call);
@@ -315,7 +333,7 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
     }
     c->tag++; /* odd: waiting for this attempt */
     assert(c->tag & 1);
-    if (md->ahead) {
+    if (ahead) {
         /* it arrives one hop from now; its timer, only if it cannot
          * arrive before it fires (else at the arrival, if needed) */
         double hop = dist_sample(&spec->delay, md->data, sim_rng(sim, RNG_NETWORK)), arrive = now + hop;
@@ -348,6 +366,14 @@ static void layer_attempt(model *md, uint32_t id, uint32_t k)
         sim_schedule_lane(sim, md->timeout_lane, EV_TIMEOUT, id, c->tag, 0, 0);
     else
         after(md, a.timeout_s, EV_TIMEOUT, id, c->tag, 0);
+}
+
+static void layer_attempt(model *md, uint32_t id, uint32_t k)
+{
+    if (md->ahead)
+        attempt_in(md, id, 0, true);
+    else
+        attempt_in(md, id, k, false);
 }
 
 /* retry_after_seen when the server sent a value (raw >= 0). */
@@ -384,13 +410,13 @@ static inline double retry_after_seen(const model *md, const hp_policy *p, doubl
 
 /* Layer k decides what follows its attempt's result r (for the innermost
  * layer: the server's answer; for the others: the inner loop's result). */
-static void layer_decide(model *md, uint32_t id, uint32_t k, const layer_result *r)
+STEP void decide_in(model *md, uint32_t id, uint32_t k, const layer_result *r, const bool ahead)
 {
     sim_t *sim = md->sim;
     client *c = &md->clients[id];
     const hp_policy *p = policy_of(md, id, k);
-    const spec_layer *L = layer_cfg(md, k);
-    bool inner = k + 1 < md->nlayers;
+    const spec_layer *L = ahead ? NULL : layer_cfg(md, k);
+    bool inner = !ahead && k + 1 < md->nlayers;
     hp_state st = inner ? st_load(md, id, k) : (hp_state){0}; /* the innermost's is in its call */
     double now = md->vnow, u = sim_uniform(sim, RNG_BACKOFF);
     int out = r->outcome;
@@ -454,13 +480,14 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, const layer_result 
          * and a retry must pass the limiter */
         res.retry_after_s = retry_after_seen(md, p, r->retry_after_s, &res.reset_s, out);
         hp_call call = call_load(md, id);
-        hp_client *guard = md->ahead ? NULL : model_guard(md, id); /* ahead: nothing shared to learn */
-        if (md->spec->guard.breaker)
+        hp_client *guard = ahead ? NULL : model_guard(md, id); /* ahead: nothing shared to learn */
+        if (!ahead && md->spec->guard.breaker)
             mech_breaker(md);
         d = hp_call_outcome(guard, &call, p, res, now, u);
         call_store(md, id, &call);
-        model_client_m(md, id)->retries_denied += d.reason == HP_REASON_RETRY_LIMITED;
-        if (md->mech)
+        if (!ahead) /* a limiter, which computing ahead excludes */
+            model_client_m(md, id)->retries_denied += d.reason == HP_REASON_RETRY_LIMITED;
+        if (!ahead && md->mech)
             mech_after_outcome(md, out, &d);
     }
     if (d.action == HP_RETRY) {
@@ -471,9 +498,9 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, const layer_result 
         if (b)
             b->retries_scheduled++;
         double at = now + d.delay_s;
-        if (md->ahead && at <= sim->until) { /* the next attempt is sent then */
+        if (ahead && at <= sim->until) { /* the next attempt is sent then */
             md->vnow = at;
-            layer_attempt(md, id, k);
+            attempt_in(md, id, 0, true);
             md->vnow = now;
         } else {
             after(md, d.delay_s, EV_SEND, id, 0, (int32_t)k);
@@ -482,6 +509,11 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, const layer_result 
     }
     layer_done(md, id, k, &(layer_result){.d = d, .outcome = out, .retry_after_s = r->retry_after_s,
                                           .overloaded = r->overloaded});
+}
+
+static void layer_decide(model *md, uint32_t id, uint32_t k, const layer_result *r)
+{
+    decide_in(md, id, k, r, false); /* an outer layer's: never ahead */
 }
 
 /* Layer k's loop ended with r: report it to the layer above, or finish. */
@@ -499,10 +531,10 @@ static void layer_done(model *md, uint32_t id, uint32_t k, const layer_result *r
 }
 
 /* The innermost layer's attempt ended with a reply or a timeout. */
-static void outcome(model *md, uint32_t id, int out, float aux)
+STEP void outcome_in(model *md, uint32_t id, int out, float aux, const bool ahead)
 {
     client *c = &md->clients[id];
-    if (md->pool)
+    if (!ahead && md->pool)
         host_release(md, id); /* its connection goes to the next attempt waiting */
     c->tag++; /* even: the attempt is over, its other events are stale */
     hp_class cls = hp_classify(out);
@@ -522,7 +554,18 @@ static void outcome(model *md, uint32_t id, int out, float aux)
         ra = spec->retry_after_format == SPEC_RA_SECONDS ? spec->retry_after_s
                                                           : ceil(spec->retry_after_s * 1000) / 1000;
     layer_result r = {.outcome = out, .retry_after_s = ra, .overloaded = out == 503 && aux == AUX_OVERLOADED};
-    layer_decide(md, id, md->nlayers - 1, &r);
+    if (ahead)
+        decide_in(md, id, 0, &r, true);
+    else
+        decide_in(md, id, md->nlayers - 1, &r, false);
+}
+
+static void outcome(model *md, uint32_t id, int out, float aux)
+{
+    if (md->ahead)
+        outcome_in(md, id, out, aux, true);
+    else
+        outcome_in(md, id, out, aux, false);
 }
 
 void client_start(sim_t *sim, const eq_event *ev, void *ctx)
