@@ -50,6 +50,11 @@ if [ -x "$tmp/example" ]; then
     out=$(LD_LIBRARY_PATH="$root/lib" "$tmp/example") && ok || bad "example (shared) exit status"
     [ "$out" = "$want" ] && ok || bad "example (shared) printed: $out"
 fi
+# the installed archive is plain code: herd's own objects carry GCC's
+# link-time-optimisation sections too (Makefile, LTO_CFLAGS), which another
+# compiler's linker could not read
+if objdump -h "$root/lib/libherdpolicy.a" | grep -q '\.gnu\.lto_'; then bad "libherdpolicy.a holds LTO sections"; else ok; fi
+objdump -h "$root/lib/libherdpolicy.a" | grep -q '\.text' && ok || bad "libherdpolicy.a holds no code"
 # static
 sflags=$(pkg-config --static --cflags herdpolicy) && slibs=$(pkg-config --static --libs-only-l herdpolicy | sed 's/-lherdpolicy//')
 if ${CC:-cc} -std=c11 -Wall -Werror tests/install_example.c $sflags "$root/lib/libherdpolicy.a" $slibs -o "$tmp/example-static" 2>"$tmp/cc.log"; then

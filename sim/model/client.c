@@ -111,13 +111,16 @@ static inline void st_store(model *md, uint32_t id, uint32_t k, const hp_state *
 
 /* The innermost layer's call of client id, as the library's client API
  * sees it: the retry state (st_load), plus what hedging and the limiter
- * keep, from the arrays that exist only when they are on. */
-static inline hp_call call_load(const model *md, uint32_t id)
+ * keep, from the arrays that exist only when they are on.  `ahead`: the
+ * clients are computed ahead, so neither a limiter nor an adaptive send
+ * rate holds anything (no flags). */
+static inline hp_call call_load(const model *md, uint32_t id, const bool ahead)
 {
     const client *c = &md->clients[id];
-    hp_call call = {.st = st_inner(md, id),
-                    .flags = (c->flags & CL_RETRY_HELD ? HP_CALL_RETRY_HELD : 0) |
-                             (c->flags & CL_TOKEN_HELD ? HP_CALL_TOKEN_HELD : 0)};
+    hp_call call = {.st = st_inner(md, id)};
+    if (!ahead)
+        call.flags = (c->flags & CL_RETRY_HELD ? HP_CALL_RETRY_HELD : 0) |
+                     (c->flags & CL_TOKEN_HELD ? HP_CALL_TOKEN_HELD : 0);
     if (!md->bare_call) {
         call.sent_s = md->sent_at ? md->sent_at[id] : 0;
         call.retry_cost = md->retry_cost ? md->retry_cost[id] : 0;
@@ -125,7 +128,7 @@ static inline hp_call call_load(const model *md, uint32_t id)
     return call;
 }
 
-static inline void call_store(model *md, uint32_t id, const hp_call *call)
+static inline void call_store(model *md, uint32_t id, const hp_call *call, const bool ahead)
 {
     client *c = &md->clients[id];
     st_store_inner(md, id, &call->st);
@@ -134,6 +137,10 @@ static inline void call_store(model *md, uint32_t id, const hp_call *call)
             md->sent_at[id] = call->sent_s;
         if (md->retry_cost)
             md->retry_cost[id] = call->retry_cost;
+    }
+    if (ahead) {
+        assert(!(call->flags & (HP_CALL_RETRY_HELD | HP_CALL_TOKEN_HELD)));
+        return;
     }
     c->flags = (c->flags & ~(CL_RETRY_HELD | CL_TOKEN_HELD) & 0xfu) |
                (call->flags & HP_CALL_RETRY_HELD ? CL_RETRY_HELD : 0) |
@@ -271,7 +278,7 @@ static void layer_start(model *md, uint32_t id, uint32_t k, double deadline_s)
     if (deadline_s < call.st.deadline_s)
         call.st.deadline_s = deadline_s;
     if (k + 1 == md->nlayers)
-        call_store(md, id, &call);
+        call_store(md, id, &call, false);
     else
         st_store(md, id, k, &call.st);
     const spec_layer *L = layer_cfg(md, k);
@@ -284,15 +291,38 @@ static void layer_start(model *md, uint32_t id, uint32_t k, double deadline_s)
 /* One attempt of layer k: the innermost sends to the server through the
  * library's client (adaptive send rate, deadline, throttling, breaker,
  * limiter, hedging), the others run the loop of the next layer. */
-STEP void attempt_in(model *md, uint32_t id, uint32_t k, const bool ahead)
+/* What hp_call_admit decides without a client (computing ahead: no guard
+ * state exists), from the policy's own calls in its order: the attempt's
+ * timeout (none left: the deadline denies it), then the attempt counted.
+ * ahead_is_event_by_event (tests/test_model.c) holds the two to the same
+ * results. */
+static inline hp_admit admit_alone(const hp_policy *p, hp_state *st, double now)
+{
+    hp_admit a = {.deny = HP_DENY_NONE, .timeout_s = hp_attempt_timeout(p, st, now), .hedge_after_s = INFINITY};
+    if (!(a.timeout_s > 0)) {
+        a.deny = HP_DENY_DEADLINE;
+        a.timeout_s = 0;
+        return a;
+    }
+    hp_on_attempt(st);
+    a.allowed = true;
+    return a;
+}
+
+/* One attempt of layer k of client id (see layer_attempt).  `loaded`: the
+ * innermost call as the caller holds it, newer than the client record, and
+ * its policy lp (computing ahead, a retry decided just now); NULL: read the
+ * record. */
+STEP void attempt_in(model *md, uint32_t id, uint32_t k, const bool ahead, const hp_call *loaded,
+                     const hp_policy *lp)
 {
     sim_t *sim = md->sim;
     client *c = &md->clients[id];
-    const hp_policy *p = policy_of(md, id, k);
+    const hp_policy *p = lp ? lp : policy_of(md, id, k);
     const model_spec *spec = md->spec;
     double now = md->vnow;
     bool innermost = ahead || k + 1 == md->nlayers;
-    hp_call call = innermost ? call_load(md, id) : (hp_call){.st = st_load(md, id, k)};
+    hp_call call = loaded ? *loaded : innermost ? call_load(md, id, ahead) : (hp_call){.st = st_load(md, id, k)};
     /* throttling reads a uniform; drawn only then, to keep the streams of
      * scenarios without it as they were */
     double u = !ahead && innermost && spec->guard.throttling ? sim_uniform(sim, RNG_BACKOFF) : 0;
@@ -300,15 +330,17 @@ STEP void attempt_in(model *md, uint32_t id, uint32_t k, const bool ahead)
     hp_client *guard = innermost && !ahead ? model_guard(md, id) : NULL;
     if (!ahead && innermost && spec->guard.breaker)
         mech_breaker(md); /* the time in the breaker's state so far, before it may change */
-    hp_admit a = hp_call_admit(guard, &call, p, now, u);
+    hp_admit a = ahead ? admit_alone(p, &call.st, now) : hp_call_admit(guard, &call, p, now, u);
     if (!ahead && innermost && md->mech)
         mech_after_admit(md, &a);
     if (a.deny == HP_DENY_WAIT) { /* AWS adaptive mode: the token comes after a.wait_s */
-        call_store(md, id, &call);
+        call_store(md, id, &call, ahead);
         after(md, a.wait_s, EV_SEND, id, 0, (int32_t)k);
         return;
     }
     if (a.deny == HP_DENY_DEADLINE) { /* the budget is spent: nothing is sent */
+        if (loaded)
+            call_store(md, id, loaded, ahead); /* the call as decided (nothing more) */
         layer_result r = {.d = {.action = HP_GIVE_UP, .reason = HP_REASON_BUDGET}, .outcome = HP_OUTCOME_TIMEOUT,
                           .retry_after_s = -1};
         layer_done(md, id, k, &r);
@@ -321,7 +353,7 @@ STEP void attempt_in(model *md, uint32_t id, uint32_t k, const bool ahead)
         layer_start(md, id, k + 1, bound);
         return;
     }
-    call_store(md, id, &call);
+    call_store(md, id, &call, ahead);
     if (!a.allowed) { /* client-side protections, shared by the clients of an instance */
         metrics *m = model_client_m(md, id);
         m->throttled += a.deny == HP_DENY_THROTTLED;
@@ -371,9 +403,9 @@ STEP void attempt_in(model *md, uint32_t id, uint32_t k, const bool ahead)
 static void layer_attempt(model *md, uint32_t id, uint32_t k)
 {
     if (md->ahead)
-        attempt_in(md, id, 0, true);
+        attempt_in(md, id, 0, true, NULL, NULL);
     else
-        attempt_in(md, id, k, false);
+        attempt_in(md, id, k, false, NULL, NULL);
 }
 
 /* retry_after_seen when the server sent a value (raw >= 0). */
@@ -451,6 +483,7 @@ STEP void decide_in(model *md, uint32_t id, uint32_t k, const layer_result *r, c
     }
 
     hp_decision d;
+    hp_call call; /* the innermost's */
     hp_result res = {.outcome = out, .retry_after_s = r->retry_after_s, .overloaded = r->overloaded};
     if (L && L->kind == SPEC_LAYER_LLM && inner) {
         /* the model re-issues a failed call with probability reissue_p,
@@ -471,20 +504,22 @@ STEP void decide_in(model *md, uint32_t id, uint32_t k, const layer_result *r, c
         }
     } else if (inner) {
         res.retry_after_s = retry_after_seen(md, p, r->retry_after_s, &res.reset_s, out);
-        hp_call call = {.st = st}; /* an outer loop: the policy alone */
-        d = hp_call_outcome(NULL, &call, p, res, now, u);
-        st_store(md, id, k, &call.st);
+        hp_call outer = {.st = st}; /* an outer loop: the policy alone */
+        d = hp_call_outcome(NULL, &outer, p, res, now, u);
+        st_store(md, id, k, &outer.st);
     } else {
         /* the innermost: the library's client learns the outcome (adaptive
          * send rate, hedge tracker, breaker, throttling, limiter), decides,
          * and a retry must pass the limiter */
         res.retry_after_s = retry_after_seen(md, p, r->retry_after_s, &res.reset_s, out);
-        hp_call call = call_load(md, id);
+        call = call_load(md, id, ahead);
         hp_client *guard = ahead ? NULL : model_guard(md, id); /* ahead: nothing shared to learn */
         if (!ahead && md->spec->guard.breaker)
             mech_breaker(md);
-        d = hp_call_outcome(guard, &call, p, res, now, u);
-        call_store(md, id, &call);
+        /* without a client (ahead), the client API decides by the policy alone */
+        d = ahead ? hp_decide_result(p, &call.st, res, now, u) : hp_call_outcome(guard, &call, p, res, now, u);
+        if (!ahead || d.action != HP_RETRY) /* ahead, a retry stores it (below) */
+            call_store(md, id, &call, ahead);
         if (!ahead) /* a limiter, which computing ahead excludes */
             model_client_m(md, id)->retries_denied += d.reason == HP_REASON_RETRY_LIMITED;
         if (!ahead && md->mech)
@@ -498,11 +533,13 @@ STEP void decide_in(model *md, uint32_t id, uint32_t k, const layer_result *r, c
         if (b)
             b->retries_scheduled++;
         double at = now + d.delay_s;
-        if (ahead && at <= sim->until) { /* the next attempt is sent then */
+        if (ahead && at <= sim->until) { /* the next attempt is sent then, from this call */
             md->vnow = at;
-            attempt_in(md, id, 0, true);
+            attempt_in(md, id, 0, true, &call, p);
             md->vnow = now;
         } else {
+            if (ahead)
+                call_store(md, id, &call, true);
             after(md, d.delay_s, EV_SEND, id, 0, (int32_t)k);
         }
         return;
@@ -520,9 +557,9 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, const layer_result 
 static void layer_done(model *md, uint32_t id, uint32_t k, const layer_result *r)
 {
     if (k + 1 == md->nlayers && md->retry_cost) { /* a granted retry never sent is released */
-        hp_call call = call_load(md, id);
+        hp_call call = call_load(md, id, false);
         hp_call_finish(model_guard(md, id), &call, md->vnow);
-        call_store(md, id, &call);
+        call_store(md, id, &call, false);
     }
     if (k == 0)
         finish(md, id, r->d);

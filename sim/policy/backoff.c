@@ -556,8 +556,8 @@ static double next_sleep(const hp_policy *p, hp_state *st, hp_result r,
     double s = hp_backoff(p, st, n, u), ra_max, ra = r.retry_after_s;
     hp_ra_mode mode = p->ignore_retry_after ? HP_RA_IGNORE : p->ra_mode;
 
-    ra_max = ra_max_of(p);
     if (mode == HP_RA_INSTEAD && ra > 0.0) { /* NaN: none */
+        ra_max = ra_max_of(p);
         if (ra <= ra_max || p->ra_above == HP_RA_ABOVE_CLAMP) {
             d->retry_after_used = true;
             return ra <= ra_max ? ra : ra_max;
@@ -567,6 +567,7 @@ static double next_sleep(const hp_policy *p, hp_state *st, hp_result r,
         return s; /* HP_RA_ABOVE_BACKOFF */
     }
     if (mode == HP_RA_AT_LEAST && ra >= 0.0) {
+        ra_max = ra_max_of(p);
         if (ra > ra_max)
             ra = ra_max;
         if (ra > s) {
@@ -578,6 +579,7 @@ static double next_sleep(const hp_policy *p, hp_state *st, hp_result r,
     if (mode != HP_RA_IGNORE && p->ra_reset && r.reset_s > 0.0 && !(ra > 0.0)) {
         /* cohere: min(reset, max) with a positive proportional jitter */
         d->retry_after_used = true;
+        ra_max = ra_max_of(p);
         return (r.reset_s < ra_max ? r.reset_s : ra_max) *
                (1.0 + (p->reset_jitter_f <= 1.0 && p->reset_jitter_f > 0.0 ? p->reset_jitter_f : 0.0) *
                           clamp_unit(u));
