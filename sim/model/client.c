@@ -173,7 +173,7 @@ static inline void after(model *md, double delay, uint32_t type, uint32_t id, ui
         sim_schedule_at(md->sim, md->vnow + delay, type, id, tag, arg, 0);
 }
 
-static bool answer(model *md, uint32_t id, uint32_t tag, int out, float aux, double at);
+STEP bool answer(model *md, uint32_t id, uint32_t tag, int out, float aux, double at);
 static void take_next_steps(model *md);
 
 /* The timeseries bucket of the client side's clock. */
@@ -311,10 +311,9 @@ static inline hp_admit admit_alone(const hp_policy *p, hp_state *st, double now)
 
 /* One attempt of layer k of client id (see layer_attempt).  `loaded`: the
  * innermost call as the caller holds it, newer than the client record, and
- * its policy lp (computing ahead, a retry decided just now); NULL: read the
- * record. */
-STEP void attempt_in(model *md, uint32_t id, uint32_t k, const bool ahead, const hp_call *loaded,
-                     const hp_policy *lp)
+ * its policy lp (computing ahead, a retry decided just now): this attempt
+ * takes it over; NULL: read the record. */
+STEP void attempt_in(model *md, uint32_t id, uint32_t k, const bool ahead, hp_call *loaded, const hp_policy *lp)
 {
     sim_t *sim = md->sim;
     client *c = &md->clients[id];
@@ -322,7 +321,9 @@ STEP void attempt_in(model *md, uint32_t id, uint32_t k, const bool ahead, const
     const model_spec *spec = md->spec;
     double now = md->vnow;
     bool innermost = ahead || k + 1 == md->nlayers;
-    hp_call call = loaded ? *loaded : innermost ? call_load(md, id, ahead) : (hp_call){.st = st_load(md, id, k)};
+    hp_call own, *call = loaded ? loaded : &own;
+    if (!loaded)
+        own = innermost ? call_load(md, id, ahead) : (hp_call){.st = st_load(md, id, k)};
     /* throttling reads a uniform; drawn only then, to keep the streams of
      * scenarios without it as they were */
     double u = !ahead && innermost && spec->guard.throttling ? sim_uniform(sim, RNG_BACKOFF) : 0;
@@ -330,30 +331,30 @@ STEP void attempt_in(model *md, uint32_t id, uint32_t k, const bool ahead, const
     hp_client *guard = innermost && !ahead ? model_guard(md, id) : NULL;
     if (!ahead && innermost && spec->guard.breaker)
         mech_breaker(md); /* the time in the breaker's state so far, before it may change */
-    hp_admit a = ahead ? admit_alone(p, &call.st, now) : hp_call_admit(guard, &call, p, now, u);
+    hp_admit a = ahead ? admit_alone(p, &call->st, now) : hp_call_admit(guard, call, p, now, u);
     if (!ahead && innermost && md->mech)
         mech_after_admit(md, &a);
     if (a.deny == HP_DENY_WAIT) { /* AWS adaptive mode: the token comes after a.wait_s */
-        call_store(md, id, &call, ahead);
+        call_store(md, id, call, ahead);
         after(md, a.wait_s, EV_SEND, id, 0, (int32_t)k);
         return;
     }
     if (a.deny == HP_DENY_DEADLINE) { /* the budget is spent: nothing is sent */
         if (loaded)
-            call_store(md, id, loaded, ahead); /* the call as decided (nothing more) */
+            call_store(md, id, call, ahead); /* the call as decided: a denial changes nothing */
         layer_result r = {.d = {.action = HP_GIVE_UP, .reason = HP_REASON_BUDGET}, .outcome = HP_OUTCOME_TIMEOUT,
                           .retry_after_s = -1};
         layer_done(md, id, k, &r);
         return;
     }
     if (!innermost) {
-        st_store(md, id, k, &call.st);
+        st_store(md, id, k, &call->st);
         const spec_layer *L = layer_cfg(md, k);
         double bound = L && L->propagate_deadline ? now + a.timeout_s : INFINITY;
         layer_start(md, id, k + 1, bound);
         return;
     }
-    call_store(md, id, &call, ahead);
+    call_store(md, id, call, ahead);
     if (!a.allowed) { /* client-side protections, shared by the clients of an instance */
         metrics *m = model_client_m(md, id);
         m->throttled += a.deny == HP_DENY_THROTTLED;
@@ -441,12 +442,14 @@ static inline double retry_after_seen(const model *md, const hp_policy *p, doubl
 }
 
 /* Layer k decides what follows its attempt's result r (for the innermost
- * layer: the server's answer; for the others: the inner loop's result). */
-STEP void decide_in(model *md, uint32_t id, uint32_t k, const layer_result *r, const bool ahead)
+ * layer: the server's answer; for the others: the inner loop's result).
+ * b: the time series' bucket of the client side's clock (client_bucket),
+ * which the caller has looked up. */
+STEP void decide_in(model *md, uint32_t id, uint32_t k, const layer_result *r, const bool ahead, ts_bucket *b)
 {
     sim_t *sim = md->sim;
     client *c = &md->clients[id];
-    const hp_policy *p = policy_of(md, id, k);
+    const hp_policy *p = ahead ? &md->tool_policy[c->tool] : policy_of(md, id, k); /* ahead: no [layer] */
     const spec_layer *L = ahead ? NULL : layer_cfg(md, k);
     bool inner = !ahead && k + 1 < md->nlayers;
     hp_state st = inner ? st_load(md, id, k) : (hp_state){0}; /* the innermost's is in its call */
@@ -529,7 +532,6 @@ STEP void decide_in(model *md, uint32_t id, uint32_t k, const layer_result *r, c
         metrics *m = model_client_m(md, id);
         m->retries++;
         m->retries_after_honoured += d.retry_after_used;
-        ts_bucket *b = client_bucket(md);
         if (b)
             b->retries_scheduled++;
         double at = now + d.delay_s;
@@ -550,7 +552,7 @@ STEP void decide_in(model *md, uint32_t id, uint32_t k, const layer_result *r, c
 
 static void layer_decide(model *md, uint32_t id, uint32_t k, const layer_result *r)
 {
-    decide_in(md, id, k, r, false); /* an outer layer's: never ahead */
+    decide_in(md, id, k, r, false, client_bucket(md)); /* an outer layer's: never ahead */
 }
 
 /* Layer k's loop ended with r: report it to the layer above, or finish. */
@@ -592,9 +594,9 @@ STEP void outcome_in(model *md, uint32_t id, int out, float aux, const bool ahea
                                                           : ceil(spec->retry_after_s * 1000) / 1000;
     layer_result r = {.outcome = out, .retry_after_s = ra, .overloaded = out == 503 && aux == AUX_OVERLOADED};
     if (ahead)
-        decide_in(md, id, 0, &r, true);
+        decide_in(md, id, 0, &r, true, b);
     else
-        decide_in(md, id, md->nlayers - 1, &r, false);
+        decide_in(md, id, md->nlayers - 1, &r, false, b);
 }
 
 static void outcome(model *md, uint32_t id, int out, float aux)
@@ -742,7 +744,7 @@ void client_timeout(sim_t *sim, const eq_event *ev, void *ctx)
  * the current run's end, or with no time passing (a loop at one instant
  * stays the engine's to stop), an EV_REPLY.  Returns true if the answer
  * comes before the attempt's timeout. */
-static bool answer(model *md, uint32_t id, uint32_t tag, int out, float aux, double at)
+STEP bool answer(model *md, uint32_t id, uint32_t tag, int out, float aux, double at)
 {
     sim_t *sim = md->sim;
     double t = at + dist_sample(&md->spec->delay, md->data, sim_rng(sim, RNG_NETWORK));
@@ -768,10 +770,10 @@ static bool answer(model *md, uint32_t id, uint32_t tag, int out, float aux, dou
 static void take_next_steps(model *md)
 {
     double now = sim_now(md->sim);
-    while (md->next.due) {
+    while (md->next.due) { /* set by answer, computing ahead only */
         md->next.due = false;
         md->vnow = md->next.t;
-        outcome(md, md->next.id, md->next.outcome, md->next.aux);
+        outcome_in(md, md->next.id, md->next.outcome, md->next.aux, true);
     }
     md->vnow = now;
 }

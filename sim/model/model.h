@@ -309,12 +309,6 @@ static inline ts_bucket *model_bucket_ahead(model *md, double t)
     return i < md->ts.len ? &md->ts.b[i] : model_bucket_grow(md, i);
 }
 
-/* ahead: an attempt of client id arriving at `at` (>= now) that a
- * fail-fast outage then in force refuses at connect is counted as
- * server_arrive counts it, without an event: true if it is (server.c; the
- * spec's outages alone decide, nothing the server holds). */
-bool server_refused_ahead(model *md, uint32_t id, double at);
-
 /* ahead: the answer (outcome, aux as EV_REPLY's) the server sends now to
  * attempt `tag` of client id, one network hop away (client.c). */
 void client_answer(model *md, uint32_t id, uint32_t tag, int outcome, float aux);
@@ -451,6 +445,49 @@ static inline void model_hop(model *md, uint32_t type, uint32_t obj, uint32_t ta
 static inline double *model_host_free(model *md, uint32_t obj)
 {
     return md->sender_free ? &md->sender_free[obj % md->spec->hosts] : &md->send_free;
+}
+
+/* ---- the server's outages (server.c), inline for client.c's computing ahead ---- */
+
+/* The outage in force at time t >= now, or NULL: the first not over by t
+ * (from md->outage, the first not over by now), if it has begun. */
+static inline const spec_outage *server_outage_at(const model *md, double t)
+{
+    for (uint32_t i = md->outage; i < md->spec->noutages; i++)
+        if (md->spec->outages[i].end_s > t)
+            return md->spec->outages[i].start_s <= t ? &md->spec->outages[i] : NULL;
+    return NULL;
+}
+
+/* True if outage o refuses every connection (the host answers for the
+ * server process, which never sees the attempt). */
+static inline bool server_refuses_connections(const spec_outage *o)
+{
+    return o && o->mode == SPEC_OUTAGE_FAIL_FAST && o->outcome == HP_OUTCOME_CONN_REFUSED;
+}
+
+/* Counts an attempt refused at connect into m and bucket b (not a call,
+ * not an arrival). */
+static inline void server_count_refused(metrics *m, ts_bucket *b)
+{
+    m->refused++;
+    if (b)
+        b->refused++;
+}
+
+/* ahead: an attempt of client id arriving at `at` (>= now) that a
+ * fail-fast outage then in force refuses at connect is counted as
+ * server_arrive counts it, without an event: true if it is (the spec's
+ * outages alone decide, nothing the server holds).  Inline: the clients
+ * computed ahead ask once per attempt. */
+static inline bool server_refused_ahead(model *md, uint32_t id, double at)
+{
+    if (!server_refuses_connections(server_outage_at(md, at)))
+        return false;
+    metrics *m = model_op_m(md, (uint64_t)id * md->spec->requests_per_client + md->clients[id].done);
+    m->outage_errors++; /* as server_arrive counts it */
+    server_count_refused(m, model_bucket_at(md, at));
+    return true;
 }
 
 /* Schedules a client's attempt (type EV_ARRIVE or EV_OCC_WRITE) towards

@@ -417,46 +417,63 @@ static inline uint64_t sort_key(double v)
     return u >> 63 ? ~u : u | (1ULL << 63);
 }
 
-/* Sorts x[0..n) ascending: a least-significant-digit radix sort on the
- * keys, 8 bits a pass, passes whose digit is the same in every key
- * skipped (a run's latencies share their top bits).  The result is the
- * sorted array, as gsl_sort's heap sort gives it, for values without NaN
- * and without both zeros (latencies are >= +0); about 4 times fewer
+/* The double whose order key is k (sort_key's inverse). */
+static inline double key_value(uint64_t k)
+{
+    uint64_t u = k >> 63 ? k & ~(1ULL << 63) : ~k;
+    double v;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+/* Sorts x[0..n) ascending: a least-significant-digit radix sort of the
+ * order keys (sort_key), 11 bits a pass (6 passes; 8 bits took 8), each
+ * key computed once, passes whose digit is the same in every key skipped
+ * (a run's latencies share their top bits).  The result is the sorted
+ * array, as gsl_sort's heap sort gives it, for values without NaN and
+ * without both zeros (latencies are >= +0); about 6 times fewer
  * instructions at 10,000 values.  gsl_sort when n is small or the buffer
- * cannot be had. */
+ * (two keys a value) cannot be had. */
+#define RADIX_BITS 11
+#define RADIX_N (1u << RADIX_BITS)
+#define RADIX_PASSES ((64 + RADIX_BITS - 1) / RADIX_BITS)
 static void sort_values(double *x, size_t n)
 {
-    double *tmp = n >= 256 ? herd_malloc_array(n, sizeof *tmp) : NULL;
-    if (!tmp) {
+    uint64_t *a = n >= 256 && n <= UINT32_MAX ? herd_malloc_array(n, 2 * sizeof *a) : NULL;
+    if (!a) {
         gsl_sort(x, 1, n);
         return;
     }
-    size_t count[8][256];
+    uint32_t count[RADIX_PASSES][RADIX_N]; /* 48 KiB */
     memset(count, 0, sizeof count);
     for (size_t i = 0; i < n; i++) {
         uint64_t k = sort_key(x[i]);
-        for (int d = 0; d < 8; d++)
-            count[d][(k >> (8 * d)) & 0xff]++;
+        a[i] = k;
+        for (unsigned d = 0; d < RADIX_PASSES; d++)
+            count[d][(k >> (RADIX_BITS * d)) & (RADIX_N - 1)]++;
     }
-    double *src = x, *dst = tmp;
-    for (int d = 0; d < 8; d++) {
-        size_t *c = count[d], sum = 0;
-        if (c[(sort_key(src[0]) >> (8 * d)) & 0xff] == n)
+    uint64_t *src = a, *dst = a + n;
+    for (unsigned d = 0; d < RADIX_PASSES; d++) {
+        uint32_t *c = count[d], sum = 0;
+        unsigned shift = RADIX_BITS * d;
+        if (c[(src[0] >> shift) & (RADIX_N - 1)] == n)
             continue; /* one digit value: the order stays */
-        for (int v = 0; v < 256; v++) {
-            size_t t = c[v];
+        for (unsigned v = 0; v < RADIX_N; v++) {
+            uint32_t t = c[v];
             c[v] = sum;
             sum += t;
         }
-        for (size_t i = 0; i < n; i++)
-            dst[c[(sort_key(src[i]) >> (8 * d)) & 0xff]++] = src[i];
-        double *t = src;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t k = src[i];
+            dst[c[(k >> shift) & (RADIX_N - 1)]++] = k;
+        }
+        uint64_t *t = src;
         src = dst;
         dst = t;
     }
-    if (src != x)
-        memcpy(x, src, n * sizeof *x);
-    herd_free(tmp);
+    for (size_t i = 0; i < n; i++)
+        x[i] = key_value(src[i]);
+    herd_free(a);
 }
 
 void results_latency(metrics *m, double *x, size_t n)

@@ -172,16 +172,6 @@ static void note_inflight(model *md, size_t bi)
     }
 }
 
-/* The outage in force at time t >= now, or NULL: the first not over by t
- * (from md->outage, the first not over by now), if it has begun. */
-static const spec_outage *outage_at(const model *md, double t)
-{
-    for (uint32_t i = md->outage; i < md->spec->noutages; i++)
-        if (md->spec->outages[i].end_s > t)
-            return md->spec->outages[i].start_s <= t ? &md->spec->outages[i] : NULL;
-    return NULL;
-}
-
 /* The outage in force now, or NULL. */
 static const spec_outage *current_outage(model *md)
 {
@@ -189,23 +179,7 @@ static const spec_outage *current_outage(model *md)
     uint32_t n = md->spec->noutages;
     while (md->outage < n && md->spec->outages[md->outage].end_s <= now)
         md->outage++;
-    return outage_at(md, now);
-}
-
-/* True if outage o refuses every connection (the host answers for the
- * server process, which never sees the attempt). */
-static bool refuses_connections(const spec_outage *o)
-{
-    return o && o->mode == SPEC_OUTAGE_FAIL_FAST && o->outcome == HP_OUTCOME_CONN_REFUSED;
-}
-
-/* Counts an attempt refused at connect into m and bucket b (not a call,
- * not an arrival). */
-static void count_refused(metrics *m, ts_bucket *b)
-{
-    m->refused++;
-    if (b)
-        b->refused++;
+    return server_outage_at(md, now);
 }
 
 /* Where the counts of an arriving attempt go (model_op_m of its logical
@@ -219,18 +193,8 @@ static inline metrics *arrival_m(model *md, const eq_event *ev)
  * not a call and not an arrival, and the refusal takes one hop back. */
 static void refuse(model *md, const eq_event *ev)
 {
-    count_refused(arrival_m(md, ev), model_bucket(md));
+    server_count_refused(arrival_m(md, ev), model_bucket(md));
     reply(md, ev->obj, ev->tag, HP_OUTCOME_CONN_REFUSED, 0);
-}
-
-bool server_refused_ahead(model *md, uint32_t id, double at)
-{
-    if (!refuses_connections(outage_at(md, at)))
-        return false;
-    metrics *m = model_op_m(md, (uint64_t)id * md->spec->requests_per_client + md->clients[id].done);
-    m->outage_errors++; /* as server_arrive counts it */
-    count_refused(m, model_bucket_at(md, at));
-    return true;
 }
 
 bool server_take_token(const model_spec *spec, double *tokens, double *tokens_at, double now, double *retry_after)
@@ -275,7 +239,7 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
             partial = o->outcome;
         o = NULL; /* otherwise the server works as usual */
     }
-    if (refuses_connections(o) || partial == HP_OUTCOME_CONN_REFUSED) {
+    if (server_refuses_connections(o) || partial == HP_OUTCOME_CONN_REFUSED) {
         arrival_m(md, ev)->outage_errors++;
         refuse(md, ev);
         return;

@@ -49,18 +49,10 @@ void scn_x_origin_text(const xctx *x, int code, char *out, size_t n)
         snprintf(out, n, "override");
 }
 
-static size_t key_index(const char *section, const char *name)
-{
-    size_t i = scn_first_key(section);
-    while (i < scn_key_count && !strcmp(scn_key_table[i].section, section) && strcmp(scn_key_table[i].name, name))
-        i++;
-    return i < scn_key_count && !strcmp(scn_key_table[i].section, section) ? i : scn_key_count;
-}
-
 /* Where the [retry] value of key name came from. */
 static void retry_origin(const xctx *x, const char *name, char *out, size_t n)
 {
-    size_t i = key_index("retry", name);
+    size_t i = scn_key_find("retry", name);
     if (i == scn_key_count) {
         snprintf(out, n, "default");
         return;
@@ -68,7 +60,7 @@ static void retry_origin(const xctx *x, const char *name, char *out, size_t n)
     int code = x->c->origin[i];
     if (code == 0 && scn_preset_sets(x->c->retry_preset, &scn_key_table[i])) {
         char p[128];
-        scn_x_origin_text(x, x->c->origin[key_index("retry", "preset")], p, sizeof p);
+        scn_x_origin_text(x, x->c->origin[scn_key_find("retry", "preset")], p, sizeof p);
         snprintf(out, n, "preset %s (%s)", scn_preset_name(x->c->retry_preset), p);
         return;
     }
@@ -80,15 +72,15 @@ static void retry_origin(const xctx *x, const char *name, char *out, size_t n)
 static void section_origin(const xctx *x, const scn_tool *t, const char *kind, const char *name, char *out,
                            size_t n)
 {
-    size_t first = scn_first_key(kind), i = key_index(kind, name);
+    size_t first = scn_first_key(kind), i = scn_key_find(kind, name);
     if (t && i < scn_key_count && (t->set >> (i - first) & 1)) {
         scn_x_origin_text(x, t->origin[i - first], out, n);
         return;
     }
-    size_t r = key_index("retry", name);
+    size_t r = scn_key_find("retry", name);
     if (t && t->preset >= 0 && r < scn_key_count && scn_preset_sets(t->preset, &scn_key_table[r])) {
         char p[128];
-        scn_x_origin_text(x, t->origin[key_index(kind, "preset") - first], p, sizeof p);
+        scn_x_origin_text(x, t->origin[scn_key_find(kind, "preset") - first], p, sizeof p);
         snprintf(out, n, "preset %s (%s)", scn_preset_name(t->preset), p);
         return;
     }
@@ -100,11 +92,6 @@ void scn_origin_label(const scn_config *c, const char *path, const char *const *
 {
     xctx x = {.c = c, .path = path, .sets = sets, .nsets = nsets};
     scn_x_origin_text(&x, code, out, n);
-}
-
-size_t scn_key_find(const char *section, const char *name)
-{
-    return key_index(section, name);
 }
 
 /* ---- lines ---------------------------------------------------------- */
@@ -238,7 +225,7 @@ static void fmt_field(const key *k, const void *field, char *out, size_t n)
 /* A key of a section that is not repeated, read from the config. */
 static void put_key(xctx *x, const char *section, const char *name, const char *why)
 {
-    size_t i = key_index(section, name);
+    size_t i = scn_key_find(section, name);
     if (i == scn_key_count)
         return;
     const key *k = &scn_key_table[i];
@@ -311,7 +298,7 @@ static void put_loop(xctx *x, const char *title, const char *prefix, const char 
         if (own)
             section_origin(x, t, kind, "strategy", so, sizeof so);
         else if (x->c->nstrategies)
-            scn_x_origin_text(x, x->c->origin[key_index("run", "strategies")], so, sizeof so);
+            scn_x_origin_text(x, x->c->origin[scn_key_find("run", "strategies")], so, sizeof so);
         else
             retry_origin(x, "strategy", so, sizeof so);
         section_origin(x, t, kind, "jitter", jo, sizeof jo);
@@ -384,7 +371,7 @@ static void put_loop(xctx *x, const char *title, const char *prefix, const char 
         section_origin(x, t, kind, "preset", o, sizeof o);
     scn_x_put(x, kn, v, o, retries ? NULL : "max_attempts is 1: no retry");
     snprintf(kn, sizeof kn, "%s.idempotency_key", prefix);
-    scn_x_origin_text(x, x->c->origin[key_index("idempotency", "keys")], o, sizeof o);
+    scn_x_origin_text(x, x->c->origin[scn_key_find("idempotency", "keys")], o, sizeof o);
     scn_x_put(x, kn, p->idempotency_key ? "true" : "false", o, NULL);
 }
 
@@ -439,7 +426,7 @@ static void dump(xctx *x)
     for (uint32_t i = 0; i < x->nstrategies && u < sizeof v; i++)
         u += (size_t)snprintf(v + u, sizeof v - u, "%s%s", i ? ", " : "", hp_strategy_name(x->strategies[i]));
     if (c->nstrategies)
-        scn_x_origin_text(x, c->origin[key_index("run", "strategies")], o, sizeof o);
+        scn_x_origin_text(x, c->origin[scn_key_find("run", "strategies")], o, sizeof o);
     else
         retry_origin(x, "strategy", o, sizeof o);
     scn_x_put(x, "run.strategies", v, o, NULL);
@@ -592,7 +579,7 @@ static void dump(xctx *x)
                                              "reissue_p", "repeat_p", "dedup_window_s"};
             size_t lf = scn_first_key("layer");
             for (size_t i = 0; i < sizeof lk / sizeof lk[0]; i++) {
-                size_t ki = key_index("layer", lk[i]);
+                size_t ki = scn_key_find("layer", lk[i]);
                 const key *ky = &scn_key_table[ki];
                 const char *why = NULL;
                 if (i >= 3 && L->kind != SPEC_LAYER_LLM)
@@ -629,14 +616,14 @@ static void dump(xctx *x)
             for (uint32_t i = 0; i < s->ntools; i++)
                 wsum += s->tools[i].weight;
             snprintf(v, sizeof v, "%s", scn_x_num(s->tools[t].weight / wsum).s); /* what the model draws with */
-            size_t wi = key_index("tool", "weight");
+            size_t wi = scn_key_find("tool", "weight");
             if (T->set >> (wi - tf) & 1)
                 scn_x_origin_text(x, T->origin[wi - tf], o, sizeof o);
             else
                 snprintf(o, sizeof o, "default");
             scn_x_put(x, k, v, o, s->ntools == 1 ? "the only tool: every request uses it" : NULL);
             snprintf(k, sizeof k, "tool %s.side_effect", T->name);
-            size_t ei = key_index("tool", "side_effect");
+            size_t ei = scn_key_find("tool", "side_effect");
             if (T->set >> (ei - tf) & 1)
                 scn_x_origin_text(x, T->origin[ei - tf], o, sizeof o);
             else if (T->preset >= 0 && T->preset < HP_EFFECT_COUNT)
@@ -645,7 +632,7 @@ static void dump(xctx *x)
                 snprintf(o, sizeof o, "default");
             scn_x_put(x, k, hp_effect_name(s->tools[t].effect), o, NULL);
             snprintf(k, sizeof k, "tool %s.priority", T->name);
-            size_t pi = key_index("tool", "priority");
+            size_t pi = scn_key_find("tool", "priority");
             if (T->set >> (pi - tf) & 1)
                 scn_x_origin_text(x, T->origin[pi - tf], o, sizeof o);
             else

@@ -5,6 +5,9 @@
  */
 #include "keys.h"
 
+#include <pthread.h>
+#include <stdint.h>
+
 #include <string.h>
 
 static const char *const start_names[] = {"burst", "spread", "poisson", "trace", NULL};
@@ -517,12 +520,70 @@ const char *scn_retired_key(const char *section, const char *name)
 
 _Static_assert(sizeof scn_key_table / sizeof scn_key_table[0] <= SCN_MAX_KEYS, "raise SCN_MAX_KEYS");
 
+/* The lookups by name (scn_key_find, scn_first_key): an open-addressing
+ * table over the key table, built once.  Every check of a scenario looks
+ * keys up by name (herd run asks about 70,000 times for thundering-herd's
+ * effect check), which a scan of the table made 40% of a small run's
+ * instructions. */
+#define KEY_SLOTS 1024u /* a power of two, over twice the keys and sections */
+_Static_assert(2 * (SCN_MAX_KEYS + 1) <= KEY_SLOTS, "raise KEY_SLOTS");
+
+static uint16_t key_slot[KEY_SLOTS];     /* 1 + the index of a key; 0: empty */
+static uint16_t section_slot[KEY_SLOTS]; /* 1 + the index of a section's first key */
+static pthread_once_t key_slots_once = PTHREAD_ONCE_INIT;
+
+/* FNV-1a over section, a NUL, then name (NULL: the section alone). */
+static uint32_t key_hash(const char *section, const char *name)
+{
+    uint32_t h = 2166136261u;
+    for (const char *c = section; *c; c++)
+        h = (h ^ (unsigned char)*c) * 16777619u;
+    h *= 16777619u;
+    for (const char *c = name ? name : ""; *c; c++)
+        h = (h ^ (unsigned char)*c) * 16777619u;
+    return h;
+}
+
+/* The slot of (section, name) in slots: its entry, or the empty one where
+ * it would go. */
+static uint32_t key_probe(const uint16_t *slots, const char *section, const char *name)
+{
+    uint32_t i = key_hash(section, name) & (KEY_SLOTS - 1);
+    for (;; i = (i + 1) & (KEY_SLOTS - 1)) {
+        uint16_t e = slots[i];
+        if (!e)
+            return i;
+        const key *k = &scn_key_table[e - 1];
+        if (!strcmp(k->section, section) && (!name || !strcmp(k->name, name)))
+            return i;
+    }
+}
+
+/* The first of equal entries wins, as a scan from the start would find. */
+static void key_slots_build(void)
+{
+    for (size_t i = 0; i < scn_key_count; i++) {
+        const key *k = &scn_key_table[i];
+        uint32_t a = key_probe(key_slot, k->section, k->name), b = key_probe(section_slot, k->section, NULL);
+        if (!key_slot[a])
+            key_slot[a] = (uint16_t)(i + 1);
+        if (!section_slot[b])
+            section_slot[b] = (uint16_t)(i + 1);
+    }
+}
+
+size_t scn_key_find(const char *section, const char *name)
+{
+    pthread_once(&key_slots_once, key_slots_build);
+    uint16_t e = key_slot[key_probe(key_slot, section, name)];
+    return e ? (size_t)e - 1 : scn_key_count;
+}
+
 size_t scn_first_key(const char *section)
 {
-    size_t i = 0;
-    while (i < scn_key_count && strcmp(scn_key_table[i].section, section))
-        i++;
-    return i;
+    pthread_once(&key_slots_once, key_slots_build);
+    uint16_t e = section_slot[key_probe(section_slot, section, NULL)];
+    return e ? (size_t)e - 1 : scn_key_count;
 }
 
 void scn_print_reference(FILE *f)

@@ -34,19 +34,11 @@ void scn_override_text(const char *const *sets, const char *const *shown, int k,
         snprintf(out, n, "--set %s", sets[k]);
 }
 
-static int key_index(const char *section, const char *name)
-{
-    for (size_t i = 0; i < scn_key_count; i++)
-        if (!strcmp(scn_key_table[i].section, section) && !strcmp(scn_key_table[i].name, name))
-            return (int)i;
-    return -1;
-}
-
 /* Where key section.name was set: a line, a --set origin, or 0. */
 static int line_of(const scn_origins *from, const char *section, const char *name)
 {
-    int i = key_index(section, name);
-    if (!from || !from->key_line || i < 0)
+    size_t i = scn_key_find(section, name);
+    if (!from || !from->key_line || i == scn_key_count)
         return 0;
     int w = from->key_line[i];
     return w > 0 || w <= -2 ? w : 0;
