@@ -160,9 +160,13 @@ run: deps
 	@$(MAKE) --no-print-directory all
 	./herd run scenarios/thundering-herd.ini
 
+# The builds of the first stage (herd, the libraries, the unit tests) and
+# of the sanitizer stage use every core; the tests themselves run as before.
+NPROC := $(shell nproc 2>/dev/null || echo 1)
 test: deps
 	@n=0; for stage in all unit-test cli-test asan-test "fuzz FUZZ_SECONDS=60"; do \
-	  $(MAKE) --no-print-directory $$stage || { echo "test: $$n passed, 1 failed ($$stage)"; exit 1; }; \
+	  case $$stage in all) j="-j$(NPROC) $(TEST_BIN) $(BUILD)/tests/validate $(CLI_TEST_BUILDS)" ;; asan-test) j=-j$(NPROC) ;; *) j= ;; esac; \
+	  $(MAKE) --no-print-directory $$j $$stage || { echo "test: $$n passed, 1 failed ($$stage)"; exit 1; }; \
 	  n=$$((n + 1)); \
 	done; echo "test: $$n passed, 0 failed"
 
@@ -175,7 +179,8 @@ unit-test: $(TEST_BIN) $(BUILD)/tests/validate
 validate: $(BUILD)/tests/validate
 	$(BUILD)/tests/validate
 
-cli-test: herd $(BUILD)/$(SO_REAL) $(BUILD)/tests/plainhttp $(BUILD)/herd-nocheck $(BUILD)/perf_ref $(BUILD)/perf_agree
+CLI_TEST_BUILDS = $(BUILD)/$(SO_REAL) $(BUILD)/tests/plainhttp $(BUILD)/herd-nocheck $(BUILD)/perf_ref $(BUILD)/perf_agree
+cli-test: herd $(CLI_TEST_BUILDS)
 	@sh tests/cli.sh ./herd
 	@sh tests/docs.sh ./herd
 	@sh tests/plot.sh ./herd

@@ -18,6 +18,7 @@
 
 #include "../sim/base/alloc.h"
 #include "../sim/experiment/plan.h"
+#include "../sim/scenario/keys.h"
 #include "../sim/scenario/scenario.h"
 
 static char path[64];
@@ -564,6 +565,31 @@ static void reference_lists_every_key(void **state)
     free(buf);
 }
 
+/* scn_key_find and scn_first_key (a hash table built once) give what a
+ * scan of the key table gives: every key at its index (the first of equal
+ * ones), every section's first key, and scn_key_count for what is not
+ * there. */
+static void key_lookup_is_the_scan(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < scn_key_count; i++) {
+        const key *k = &scn_key_table[i];
+        size_t want = 0, first = 0;
+        while (strcmp(scn_key_table[want].section, k->section) || strcmp(scn_key_table[want].name, k->name))
+            want++;
+        while (strcmp(scn_key_table[first].section, k->section))
+            first++;
+        assert_int_equal(scn_key_find(k->section, k->name), want);
+        assert_int_equal(scn_first_key(k->section), first);
+    }
+    assert_int_equal(scn_key_find("retry", "no_such_key"), scn_key_count);
+    assert_int_equal(scn_key_find("no_such_section", "base_s"), scn_key_count);
+    assert_int_equal(scn_key_find("", ""), scn_key_count);
+    assert_int_equal(scn_first_key("no_such_section"), scn_key_count);
+    assert_int_equal(scn_key_find("retry", "base_s") < scn_key_count, 1);
+    assert_int_equal(scn_key_find("server", "base_s"), scn_key_count); /* a name of another section */
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -582,6 +608,7 @@ int main(void)
         cmocka_unit_test(reference_lists_every_key),
         cmocka_unit_test(library_presets),
         cmocka_unit_test(explain_model),
+        cmocka_unit_test(key_lookup_is_the_scan),
     };
     return cmocka_run_group_tests_name("scenario", tests, NULL, teardown);
 }
