@@ -160,12 +160,13 @@ run: deps
 	@$(MAKE) --no-print-directory all
 	./herd run scenarios/thundering-herd.ini
 
-# The builds of the first stage (herd, the libraries, the unit tests) and
-# of the sanitizer stage use every core; the tests themselves run as before.
+# The builds of the first stage (herd, the libraries, the unit tests, what
+# cli-test links), of the sanitizer stage and of the fuzzers use every core;
+# the tests themselves run as before, one after the other.
 NPROC := $(shell nproc 2>/dev/null || echo 1)
 test: deps
 	@n=0; for stage in all unit-test cli-test asan-test "fuzz FUZZ_SECONDS=60"; do \
-	  case $$stage in all) j="-j$(NPROC) $(TEST_BIN) $(BUILD)/tests/validate $(CLI_TEST_BUILDS)" ;; asan-test) j=-j$(NPROC) ;; *) j= ;; esac; \
+	  case $$stage in all) j="-j$(NPROC) $(TEST_BIN) $(BUILD)/tests/validate $(CLI_TEST_BUILDS)" ;; asan-test|fuzz*) j=-j$(NPROC) ;; *) j= ;; esac; \
 	  $(MAKE) --no-print-directory $$j $$stage || { echo "test: $$n passed, 1 failed ($$stage)"; exit 1; }; \
 	  n=$$((n + 1)); \
 	done; echo "test: $$n passed, 0 failed"
