@@ -288,9 +288,6 @@ static void layer_start(model *md, uint32_t id, uint32_t k, double deadline_s)
         layer_attempt(md, id, k);
 }
 
-/* One attempt of layer k: the innermost sends to the server through the
- * library's client (adaptive send rate, deadline, throttling, breaker,
- * limiter, hedging), the others run the loop of the next layer. */
 /* What hp_call_admit decides without a client (computing ahead: no guard
  * state exists), from the policy's own calls in its order: the attempt's
  * timeout (none left: the deadline denies it), then the attempt counted.
@@ -401,6 +398,9 @@ STEP void attempt_in(model *md, uint32_t id, uint32_t k, const bool ahead, hp_ca
         after(md, a.timeout_s, EV_TIMEOUT, id, c->tag, 0);
 }
 
+/* One attempt of layer k: the innermost sends to the server through the
+ * library's client (adaptive send rate, deadline, throttling, breaker,
+ * limiter, hedging), the others run the loop of the next layer. */
 static void layer_attempt(model *md, uint32_t id, uint32_t k)
 {
     if (md->ahead)
