@@ -27,13 +27,14 @@ endif
 CFLAGS   ?= -O2 -g
 # herd itself is linked with link-time optimisation: the model calls the
 # policy library once or more per simulated attempt, and across the two
-# libraries only the linker can inline (doc/benchmark.md, round 2: 6% fewer
+# libraries only the linker can inline (doc/benchmark.md, round 3: 6% fewer
 # instructions, the same outputs).  The objects are fat (they hold their
 # ordinary code too), so every other program links them without it.
 LTO_CFLAGS ?= -flto=auto -ffat-lto-objects
 LTO_LINK   ?= -flto=auto
-# HAVE_INLINE: GSL's gsl_rng_uniform and gsl_rng_get inline, as its manual
-# recommends (the same arithmetic, one call fewer per draw).
+# HAVE_INLINE: the inline versions of GSL's gsl_rng_uniform and gsl_rng_get
+# in its headers (GSL manual, "Inline functions"): the same arithmetic, one
+# call fewer per draw.
 ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -DHAVE_INLINE $(WARN) $(CFLAGS) -MMD -MP
 REAL_LIBS := -lmicrohttpd -lcurl
 LDLIBS   := -linih -lgsl -lgslcblas -lm -lpthread $(REAL_LIBS)

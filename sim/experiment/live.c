@@ -42,15 +42,6 @@ static double now_wall(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The outage covering simulated time t, or NULL. */
-static const spec_outage *outage_at(const model_spec *s, double t)
-{
-    for (uint32_t i = 0; i < s->noutages; i++)
-        if (t >= s->outages[i].start_s && t < s->outages[i].end_s)
-            return &s->outages[i];
-    return NULL;
-}
-
 /* One line of the view: cleared, then fmt cut at width - 1 characters (the
  * last column stays free, so that no terminal wraps the line). */
 static void put_line(FILE *f, int width, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -118,7 +109,7 @@ static int frame(FILE *f, int width, const char *name, const model_spec *spec, m
     }
     if (!first)
         fprintf(f, "\033[%uA", n + 4); /* back to the top of the previous frame */
-    const spec_outage *o = outage_at(spec, t);
+    const spec_outage *o = spec_outage_at(spec, 0, t);
     put_line(f, width, "herd live: %s, replication 0, t = %.1f s (x%g)%s", name, t, speed,
              whole ? ", done" : o ? "   SERVER DOWN (outage)" : "");
     double top = peak / spec->bucket_s;

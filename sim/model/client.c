@@ -189,9 +189,10 @@ static void arm_timer(model *md, uint32_t id)
 }
 
 /* The policy of layer k for the client's current request. */
-static inline const hp_policy *policy_of(const model *md, uint32_t id, uint32_t k)
+static inline const hp_policy *policy_of(const model *md, uint32_t id, uint32_t k, const bool ahead)
 {
-    return md->spec->nlayers ? &md->layer_policy[k] : &md->tool_policy[md->clients[id].tool];
+    /* ahead: no [layer] sections (spec_computes_ahead) */
+    return !ahead && md->spec->nlayers ? &md->layer_policy[k] : &md->tool_policy[md->clients[id].tool];
 }
 
 static inline const spec_layer *layer_cfg(const model *md, uint32_t k)
@@ -274,7 +275,7 @@ static void layer_start(model *md, uint32_t id, uint32_t k, double deadline_s)
 {
     sim_t *sim = md->sim;
     hp_call call;
-    hp_call_start(&call, policy_of(md, id, k), md->vnow);
+    hp_call_start(&call, policy_of(md, id, k, false), md->vnow);
     if (deadline_s < call.st.deadline_s)
         call.st.deadline_s = deadline_s;
     if (k + 1 == md->nlayers)
@@ -314,7 +315,7 @@ STEP void attempt_in(model *md, uint32_t id, uint32_t k, const bool ahead, hp_ca
 {
     sim_t *sim = md->sim;
     client *c = &md->clients[id];
-    const hp_policy *p = lp ? lp : policy_of(md, id, k);
+    const hp_policy *p = lp ? lp : policy_of(md, id, k, ahead);
     const model_spec *spec = md->spec;
     double now = md->vnow;
     bool innermost = ahead || k + 1 == md->nlayers;
@@ -449,7 +450,7 @@ STEP void decide_in(model *md, uint32_t id, uint32_t k, const layer_result *r, c
 {
     sim_t *sim = md->sim;
     client *c = &md->clients[id];
-    const hp_policy *p = ahead ? &md->tool_policy[c->tool] : policy_of(md, id, k); /* ahead: no [layer] */
+    const hp_policy *p = policy_of(md, id, k, ahead);
     const spec_layer *L = ahead ? NULL : layer_cfg(md, k);
     bool inner = !ahead && k + 1 < md->nlayers;
     hp_state st = inner ? st_load(md, id, k) : (hp_state){0}; /* the innermost's is in its call */

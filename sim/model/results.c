@@ -431,9 +431,10 @@ static inline double key_value(uint64_t k)
  * key computed once, passes whose digit is the same in every key skipped
  * (a run's latencies share their top bits).  The result is the sorted
  * array, as gsl_sort's heap sort gives it, for values without NaN and
- * without both zeros (latencies are >= +0); about 6 times fewer
- * instructions at 10,000 values.  gsl_sort when n is small or the buffer
- * (two keys a value) cannot be had. */
+ * without both zeros (latencies are >= +0).  At 10,000 uniform values
+ * results_latency takes 1.89 M instructions with it, 2.59 M with 8-bit
+ * digits, and gsl_sort alone 3.25 M (callgrind).  gsl_sort when n is small
+ * or the buffer (two keys a value) cannot be had. */
 #define RADIX_BITS 11
 #define RADIX_N (1u << RADIX_BITS)
 #define RADIX_PASSES ((64 + RADIX_BITS - 1) / RADIX_BITS)

@@ -179,7 +179,7 @@ static const spec_outage *current_outage(model *md)
     uint32_t n = md->spec->noutages;
     while (md->outage < n && md->spec->outages[md->outage].end_s <= now)
         md->outage++;
-    return server_outage_at(md, now);
+    return spec_outage_at(md->spec, md->outage, now);
 }
 
 /* Where the counts of an arriving attempt go (model_op_m of its logical
@@ -239,7 +239,7 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
             partial = o->outcome;
         o = NULL; /* otherwise the server works as usual */
     }
-    if (server_refuses_connections(o) || partial == HP_OUTCOME_CONN_REFUSED) {
+    if (spec_outage_refuses(o) || partial == HP_OUTCOME_CONN_REFUSED) {
         arrival_m(md, ev)->outage_errors++;
         refuse(md, ev);
         return;

@@ -141,18 +141,9 @@ static void start_service(backend *s, job *j, double now)
     heap_push(s, j);
 }
 
-static const spec_outage *outage_at(const model_spec *spec, double t)
-{
-    for (uint32_t i = 0; i < spec->noutages; i++)
-        if (spec->outages[i].start_s <= t && t < spec->outages[i].end_s)
-            return &spec->outages[i];
-    return NULL;
-}
-
 bool backend_refusing_at(const model_spec *spec, double t)
 {
-    const spec_outage *o = outage_at(spec, t);
-    return o && o->mode == SPEC_OUTAGE_FAIL_FAST && o->outcome == HP_OUTCOME_CONN_REFUSED;
+    return spec_outage_refuses(spec_outage_at(spec, 0, t));
 }
 
 double backend_next_edge(const model_spec *spec, double t)
@@ -215,7 +206,7 @@ int backend_arrive(backend *s, struct MHD_Connection *conn, serve_tags tags, job
     pthread_mutex_lock(&s->mu);
     double now = backend_clock(s);
     s->requests_total++;
-    const spec_outage *o = outage_at(spec, now);
+    const spec_outage *o = spec_outage_at(spec, 0, now);
     if (o && o->mode == SPEC_OUTAGE_FAIL_FAST && o->outcome == HP_OUTCOME_CONN_REFUSED) {
         pthread_mutex_unlock(&s->mu);
         return -1; /* the process is "down": this connection dies, new ones are refused */

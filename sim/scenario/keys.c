@@ -522,9 +522,9 @@ _Static_assert(sizeof scn_key_table / sizeof scn_key_table[0] <= SCN_MAX_KEYS, "
 
 /* The lookups by name (scn_key_find, scn_first_key): an open-addressing
  * table over the key table, built once.  Every check of a scenario looks
- * keys up by name (herd run asks about 70,000 times for thundering-herd's
- * effect check), which a scan of the table made 40% of a small run's
- * instructions. */
+ * keys up by name (about 5,500 lookups for thundering-herd's effect
+ * check), and scans of the table by strcmp took 15.2 M of the 36.4 M
+ * instructions of a one-client herd run. */
 #define KEY_SLOTS 1024u /* a power of two, over twice the keys and sections */
 _Static_assert(2 * (SCN_MAX_KEYS + 1) <= KEY_SLOTS, "raise KEY_SLOTS");
 

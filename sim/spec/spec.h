@@ -215,6 +215,25 @@ static inline bool spec_guard_shares_state(const model_spec *s)
  * logical requests started in [window_from_s, window_to_s). */
 static inline bool spec_has_window(const model_spec *s) { return s->window_to_s > s->window_from_s; }
 
+/* The outage in force at time t, or NULL: the first of s->outages[from..]
+ * not over by t, if it has begun (the outages are sorted by start and
+ * disjoint: scn_compile, scn_check).  from: an index below which every
+ * outage is known to be over (0: none known). */
+static inline const spec_outage *spec_outage_at(const model_spec *s, uint32_t from, double t)
+{
+    for (uint32_t i = from; i < s->noutages; i++)
+        if (s->outages[i].end_s > t)
+            return s->outages[i].start_s <= t ? &s->outages[i] : NULL;
+    return NULL;
+}
+
+/* True if outage o (NULL: none) refuses every connection: the host answers
+ * for the server process, which never sees the attempt. */
+static inline bool spec_outage_refuses(const spec_outage *o)
+{
+    return o && o->mode == SPEC_OUTAGE_FAIL_FAST && o->outcome == HP_OUTCOME_CONN_REFUSED;
+}
+
 /* True if the model computes a client's steps between two server events
  * ahead of the clock (sim/model/client.c): where none of them reads or
  * writes anything another client or the server shares (a queue server,
