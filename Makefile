@@ -208,6 +208,7 @@ cli-test: herd $(CLI_TEST_BUILDS)
 	@sh tests/metamorphic.sh ./herd
 	@sh tests/metrics.sh ./herd
 	@sh tests/calibrate.sh ./herd
+	@sh tests/recovery-invariant.sh ./herd
 	@sh tests/mutate.sh ./herd 30
 	@while [ ! -f $(BUILD)/plot-matrix.rc ]; do sleep 1; done; cat $(BUILD)/plot-matrix.log; \
 	  [ "$$(cat $(BUILD)/plot-matrix.rc)" = 0 ] || { echo "plot-matrix: FAILED"; exit 1; }

@@ -82,7 +82,7 @@ for col in late_replies peak_inflight peak_arrivals_per_s mean_latency_s p50_lat
 done
 head -1 "$T/a/aggregate.csv" | grep -q '^strategy,replications,clients_mean,clients_ci95,completion_time_s_mean,completion_time_s_ci95,' \
     && ok || bad "aggregate header"
-head -1 "$T/a/timeseries.csv" | grep -qx 'strategy,replication,time_s,arrivals,refused,in_flight,successes,errors,retries_scheduled,offered,goodput' \
+head -1 "$T/a/timeseries.csv" | grep -qx 'strategy,replication,time_s,arrivals,refused,in_flight,successes,errors,retries_scheduled,offered,goodput,turned_away' \
     && ok || bad "timeseries header"
 [ "$(tail -n +2 "$T/a/summary.csv" | wc -l)" -eq 18 ] && ok || bad "summary rows != 6 x 3"
 [ "$(cut -d, -f1 "$T/a/aggregate.csv" | tail -n +2 | tr '\n' ' ')" = \

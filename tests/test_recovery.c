@@ -6,8 +6,9 @@
  * Every series below has 1 s buckets, 100 logical requests started per
  * bucket, and a healthy state of 10 requests in the server with 100
  * successes per bucket (deficit 0); the trigger runs from t = 60 s to
- * 80 s, the baseline is [0, 60) and the dwell 10 s.  A "down" bucket has
- * 500 requests in the server and no success.  (The statistical side, a
+ * 80 s, the baseline is [0, 60) and the dwell 10 s; 100 attempts arrive
+ * at the server per bucket, none turned away.  A "down" bucket has 500
+ * requests in the server and no success.  (The statistical side, a
  * stable queue recovering and a collapsed one not, at any rate and
  * horizon, is tests/calibrate.sh.)
  */
@@ -35,7 +36,7 @@ static void all_up(void)
 {
     memset(series, 0, sizeof series);
     for (size_t i = 0; i < N; i++) {
-        series[i].offered = series[i].goodput = 100;
+        series[i].offered = series[i].goodput = series[i].arrivals = 100;
         series[i].in_flight = 10;
     }
 }
@@ -304,6 +305,122 @@ static void false_alarm_rate(void **state)
     assert_true(share >= 0.5 * p - 3.29 * sd); /* ties make it smaller, not zero */
 }
 
+/* A system collapsed before the trigger (Metafor's Example 1 at 9.5/s
+ * with 5 attempts: 47 attempts a bucket, 37 turned away by the full
+ * queue, no success) looks the same after it: the old measure's band was
+ * the collapse, and it called that "recovered".  Now: not healthy, whatever
+ * happens after the trigger (also a trigger that never ends), and the
+ * baseline's figures say why. */
+static void collapsed_before_trigger(void **state)
+{
+    (void)state;
+    all_up();
+    for (size_t i = 0; i < N; i++) {
+        series[i].arrivals = 47;
+        series[i].turned_away = 37;
+        series[i].in_flight = 101;
+        series[i].offered = 10;
+        series[i].goodput = 0;
+    }
+    recovery_result r = measure();
+    assert_int_equal(r.status, RECOVERY_NOT_HEALTHY);
+    assert_true(isnan(r.recovered) && isnan(r.time_s));
+    assert_true(r.collapsed == 1);
+    assert_int_equal(r.baseline_status, RECOVERY_DEFINED);
+    assert_true(fabs(r.overload_share - 37.0 / 47) < 1e-12);
+    assert_true(fabs(r.offered_per_s - 10) < 1e-12 && r.goodput_per_s == 0);
+    recovery_input in = input(N, N);
+    in.trigger_end_s = N; /* the health is judged before the trigger, whatever comes after */
+    r = measure_in(in);
+    assert_int_equal(r.status, RECOVERY_TRIGGER_NOT_ENDED);
+    assert_true(r.collapsed == 1);
+    /* the healthy system of the same figures recovers as before */
+    all_up();
+    down(60, 95);
+    r = measure();
+    assert_true(r.collapsed == 0 && r.overload_share == 0 && r.recovered == 1);
+}
+
+/* Collapsed means the server does not keep up with what it is offered
+ * and the clients do not get their goodput; either alone is not collapse.
+ * Healthy when the server keeps up, though not every client waits for
+ * its answer: a stable queue whose clients time out
+ * (no retries: 60 of 100 requests succeed per bucket, nothing turned
+ * away, no backlog) is healthy, and recovers when its state returns to
+ * the band (Metafor's Example 1 at 9.5/s without retries recovers).  A
+ * backlog that grows (a queue without a bound under more load than it
+ * serves: 10 more in the server every bucket, nothing turned away, 90 of
+ * 100 served) is not healthy: 10 of every 100 attempts pile up (10%,
+ * whatever MSER cuts of the baseline). */
+static void lossy_or_growing(void **state)
+{
+    (void)state;
+    all_up();
+    for (size_t i = 0; i < N; i++)
+        series[i].goodput = 60;
+    down(60, 95);
+    recovery_result r = measure();
+    assert_int_equal(r.status, RECOVERY_DEFINED);
+    assert_true(r.collapsed == 0 && r.recovered == 1);
+    assert_true(fabs(r.goodput_per_s - 60) < 1e-12);
+
+    all_up();
+    for (size_t i = 0; i < N; i++) {
+        series[i].in_flight = (uint32_t)(10 + 10 * i);
+        series[i].goodput = 90; /* it serves its capacity, 90 of the 100 */
+    }
+    r = measure();
+    assert_int_equal(r.status, RECOVERY_NOT_HEALTHY);
+    assert_true(fabs(r.overload_share - 0.1) < 1e-9);
+    /* half that growth, 5%: not above the threshold, healthy */
+    for (size_t i = 0; i < N; i++)
+        series[i].in_flight = (uint32_t)(10 + 5 * i);
+    r = measure();
+    assert_true(r.collapsed == 0);
+    /* overloaded but serving its clients (a server that sheds or drops by
+     * design, CoDel at 95% load, the clients' retries getting through:
+     * 10% turned away, 99 of 100 succeed) is not collapsed either */
+    all_up();
+    for (size_t i = 0; i < N; i++) {
+        series[i].turned_away = 10;
+        series[i].goodput = 99;
+    }
+    r = measure();
+    assert_true(r.collapsed == 0 && fabs(r.overload_share - 0.1) < 1e-12);
+    for (size_t i = 0; i < N; i++)
+        series[i].goodput = 80; /* ... but with 80 of 100, it is */
+    assert_true(measure().collapsed == 1);
+}
+
+/* Noise never makes a healthy system collapsed: turned-away attempts
+ * drawn Binomial(100, p) per bucket, 2,000 baselines each: at p = 0.01
+ * none is judged collapsed (the test is on the lower confidence bound);
+ * at p = 0.2, with those requests lost (goodput 100 minus them), every
+ * one is. */
+static void health_under_noise(void **state)
+{
+    (void)state;
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, 35);
+    int low = 0, high = 0;
+    for (int t = 0; t < 2000; t++) {
+        all_up();
+        for (size_t i = 0; i < N; i++) {
+            series[i].turned_away = gsl_ran_binomial(g, 0.01, 100);
+            series[i].in_flight = 10 + gsl_ran_poisson(g, 30);
+        }
+        low += measure().collapsed == 1;
+        for (size_t i = 0; i < N; i++) {
+            series[i].turned_away = gsl_ran_binomial(g, 0.2, 100);
+            series[i].goodput = 100 - series[i].turned_away;
+        }
+        high += measure().collapsed == 1;
+    }
+    gsl_rng_free(g);
+    assert_int_equal(low, 0);
+    assert_int_equal(high, 2000);
+}
+
 /* Wilson 95% intervals, by hand: z = 1.959964; 0 of 10: [0, z^2/n /
  * (1 + z^2/n)] = [0, 0.277533]; 10 of 10: [0.722467, 1]; 5 of 10:
  * 0.5 -/+ z sqrt(0.025 + z^2/400) / (1 + z^2/10) = [0.236593, 0.763407]. */
@@ -348,6 +465,8 @@ int main(void)
         cmocka_unit_test(undefined),               cmocka_unit_test(correlated_baseline),
         cmocka_unit_test(start_up_transient),      cmocka_unit_test(false_alarm_rate),
         cmocka_unit_test(wilson_by_hand),          cmocka_unit_test(mean_over_defined),
+        cmocka_unit_test(collapsed_before_trigger), cmocka_unit_test(lossy_or_growing),
+        cmocka_unit_test(health_under_noise),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

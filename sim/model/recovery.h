@@ -40,8 +40,38 @@
  *    counted from trigger_start_s: 0 when the trigger never pushed the
  *    state out of the band.
  *
+ *  - Healthy baseline.  The band is only a reference if the baseline is
+ *    the system serving its load: a system that collapsed before the
+ *    trigger has a collapsed baseline, and "back in the band" would then
+ *    call the same collapse recovered.  Collapsed, by the definition of a
+ *    metastable failure (Bronson et al. 2021; Huang et al. 2022: work that
+ *    keeps the system overloaded while its goodput stays low), is both:
+ *     - the server does not keep up with what it is offered: of the
+ *       attempts arriving in the baseline it turns away (a full queue, a
+ *       limiter, shedding, CoDel, expired work: the buckets' turned_away)
+ *       or lets pile up (the growth of the number in it) more than
+ *       1 - RECOVERY_HEALTHY_SHARE.  A stable queue (rho < 1) takes in its
+ *       arrivals bar a blocking probability that is tiny below saturation
+ *       (M/M/1/100 at rho = 0.98: 0.3%); a collapsed one is offered more
+ *       attempts than it can serve (arrivals times the retries'
+ *       amplification, above capacity);
+ *     - and the clients' goodput is below RECOVERY_HEALTHY_SHARE of their
+ *       offered load.
+ *    Either alone is not collapse: a stable queue whose clients give up
+ *    before their answer (timeouts shorter than the waits, no retries)
+ *    keeps up at the server and returns to that state after a spike
+ *    (Metafor's Example 1 without retries: recovered); a server that drops
+ *    by design (CoDel at 95% load, 4-6% dropped) whose clients' retries
+ *    get through serves its offered load.  Each test is on a 95%
+ *    confidence bound (the turned-away count's and the backlog slope's
+ *    lower, the goodput share's upper, each on its residuals' effective
+ *    size), so noise never makes a healthy system collapsed.  Calibration
+ *    (tests/calibrate.sh): healthy baselines of Metafor's Example 1 turn
+ *    away at most 1.1%, the collapsed ones 75% to 80% with goodput 0.
+ *    Not healthy: recovered undefined, collapsed_before_trigger 1.
+ *
  * Undefined (recovered and recovery_time_s NaN, the status says why): no
- * trigger; a trigger that does not end before the horizon; no logical
+ * trigger; a baseline that does not serve its load (above); a trigger that does not end before the horizon; no logical
  * request started after the trigger's end (a closed population that has
  * finished); fewer than D buckets observed between the trigger's end and
  * the end of the measured window (the last start, or the horizon); fewer
@@ -64,6 +94,10 @@
 /* Independent baseline buckets needed for a band. */
 #define RECOVERY_MIN_BASELINE 20
 
+/* The share of the attempts offered to it that the server of a healthy
+ * baseline takes in (see above). */
+#define RECOVERY_HEALTHY_SHARE 0.95
+
 /* Whether recovery is defined for a run, and if not, why (the metrics'
  * recovery_status; recovery_status_reason gives the text). */
 typedef enum recovery_status {
@@ -76,6 +110,8 @@ typedef enum recovery_status {
     RECOVERY_EMPTY_BASELINE,    /* no logical request started in the baseline */
     RECOVERY_VARYING_LOAD,      /* the arrivals follow a trace: the load after the trigger is
                                  * not the baseline's */
+    RECOVERY_NOT_HEALTHY,       /* the baseline does not serve its offered load: the system had
+                                 * collapsed (or was overloaded) before the trigger */
     RECOVERY_STATUS_COUNT
 } recovery_status;
 
@@ -106,6 +142,15 @@ typedef struct recovery_result {
     double band_deficit;
     size_t baseline;        /* baseline buckets */
     double effective;       /* ... as independent buckets (NaN unless computed) */
+    /* The baseline's health, judged whenever there is a trigger and a
+     * baseline of RECOVERY_MIN_BASELINE buckets with a request in it
+     * (whatever happens after the trigger); NaN otherwise. */
+    double collapsed;       /* 1: not healthy before the trigger, 0: healthy */
+    double overload_share;  /* the attempts turned away or piled up, per attempt arriving */
+    double offered_per_s;   /* the baseline's offered load (logical requests started /s) */
+    double goodput_per_s;   /* ... and its goodput (logical requests that succeeded /s) */
+    int baseline_status;    /* RECOVERY_DEFINED when the health was judged, else why not
+                             * (RECOVERY_NO_TRIGGER, _SHORT_BASELINE or _EMPTY_BASELINE) */
 } recovery_result;
 
 /* Measures recovery of one run (definition above) into *out.  O(buckets),

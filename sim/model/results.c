@@ -37,6 +37,8 @@ static const char *why_recovery_spec(uint32_t facts)
 
 static const char *why_recovery_run(const metrics *m) { return recovery_status_reason(m->recovery_status); }
 
+static const char *why_baseline(const metrics *m) { return recovery_status_reason(m->baseline_status); }
+
 static const char *why_recovery_time(const metrics *m)
 {
     const char *w = why_recovery_run(m);
@@ -140,6 +142,15 @@ const metric_desc metric_table[] = {
        "dwell after the trigger"),
     M_(recovery_time_s, METRIC_DOUBLE, AGG_DEFINED, SCOPE_RUN, why_recovery_spec, why_recovery_time,
        "as recovered, with a trigger, in the runs that recovered"),
+    M_(collapsed_before_trigger, METRIC_DOUBLE, AGG_PROPORTION, SCOPE_RUN, why_trigger, why_baseline,
+       "scenarios with a trigger, in runs with at least 20 buckets between warmup_s and the first trigger "
+       "and a request started in them"),
+    M_(baseline_overload_share, METRIC_DOUBLE, AGG_DEFINED, SCOPE_RUN, why_trigger, why_baseline,
+       "as collapsed_before_trigger"),
+    M_(baseline_offered_per_s, METRIC_DOUBLE, AGG_DEFINED, SCOPE_RUN, why_trigger, why_baseline,
+       "as collapsed_before_trigger"),
+    M_(baseline_goodput_per_s, METRIC_DOUBLE, AGG_DEFINED, SCOPE_RUN, why_trigger, why_baseline,
+       "as collapsed_before_trigger"),
     M_(trigger_start_s, METRIC_DOUBLE, AGG_MEAN, SCOPE_RUN, why_trigger, NULL, "scenarios with a trigger"),
     M_(trigger_end_s, METRIC_DOUBLE, AGG_MEAN, SCOPE_RUN, why_trigger, NULL, "scenarios with a trigger"),
     U(retries_denied),
@@ -401,6 +412,11 @@ void results_summarize_series(metrics *m, const timeseries *ts, const model_spec
     m->recovered = rr.recovered;
     m->recovery_time_s = rr.time_s;
     m->recovery_status = rr.status;
+    m->collapsed_before_trigger = rr.collapsed;
+    m->baseline_overload_share = rr.overload_share;
+    m->baseline_offered_per_s = rr.offered_per_s;
+    m->baseline_goodput_per_s = rr.goodput_per_s;
+    m->baseline_status = rr.baseline_status;
     double peak = 0;
     for (size_t i = 0; i < ts->len; i++)
         if (ts->b[i].arrivals > peak)

@@ -68,6 +68,13 @@ typedef struct metrics {
     double recovered;           /* 1 if the state returned to its healthy band and stayed for the
                                  * dwell (see recovery.h), 0 if not; NaN when undefined */
     double recovery_time_s;     /* from trigger_start_s to the recovery; NaN if not recovered */
+    double collapsed_before_trigger; /* 1 if the pre-trigger baseline did not serve its offered
+                                 * load (recovery.h, "Healthy baseline"), 0 if it did; NaN when
+                                 * there is no baseline to judge */
+    double baseline_overload_share; /* the share of the attempts arriving at the server in the
+                                 * baseline that it turned away or let pile up; NaN as above */
+    double baseline_offered_per_s; /* the baseline's offered load (logical requests /s) */
+    double baseline_goodput_per_s; /* ... and its goodput (logical successes /s) */
     uint64_t retries_denied;    /* retries the retry limiter refused (the request failed) */
     uint64_t breaker_rejected;  /* attempts the open circuit breaker failed locally */
     uint64_t throttled;         /* attempts adaptive throttling rejected locally */
@@ -96,6 +103,9 @@ typedef struct metrics {
                                  * metrics are defined (metric_reason); not a column */
     int recovery_status;        /* a recovery_status (recovery.h): RECOVERY_DEFINED (0), or why
                                  * recovered is NaN; not a column */
+    int baseline_status;        /* RECOVERY_DEFINED when the baseline was judged, else why not
+                                 * (RECOVERY_NO_TRIGGER, _SHORT_BASELINE, _EMPTY_BASELINE);
+                                 * not a column */
 } metrics;
 
 /* metrics.facts: what the definedness of a metric depends on.  The
@@ -186,6 +196,9 @@ typedef struct ts_bucket {
     uint32_t retries_scheduled; /* retries the clients scheduled */
     uint32_t offered;           /* logical requests started */
     uint32_t goodput;           /* logical requests that succeeded */
+    uint32_t turned_away;       /* arrivals the server turned away for load: a full queue, a
+                                 * limiter (429 or 503), shedding, CoDel, expired work; not a
+                                 * column (the recovery measure's healthy baseline reads it) */
 } ts_bucket;
 
 typedef struct timeseries {

@@ -69,6 +69,13 @@
 #include "../base/alloc.h"
 #include "sample.h"
 
+/* An arrival turned away for load (the healthy baseline's count). */
+static inline void turn_away(ts_bucket *b)
+{
+    if (b)
+        b->turned_away++;
+}
+
 static void reply(model *md, uint32_t c, uint32_t tag, int outcome, float aux)
 {
     if (md->ahead)
@@ -283,6 +290,7 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
     int room;
     if (spec->rate_limit_rps > 0 && !admit(md, &ra)) {
         m->status_429++;
+        turn_away(b);
         reply(md, ev->obj, ev->tag, 429, (float)ra);
         return;
     }
@@ -299,11 +307,13 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
     if (spec->shed_sheddable_above > 0 && (md->op[op] & OP_SHEDDABLE) &&
         shed_rejects(spec->shed_sheddable_above, md->busy, md->workers_now)) {
         m->shed++;
+        turn_away(b);
         reply(md, ev->obj, ev->tag, 503, spec->overload_signal ? AUX_OVERLOADED : 0.0f);
         return;
     }
     if (spec->drop_expired && shed_expired(sim_now(sim), ev->aux, sim_now(sim))) {
         m->expired_skipped++; /* its deadline passed on the way: nobody waits for it */
+        turn_away(b);
         return;
     }
     /* the concurrency limiter stands in front of the workers and the queue */
@@ -314,6 +324,7 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
             return;
         }
         m->concurrency_rejected++;
+        turn_away(b);
         reply(md, ev->obj, ev->tag, 503, spec->overload_signal ? AUX_OVERLOADED : 0.0f);
         return;
     }
@@ -329,6 +340,7 @@ void server_arrive(sim_t *sim, const eq_event *ev, void *ctx)
             sim_fail(sim); /* out of memory growing the queue */
         lim_ignore(&md->lim, (uint32_t)lim); /* never reached the workers: onIgnore */
         m->rejected++;
+        turn_away(b);
         reply(md, ev->obj, ev->tag, 503, spec->overload_signal ? AUX_OVERLOADED : 0.0f);
         return;
     }
@@ -396,6 +408,7 @@ static bool take_next(model *md, qslot *s)
             codel_took(&md->cd, now - d.enqueued);
             lim_release(&md->lim, d.lim, now, true); /* dropped unserved: onDropped */
             model_op_m(md, (uint64_t)d.client * md->spec->requests_per_client + d.req)->codel_dropped++;
+            turn_away(model_bucket(md));
             reply(md, d.client, d.tag, 503, md->spec->overload_signal ? AUX_OVERLOADED : 0.0f);
         }
     }
@@ -406,6 +419,7 @@ static bool take_next(model *md, qslot *s)
             return true;
         lim_release(&md->lim, s->lim, now, true); /* skipped unserved (deadline exceeded): onDropped */
         model_op_m(md, (uint64_t)s->client * md->spec->requests_per_client + s->req)->expired_skipped++;
+        turn_away(model_bucket(md));
     }
     return false;
 }

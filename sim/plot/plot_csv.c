@@ -253,7 +253,8 @@ const char *const plot_csv_file[NKINDS] = {"summary.csv", "aggregate.csv", "time
 /* These three lists must match report.c (a fresh run's figures, drawn by
  * tests/plot.sh, fail if they drift). */
 static const char *const ts_cols[] = {"replication", "time_s", "arrivals",          "refused", "in_flight",
-                                      "successes",   "errors", "retries_scheduled", "offered", "goodput"};
+                                      "successes",   "errors", "retries_scheduled", "offered", "goodput",
+                                      "turned_away"};
 const char *const plot_compared[] = {"completion_time_s", "calls",         "retries",
                                        "successes",         "failures",      "peak_inflight",
                                        "peak_arrivals_per_s", "mean_latency_s", "p99_latency_s"};

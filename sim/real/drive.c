@@ -325,8 +325,10 @@ static void complete(driver *d, uint32_t id, CURLcode rc, double now)
     } else {
         m->calls++; /* the client's count; herd serve's replaces it */
         ts_bucket *b = bucket(d, c->sent);
-        if (b)
+        if (b) {
             b->arrivals++;
+            b->turned_away += out == 429 || out == 503; /* herd serve's answers for load */
+        }
     }
     m->timeouts += out == HP_OUTCOME_TIMEOUT;
     m->status_429 += out == 429;

@@ -163,6 +163,7 @@ static void ts_cells(csv_out *o, const model_results *r, size_t i)
     csv_u64(o, b->retries_scheduled, 0);
     csv_u64(o, b->offered, 0);
     csv_u64(o, b->goodput, 0);
+    csv_u64(o, b->turned_away, 0);
 }
 
 static size_t mech_len(const model_results *r) { return r->ms.len; }
@@ -208,7 +209,7 @@ static void write_series(csv_out *o, const rep_table *t, const series_kind *k)
 static void write_timeseries(csv_out *o, const rep_table *t)
 {
     static const char *const cols[] = {"arrivals", "refused",           "in_flight", "successes",
-                                       "errors",   "retries_scheduled", "offered",   "goodput"};
+                                       "errors",   "retries_scheduled", "offered",   "goodput", "turned_away"};
     series_kind k = {cols, sizeof cols / sizeof cols[0], ts_len, ts_cells};
     write_series(o, t, &k);
 }
@@ -618,7 +619,11 @@ static const struct {
                       "completion_time_s] (the whole observation)"},
     {"goodput_per_s", "logical requests that succeeded per second, over the same interval (the requests counted "
                       "by offered_per_s that succeeded; open arrivals: the successes in those buckets)"},
-    {"recovered", "1 if, after the trigger's end, in_flight and the goodput deficit (offered - goodput) per bucket stayed recovery_dwell_s (default 10 s) inside their healthy band (at most their maxima between warmup_s and the first trigger), before the last start; else 0; undefined without a trigger, with one that has not ended, without arrivals after it, with less than recovery_dwell_s after it or fewer than 20 buckets before it. aggregate.csv: mean and Wilson 95% interval recovered_lo, recovered_hi over the recovered_n runs where it is defined"},
+    {"recovered", "1 if, after the trigger's end, in_flight and the goodput deficit (offered - goodput) per bucket stayed recovery_dwell_s (default 10 s) inside their healthy band (at most their maxima between warmup_s and the first trigger), before the last start; else 0; undefined when that baseline is not healthy (collapsed_before_trigger), without a trigger, with one that has not ended, without arrivals after it, with less than recovery_dwell_s after it or fewer than 20 buckets before it. aggregate.csv: mean and Wilson 95% interval recovered_lo, recovered_hi over the recovered_n runs where it is defined"},
+    {"collapsed_before_trigger", "1 if, between warmup_s and the first trigger, the server did not keep up with what it was offered (it turned away, for a full queue, limiters, shedding, CoDel or expired work, or let pile up significantly more than 5% of the attempts arriving: the lower 95% confidence bound of baseline_overload_share above 0.05) and the clients got significantly less than 95% of their offered load as goodput; then recovered is undefined. 0 otherwise. aggregate.csv: mean and Wilson 95% interval over the runs where it is defined"},
+    {"baseline_overload_share", "between warmup_s and the first trigger (less its start-up transient), the attempts the server turned away plus the growth of the number in it, per attempt arriving"},
+    {"baseline_offered_per_s", "logical requests started per second over that baseline"},
+    {"baseline_goodput_per_s", "logical requests that succeeded per second over that baseline (with baseline_offered_per_s: what the clients saw before the trigger)"},
     {"recovery_time_s", "from trigger_start_s, the time (s) until the start of that stretch in the band (extended back to the trigger's start: 0 if the trigger never left the band); undefined if not recovered: aggregate.csv averages it over the recovered runs, their number in recovery_time_s_n"},
     {"trigger_start_s", "start (s) of the trigger (the last outage, or the spike); n/a if none"},
     {"trigger_end_s", "end (s) of the trigger; n/a if none"},

@@ -35,6 +35,7 @@ typedef enum metric_agg { AGG_MEAN, AGG_PROPORTION, AGG_DEFINED } metric_agg;
     U(duplicate_effects) U(lost_operations) U(status_429) U(retries_after_honoured) U(replies_lost)           \
     D(wasted_work_s) D(amplification) U(tasks) U(task_successes) D(task_success_rate) D(mean_task_latency_s) \
     U(repeats) U(intercepted) D(offered_per_s) D(goodput_per_s) P(recovered) DEF(recovery_time_s)             \
+    P(collapsed_before_trigger) DEF(baseline_overload_share) DEF(baseline_offered_per_s) DEF(baseline_goodput_per_s) \
     D(trigger_start_s) D(trigger_end_s) U(retries_denied) U(breaker_rejected) U(throttled) U(hedges)          \
     U(peak_inflight) D(peak_arrivals_per_s) D(mean_latency_s) D(p50_latency_s) D(p90_latency_s)              \
     D(p99_latency_s) D(p999_latency_s) D(max_latency_s) U(served) D(mean_wait_s) D(p_wait) D(utilization)     \
