@@ -421,6 +421,41 @@ static void health_under_noise(void **state)
     assert_int_equal(high, 2000);
 }
 
+/* At the thresholds the tests are one-sided 95% bounds: a baseline whose
+ * true overload share is exactly 5% (each bucket's 20 arrivals turned away
+ * with probability 0.05, goodput 80 of 100) is judged overloaded, and so
+ * collapsed, in about 2.5% of 4,000 trials (at most 2.5% plus 3.29 sd;
+ * and some, at least 0.5%, or the bound would be too wide); likewise a
+ * goodput share of exactly 95% (Binomial(100, 0.95) per bucket, 20% turned
+ * away).  A standard error too small (the sum's missing sqrt(n)) makes the
+ * first about 40%. */
+static void thresholds_one_sided(void **state)
+{
+    (void)state;
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, 3535);
+    int trials = 4000, over = 0, good = 0;
+    for (int k = 0; k < trials; k++) {
+        all_up();
+        for (size_t i = 0; i < N; i++) {
+            series[i].arrivals = 20;
+            series[i].turned_away = gsl_ran_binomial(g, 0.05, 20);
+            series[i].goodput = 80;
+        }
+        over += measure().collapsed == 1;
+        all_up();
+        for (size_t i = 0; i < N; i++) {
+            series[i].turned_away = 20;
+            series[i].goodput = gsl_ran_binomial(g, 0.95, 100);
+        }
+        good += measure().collapsed == 1;
+    }
+    gsl_rng_free(g);
+    double tol = 0.025 + 3.29 * sqrt(0.025 * 0.975 / trials);
+    assert_true((double)over / trials <= tol && (double)over / trials >= 0.005);
+    assert_true((double)good / trials <= tol && (double)good / trials >= 0.005);
+}
+
 /* Wilson 95% intervals, by hand: z = 1.959964; 0 of 10: [0, z^2/n /
  * (1 + z^2/n)] = [0, 0.277533]; 10 of 10: [0.722467, 1]; 5 of 10:
  * 0.5 -/+ z sqrt(0.025 + z^2/400) / (1 + z^2/10) = [0.236593, 0.763407]. */
@@ -466,7 +501,7 @@ int main(void)
         cmocka_unit_test(start_up_transient),      cmocka_unit_test(false_alarm_rate),
         cmocka_unit_test(wilson_by_hand),          cmocka_unit_test(mean_over_defined),
         cmocka_unit_test(collapsed_before_trigger), cmocka_unit_test(lossy_or_growing),
-        cmocka_unit_test(health_under_noise),
+        cmocka_unit_test(health_under_noise),      cmocka_unit_test(thresholds_one_sided),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

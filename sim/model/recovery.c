@@ -211,7 +211,9 @@ static void judge_health(const recovery_input *in, size_t b0, size_t bt, recover
         px = ex;
     }
     double nt = effective_size(n, vt, ct), nx = effective_size(n, vx, cx);
-    double t_lo = T - t975(nt - 1) * sqrt(vt / fmax(1, n - 1) * n / nt);
+    /* the standard error of a sum of n buckets of residual variance
+     * v / (n - 1) whose effective size is nt: sqrt(v / (n - 1) n) sqrt(n / nt) */
+    double t_lo = T - t975(nt - 1) * sqrt(vt / fmax(1, n - 1) * n * n / nt);
     double s_lo = slope;
     if (sxx > 0 && n > 2)
         s_lo -= t975(nx - 2) * sqrt(vx / (n - 2) / sxx * n / nx);
@@ -229,7 +231,8 @@ static void judge_health(const recovery_input *in, size_t b0, size_t bt, recover
         pg = e;
     }
     double ng = effective_size(n, vg, cg);
-    double r_hi = R + t975(ng - 1) * sqrt(vg / fmax(1, n - 1) * n / ng) / (O / n);
+    /* ... and of the ratio: the sum's standard error over O */
+    double r_hi = R + t975(ng - 1) * sqrt(vg / fmax(1, n - 1) * n * n / ng) / O;
     out->collapsed = overloaded && r_hi < RECOVERY_HEALTHY_SHARE;
 }
 
