@@ -328,7 +328,8 @@ FIGURES := plots/thundering-herd.png plots/thundering-herd.gif plots/aws-2015-co
            plots/metastable-goodput.png plots/agent-stack-variants.png plots/incident-replay.png \
            plots/incident-replay-goodput.png plots/metastable-breaker.png plots/metastable-throttle.png \
            plots/metastable-budget.png plots/realcheck.png plots/metastable-map.png plots/metastable-boundaries.png \
-           plots/quota-per-instance-variants.png plots/tune-brownout.png plots/priority-shedding-variants.png
+           plots/quota-per-instance-variants.png plots/tune-brownout.png plots/priority-shedding-variants.png \
+           plots/metafor-collapse.png plots/metafor-recovered.png
 FIGURE   = sh tests/figure.sh ./herd $@
 FIG_DEPS = herd tests/figure.sh $(wildcard plots/*.gp)
 
@@ -344,6 +345,10 @@ plots/thundering-herd.png: build/figures/thundering-herd/aggregate.csv $(FIG_DEP
 	$(FIGURE) build/figures/thundering-herd timeseries
 plots/thundering-herd.gif: build/figures/thundering-herd/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/thundering-herd load.gif
+plots/metafor-collapse.png: build/figures/metafor-collapse/aggregate.csv $(FIG_DEPS)
+	$(FIGURE) build/figures/metafor-collapse sweep_collapsed_before_trigger --metric collapsed_before_trigger
+plots/metafor-recovered.png: build/figures/metafor-collapse/aggregate.csv $(FIG_DEPS)
+	$(FIGURE) build/figures/metafor-collapse sweep_recovered --metric recovered
 plots/aws-2015-completion.png: build/figures/aws-2015-occ/aggregate.csv $(FIG_DEPS)
 	$(FIGURE) build/figures/aws-2015-occ sweep_completion_time_s --metric completion_time_s
 plots/aws-2015-calls.png: build/figures/aws-2015-occ/aggregate.csv $(FIG_DEPS)

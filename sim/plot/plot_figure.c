@@ -228,6 +228,7 @@ void plot_human_metric(char *out, size_t n, const char *m)
         {"goodput_per_s", "goodput (requests/s)"},
         {"recovery_time_s", "recovery time (s)"},
         {"recovered", "recovered (share of runs)"},
+        {"collapsed_before_trigger", "collapsed before the trigger (share of runs)"},
         {"retries_denied", "retries denied"},
         {"breaker_rejected", "rejected by the breaker"},
         {"throttled", "throttled locally"},
