@@ -6,7 +6,8 @@
 #   make reproduce  the AWS 2015 simulation and the 62/65 claim, with figures, into out/
 #   make figures  every figure of the README and doc/, into plots/ (a rule per image)
 #   make metastable-maps  recovery maps of every mitigation, headline, hysteresis, into out/ (about 30 min)
-#   make workshop the five lessons of scenarios/workshop/: run, check what each page says, draw
+#   make workshop the five lessons of scenarios/workshop/: run, check every number of the pages, draw into build/
+#   make tune-doc doc/tune.md's brown-out figures against both searches run again (about 2 min)
 #   make validate the engine against queueing theory (full table)
 #   make fuzz     libFuzzer over scenarios, shards, results folders, data files, serve (FUZZ_SECONDS=600 in all)
 #   make realcheck  herd serve + herd drive (real, loopback) against herd run, side by side
@@ -72,7 +73,7 @@ CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN   := $(TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: mpi all deps run test unit-test cli-test asan-test bench reproduce validate update-golden fuzz fuzz-seeds install uninstall install-test clean readme-keys \
-        figures figures-list workshop realcheck stress tune-check tune-coverage
+        figures figures-list workshop realcheck stress tune-check tune-coverage tune-doc
 
 all: herd $(BUILD)/libherdpolicy.a $(BUILD)/$(SO_REAL)
 
@@ -198,6 +199,7 @@ cli-test: herd $(CLI_TEST_BUILDS)
 	@sh tests/layers.sh
 	@sh tests/rare.sh ./herd
 	@sh tests/tune.sh ./herd
+	@sh tests/tune-doc.sh ./herd --check
 	@sh tests/real.sh ./herd $(BUILD)/tests/plainhttp
 	@# plot-matrix (about 2 minutes of one core) runs beside the CPU-bound scripts below,
 	@# none of which uses wall-clock time; its result is read after mutate.sh
@@ -384,8 +386,8 @@ plots/metastable-budget.png: $(MECH_DEPS)
 plots/realcheck.png: herd scenarios/realcheck.ini plots/realcheck.gp tests/realcheck.sh
 	sh tests/realcheck.sh ./herd build/realcheck
 	cp build/realcheck/realcheck.png $@
-# herd tune's figure: the search of scenarios/tune-brownout.ini (README,
-# "Tuning retries: herd tune"; several minutes on 2 cores)
+# herd tune's figure: the search of scenarios/tune-brownout.ini over the
+# whole run (doc/tune.md; about 30 s on 2 cores)
 TUNE_BROWNOUT = --search retry.max_attempts=2:5:1 --search retry.cap_s=1,4,20 \
                 --search limits.limiter=none,aws_quota --search limits.breaker=false,true \
                 --minimize failures --subject-to 'amplification<=1.3'
@@ -403,6 +405,10 @@ plots/metastable-boundaries.png: plots/metastable-map.png
 # interval): a few minutes each, not part of make test.
 tune-check: herd
 	sh tests/tune-grid.sh ./herd build/tune-check
+# doc/tune.md's brown-out figures against both searches run again (about
+# 2 minutes on 2 cores; make test only checks that the page quotes them)
+tune-doc: herd
+	sh tests/tune-doc.sh ./herd build/tune-doc
 tune-coverage: herd
 	sh tests/tune-coverage.sh ./herd build/tune-coverage 40
 
