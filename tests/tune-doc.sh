@@ -28,7 +28,8 @@ flat=$(tr '\n' ' ' <"$PAGE" | tr -s ' ')
 
 SEARCH="--search retry.max_attempts=2:5:1 --search retry.cap_s=1,4,20 --search limits.limiter=none,aws_quota
         --search limits.breaker=false,true --minimize failures --subject-to amplification<=1.3"
-if [ "$MODE" = run ]; then
+# (TUNE_DOC_REUSE=1: check the summaries already in OUT, without running)
+if [ "$MODE" = run ] && [ -z "${TUNE_DOC_REUSE:-}" ]; then
     mkdir -p "$OUT"
     # shellcheck disable=SC2086
     "$HERD" tune scenarios/tune-brownout.ini --set run.window_s=10:55 $SEARCH -o "$OUT/window" >"$OUT/window.txt" 2>&1 \
@@ -84,7 +85,7 @@ claim "(1.50 calls per request at 300 clients with 2 attempts, up to 1.93 with 5
     "($(n "$(csv window amplification_mean min 'v["clients.count"] == 300 && v["limits.limiter"] == "none" && v["limits.breaker"] == "false"')" 2) calls per request at 300 clients with 2 attempts, up to $(n "$(csv window amplification_mean max 'v["clients.count"] == 300 && v["limits.limiter"] == "none" && v["limits.breaker"] == "false"')" 2) with 5)"
 claim "the bound ruled out 12 candidates" "the bound ruled out $(printf '%s' "$window_binds" | sed -n 's/.*ruled out \([0-9]*\) candidate.*/\1/p') candidates"
 claim "The search ran 5 rounds, 4 to 64 replications (159 million events, 13.6% of a grid at 64 replications)" \
-    "The search ran $(field "$window_search" 2) rounds, $(field "$window_search" 4) to $(field "$window_search" 6) replications ($(n "$(field "$window_events" 2 | awk '{ print $1 / 1e6 }')" 0) million events, $(field "$window_events" 6) of a grid at $(field "$window_search" 6) replications)"
+    "The search ran $(field "$window_search" 2) rounds, $(field "$window_search" 4) to $(field "$window_search" 6) replications ($(n "$(field "$window_events" 2 | awk '{ print $1 / 1e6 }')" 0) million events, $(field "$window_events" 7) of a grid at $(field "$window_search" 6) replications)"
 claim "and kept 3 finalists" "and kept $(printf '%s' "$window_search" | sed -n 's/.*, \([0-9]*\) finalist.*/\1/p') finalists"
 claim "fails 10,820 +/- 41 fewer requests but makes 1.747 calls per request at 300 clients" \
     "fails $(n "$(printf '%s' "$window_base" | sed -n 's/.*failures, \([0-9.]*\) +\/- \([0-9.]*\) higher.*/\1/p')" 0) +/- $(n "$(printf '%s' "$window_base" | sed -n 's/.*failures, \([0-9.]*\) +\/- \([0-9.]*\) higher.*/\2/p')" 0) fewer requests but makes $(n "$(printf '%s' "$window_base" | sed -n 's/.*(amplification \([0-9.]*\) at.*/\1/p')" 3) calls per request at 300 clients"
@@ -97,7 +98,7 @@ claim "(it ruled out 9 candidates" "(it ruled out $(printf '%s' "$whole_binds" |
 claim "identical: retry.cap_s=4, 20 gave the same results in every run as retry.cap_s=1" \
     "$(grep -o '^identical: retry.cap_s=4, 20 gave the same results in every run as retry.cap_s=1' "$OUT/whole.txt" 2>/dev/null)"
 claim "The search decided in 2 rounds, 4 then 8 replications (74 million events, 57.5% of a grid at 8 replications)" \
-    "The search decided in $(field "$whole_search" 2) rounds, $(field "$whole_search" 4) then $(field "$whole_search" 6) replications ($(n "$(field "$whole_events" 2 | awk '{ print $1 / 1e6 }')" 0) million events, $(field "$whole_events" 6) of a grid at $(field "$whole_search" 6) replications)"
+    "The search decided in $(field "$whole_search" 2) rounds, $(field "$whole_search" 4) then $(field "$whole_search" 6) replications ($(n "$(field "$whole_events" 2 | awk '{ print $1 / 1e6 }')" 0) million events, $(field "$whole_events" 7) of a grid at $(field "$whole_search" 6) replications)"
 claim "fails 4,667 +/- 24 fewer requests but breaks the bound (1.370 calls per request at 300 clients)" \
     "fails $(n "$(printf '%s' "$whole_base" | sed -n 's/.*failures, \([0-9.]*\) +\/- \([0-9.]*\) higher.*/\1/p')" 0) +/- $(n "$(printf '%s' "$whole_base" | sed -n 's/.*failures, \([0-9.]*\) +\/- \([0-9.]*\) higher.*/\2/p')" 0) fewer requests but breaks the bound ($(n "$(printf '%s' "$whole_base" | sed -n 's/.*(amplification \([0-9.]*\) at.*/\1/p')" 3) calls per request at 300 clients)"
 claim "(28,554 to 34,718 failures at 900 clients" \
