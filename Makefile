@@ -6,7 +6,8 @@
 #   make reproduce  the AWS 2015 simulation and the 62/65 claim, with figures, into out/
 #   make figures  every figure of the README and doc/, into plots/ (a rule per image)
 #   make metastable-maps  recovery maps of every mitigation, headline, hysteresis, into out/ (about 30 min)
-#   make workshop the five lessons of scenarios/workshop/: run, check what each page says, draw
+#   make workshop the five lessons of scenarios/workshop/: run, check every number of the pages, draw into build/
+#   make tune-doc doc/tune.md's brown-out figures against both searches run again (about 2 min)
 #   make validate the engine against queueing theory (full table)
 #   make fuzz     libFuzzer over scenarios, shards, results folders, data files, serve (FUZZ_SECONDS=600 in all)
 #   make realcheck  herd serve + herd drive (real, loopback) against herd run, side by side
@@ -55,7 +56,7 @@ SIM_SRC    := sim/base/alloc.c sim/base/text.c sim/base/csvread.c sim/base/filei
               sim/scenario/scenario.c sim/scenario/assign.c sim/scenario/validate.c sim/scenario/keys.c sim/scenario/keyparse.c sim/scenario/expand.c sim/scenario/compile.c sim/scenario/explain.c sim/scenario/explain_server.c sim/scenario/effect.c sim/scenario/data.c \
               sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/plot/plot.c \
               sim/plot/plot_csv.c sim/plot/plot_load.c sim/plot/plot_manifest.c sim/plot/plot_data.c sim/plot/plot_time.c sim/plot/plot_figure.c \
-              sim/report/presets.c sim/report/html.c sim/report/html_read.c sim/report/html_figs.c \
+              sim/report/presets.c sim/report/html.c sim/report/html_read.c sim/report/html_figs.c sim/report/html_md.c \
               sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c sim/experiment/rare.c \
               sim/tune/paired.c sim/tune/space.c sim/tune/race.c sim/tune/recommend.c \
               sim/real/common.c sim/real/serve.c sim/real/backend.c sim/real/drive.c sim/real/session.c
@@ -72,7 +73,7 @@ CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN   := $(TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: mpi all deps run test unit-test cli-test asan-test bench reproduce validate update-golden fuzz fuzz-seeds install uninstall install-test clean readme-keys \
-        figures figures-list workshop realcheck stress tune-check tune-coverage
+        figures figures-list workshop workshop-figures realcheck stress tune-check tune-coverage tune-doc
 
 all: herd $(BUILD)/libherdpolicy.a $(BUILD)/$(SO_REAL)
 
@@ -198,6 +199,7 @@ cli-test: herd $(CLI_TEST_BUILDS)
 	@sh tests/layers.sh
 	@sh tests/rare.sh ./herd
 	@sh tests/tune.sh ./herd
+	@sh tests/tune-doc.sh ./herd --check
 	@sh tests/real.sh ./herd $(BUILD)/tests/plainhttp
 	@# plot-matrix (about 2 minutes of one core) runs beside the CPU-bound scripts below,
 	@# none of which uses wall-clock time; its result is read after mutate.sh
@@ -333,7 +335,13 @@ FIGURES := plots/thundering-herd.png plots/thundering-herd.gif plots/aws-2015-co
 FIGURE   = sh tests/figure.sh ./herd $@
 FIG_DEPS = herd tests/figure.sh $(wildcard plots/*.gp)
 
-figures: $(FIGURES)
+figures: $(FIGURES) workshop-figures
+
+# the workshop's five figures, into scenarios/workshop/ (committed); make
+# workshop draws them into build/workshop/ only, so that preparing a
+# session leaves a checkout clean
+workshop-figures: herd
+	@WORKSHOP_FIGURES=1 sh tests/workshop.sh ./herd
 
 figures-list:
 	@echo $(FIGURES)
@@ -390,8 +398,8 @@ plots/metastable-budget.png: $(MECH_DEPS)
 plots/realcheck.png: herd scenarios/realcheck.ini plots/realcheck.gp tests/realcheck.sh
 	sh tests/realcheck.sh ./herd build/realcheck
 	cp build/realcheck/realcheck.png $@
-# herd tune's figure: the search of scenarios/tune-brownout.ini (README,
-# "Tuning retries: herd tune"; several minutes on 2 cores)
+# herd tune's figure: the search of scenarios/tune-brownout.ini over the
+# whole run (doc/tune.md; about 30 s on 2 cores)
 TUNE_BROWNOUT = --search retry.max_attempts=2:5:1 --search retry.cap_s=1,4,20 \
                 --search limits.limiter=none,aws_quota --search limits.breaker=false,true \
                 --minimize failures --subject-to 'amplification<=1.3'
@@ -409,6 +417,10 @@ plots/metastable-boundaries.png: plots/metastable-map.png
 # interval): a few minutes each, not part of make test.
 tune-check: herd
 	sh tests/tune-grid.sh ./herd build/tune-check
+# doc/tune.md's brown-out figures against both searches run again (about
+# 2 minutes on 2 cores; make test only checks that the page quotes them)
+tune-doc: herd
+	sh tests/tune-doc.sh ./herd build/tune-doc
 tune-coverage: herd
 	sh tests/tune-coverage.sh ./herd build/tune-coverage 40
 
@@ -424,10 +436,12 @@ metastable-maps: herd
 	sh tests/map-figure.sh out/metastable-map-height out metastable-map-height
 	@sh tests/map-table.sh out
 
-# The workshop kit (scenarios/workshop/): runs every lesson, checks that
-# each still shows what its page says (numbers from the CSVs, with
-# tolerances that hold across seeds), and draws each lesson's figure
-# (talk style) into scenarios/workshop/.
+# The workshop kit (scenarios/workshop/): runs every lesson (and the
+# exercises' runs), checks that each still shows what its page says (claims
+# with tolerances that hold across seeds, and every number the pages quote
+# against the run, within its 95% interval: tests/workshop-numbers.py), and
+# draws each lesson's figure (talk style) into build/workshop/ (make
+# figures draws them into scenarios/workshop/).
 workshop: herd
 	@sh tests/workshop.sh ./herd
 

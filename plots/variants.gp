@@ -94,7 +94,8 @@ do for [i = 1:ns] { slen = strlen(sname[i]) > slen ? strlen(sname[i]) : slen }
 kper = dumb ? 3 : int((0.9 * W) / ((slen + 5) * cwS))
 kper = kper < 1 ? 1 : kper
 krows = ns > 1 ? int((ns + kper - 1) / kper) : 0
-keyh = dumb ? 2.0 * krows : krows * lhS + (krows ? 8 : 0)
+# (text: gnuplot stacks the entries, a line each, and a blank line under them)
+keyh = dumb ? (ns > 1 ? ns + 1.0 : 0) : krows * lhS + (krows ? 8 : 0)
 lft = (dumb ? 9.0 : (tl + 2.5) * cwN) / W
 rgt = 1 - (dumb ? 1.0 : 1.5 * cwN) / W
 spx = (dumb ? 9.0 : (tl + 3) * cwN) / W
@@ -120,10 +121,11 @@ fitc = int(slot * 0.92 / cwS)
 maxh = 0.3 * H / rows
 gh = dumb ? 1 : 1.1 * sfs * pxpt    # a line's glyphs, without the gap to the next
 rot = -1; nl = 1; ll = vlen
-if (dumb || vlen <= fitc) { rot = 0; wc = vlen }
+if (vlen <= fitc) { rot = 0; wc = vlen }
+if (dumb && rot < 0) { rot = 0; nl = 0 }    # text: across, or numbered
 do for [a = 30:90:15] {
     do for [w in "14 22 0"] {
-        if (rot < 0) {
+        if (rot < 0 && !dumb) {
             wc = w + 0 > 0 ? w + 0 : vlen; nl = 1; ll = 0
             do for [i = 1:nv] { src = vlab[i]; seps = "_-. "; eval WRAP; ll = wlong > ll ? wlong : ll; nl = wlines > nl ? wlines : nl }
             hgt = ll * cwS * sin(pi * a / 180.0) + nl * lhS * cos(pi * a / 180.0)
@@ -131,7 +133,7 @@ do for [a = 30:90:15] {
         }
     }
 }
-numbered = rot < 0
+numbered = rot < 0 || (dumb && nl == 0)
 vnames = ""
 if (numbered) {
     rot = 0; nl = 1; ll = strlen(sprintf("%d", nv))
@@ -157,13 +159,13 @@ do for [k = 1:nm] {
     wc = dumb ? 1000 : int(0.95 * pw / (0.62 * fs * pxpt)); src = mwords[k]; seps = " "; eval WRAP
     mtit[k] = wout; tnl = wlines > tnl ? wlines : tnl
 }
-ttop = dumb ? 4.0 + keyh : lhT + snl * lhS + 14 + keyh   # title, subtitle, key
+ttop = dumb ? 3.0 + snl + keyh : lhT + snl * lhS + 14 + keyh   # title, subtitle, key
 top = 1 - (dumb ? ttop : ttop + (tnl + 1) * lhN + 8) / H   # and the panels' titles
 # the names' height below the axis (slanted: the longest line's rise and
 # the lines' depth), and the gap gnuplot leaves above them
 xt = dumb ? 1.0 : (rot ? ll * cwS * sin(pi * rot / 180.0) + ((nl - 1) * lhS + gh) * cos(pi * rot / 180.0) + 0.5 * lhS + 8 : nl * lhS + 0.6 * lhS + 16)
 bot = (dumb ? 3.0 : xt) / H
-spy = (dumb ? 3.0 : xt + tnl * lhN + 24) / H
+spy = (dumb ? 4.0 : xt + tnl * lhN + 24) / H
 ph = (H * (top - bot) - (rows - 1) * spy * H) / rows    # a panel's height
 # The value on each bar: across when it fits the bar's slot, upright
 # (rotated by 90) when the slot holds its height, else not written (the
@@ -173,7 +175,7 @@ do for [k = 1:nm] {
     f = data . "/variants-" . mname[k] . ".csv"
     stats f using (strlen(strcol("label")) > labl ? labl = strlen(strcol("label")) : 0) nooutput
 }
-vrot = dumb ? 0 : (labl * cwD <= 0.95 * bslot ? 0 : gh <= 0.95 * bslot ? 90 : -1)
+vrot = dumb ? (labl + 1 <= bslot ? 0 : -1) : (labl * cwD <= 0.95 * bslot ? 0 : gh <= 0.95 * bslot ? 90 : -1)
 labh = dumb ? 1 : (vrot == 90 ? labl * cwD : lhS) + 6
 array ytop[nm]
 do for [k = 1:nm] {
@@ -217,7 +219,7 @@ do for [fmt in (dumb ? "txt" : term eq "svg" ? "svg" : "png svg")] {
     # the key: under the subtitle, kper entries a row (a box and a name)
     unset key
     if (ns > 1 && dumb) {
-        set key at screen 0.5, screen 1 - 3.0 / H center top horizontal font fS samplen 1.5
+        set key at screen 0.5, screen 1 - (2.0 + snl) / H center top horizontal font fS samplen 1.5
     }
     if (ns > 1 && !dumb) {
         ew = (slen + 4) * cwS

@@ -49,7 +49,8 @@ links() {
                print FNR, substr(l, RSTART + 2, RLENGTH - 3); l = substr(l, RSTART + RLENGTH) } }' "$1"
 }
 nlinks=0
-for page in $PAGES; do
+# (the workshop's pages too: their links and their references to the README)
+for page in $PAGES scenarios/workshop/*.md; do
     dir=$(dirname "$page")
     links "$page" >"$T/links" || bad "$page: cannot read"
     while read -r line target; do
@@ -71,9 +72,30 @@ for page in $PAGES; do
     done <"$T/links"
 done
 echo "docs: $nlinks relative links checked"
+# a page that sends readers to "the README's NAME section" names a heading
+# of the README
+for page in $PAGES scenarios/workshop/*.md; do
+    tr '\n' ' ' <"$page" | grep -o "the README's [A-Z][A-Za-z ]* section" | sed "s/^the README's //; s/ section\$//" |
+        while read -r name; do
+            grep -q "^#* *$name *\$" README.md || echo "$name"
+        done >"$T/sections"
+    [ -s "$T/sections" ] && bad "$page: sends readers to the README's $(head -1 "$T/sections") section, which the README does not have" || ok
+done
 # every page of doc/ is linked from the README
 for page in doc/*.md; do
     grep -qF "]($page)" README.md && ok || bad "README.md does not link to $page"
+done
+# what herd does not model: said in the README and doc/design.md, and kept
+# true: no key of the key table names one of the things the list says are
+# not modelled (the words of its <!-- not modelled: ... --> comment)
+grep -q '^## What herd does not model' README.md && grep -q '^## What herd does not model' doc/design.md && ok \
+    || bad "README.md and doc/design.md must each have a section 'What herd does not model'"
+words=$(sed -n 's/^<!-- not modelled: \(.*\) -->$/\1/p' doc/design.md)
+[ -n "$words" ] && ok || bad "doc/design.md: no <!-- not modelled: WORDS --> comment above the list"
+"$HERD" keys --list | awk -F'\t' '{ print $1 "." $2 }' >"$T/keynames"
+for w in $words; do
+    k=$(grep -i -- "$w" "$T/keynames" | head -1)
+    [ -z "$k" ] && ok || bad "the key $k models what doc/design.md says herd does not model ('$w'): update 'What herd does not model' (README.md and doc/design.md)"
 done
 [ "$(wc -l <README.md)" -le 400 ] && ok || bad "README.md has $(wc -l <README.md) lines, more than 400"
 # the README opens with the two commands, make run then make test
@@ -123,6 +145,14 @@ for page in $PAGES; do
     done
 done
 echo "docs: $nrun sh blocks run, $nskip marked not run"
+# guide.md's look at the resolved model: its grep shows each point and the
+# two keys the variants change, one line each (3 points x 3 lines), not
+# every line whose note mentions max_attempts ("unused: max_attempts is 1")
+awk '/^cat >brownout.ini/ { on = 1; next } on && /^EOF/ { exit } on' doc/guide.md >"$T/brownout.ini"
+cmd=$(grep -m1 "herd check brownout.ini --explain | grep" doc/guide.md | sed "s#^\./herd #\"$HERD\" #; s#brownout.ini#$T/brownout.ini#")
+got=$(sh -c "$cmd" 2>&1)
+[ "$(printf '%s\n' "$got" | wc -l)" -eq 9 ] && ! printf '%s\n' "$got" | grep -q 'unused:' && ok \
+    || bad "doc/guide.md: the explain grep shows $(printf '%s\n' "$got" | wc -l) lines, expected 9 (3 points x 3): $(printf '%s\n' "$got" | head -12)"
 
 # --- 3. generated references --------------------------------------------------
 # (the references of doc/ against herd keys, columns and presets: tests/cli.sh)

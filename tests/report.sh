@@ -87,7 +87,7 @@ has "Content-Security-Policy\" content=\"default-src 'none'" "$P" "the page has 
 # what it holds
 has '<h1>herd report: report-test</h1>' "$P" "the page does not name the scenario"
 for s in run headline recovery figures comparisons manifest all; do has "<section id=\"$s\">" "$P" "no section $s"; done
-has '<th>completion_time_s</th>' "$P" "the headline table lacks completion_time_s"
+has '<th>completion_<wbr>time_<wbr>s</th>' "$P" "the headline table lacks completion_time_s"
 has '&plusmn;' "$P" "the headline table has no CI"
 has 'recovered' "$P" "no recovery results"
 has 'compare.csv' "$P" "no comparisons against the baseline strategy"
@@ -96,10 +96,14 @@ if grep -q '^--- resolved model' "$D/manifest.txt"; then has '<table class="mode
 has 'scenario file' "$P" "the scenario file is missing"
 # every figure of the folder, inline: the ones herd plot draws for it
 mkdir "$T/figs" && cp "$D"/*.csv "$D/manifest.txt" "$T/figs/" && "$HERD" plot "$T/figs" --quiet && ok || bad "herd plot on a copy"
-nfig=$(ls "$T/figs"/*.svg | wc -l)
+# (the time series once per variant, slow and fast, in place of herd plot's
+# first variant's)
+nfig=$(($(ls "$T/figs"/*.svg | wc -l) + 1))
 nsvg=$(grep -o '<svg' "$P" | wc -l)
-[ "$nfig" -ge 3 ] && [ "$nsvg" -eq "$nfig" ] && ok || bad "the page has $nsvg figures; herd plot draws $nfig"
-for f in "$T/figs"/*.svg; do n=$(basename "$f" .svg); has "<figure id=\"fig-$n\">" "$P" "figure $n missing"; done
+[ "$nfig" -ge 4 ] && [ "$nsvg" -eq "$nfig" ] && ok || bad "the page has $nsvg figures; herd plot draws $nfig - 1"
+for f in "$T/figs"/*.svg; do n=$(basename "$f" .svg); [ "$n" = timeseries ] && continue
+    has "<figure id=\"fig-$n\">" "$P" "figure $n missing"; done
+for v in slow fast; do has "<figure id=\"fig-timeseries-$v\">" "$P" "no time series of variant $v"; done
 # every string escaped: the comments are text, never markup
 has '&lt;/pre&gt;&lt;/table&gt;&lt;script&gt;alert(&quot;comment&quot;)&lt;/script&gt;' "$P" "the scenario's comment is not escaped"
 hasnt 'alert("comment")' "$P" "the comment's script reached the page"
@@ -221,6 +225,76 @@ timeout 300 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$T/p
 [ "$(grep -o '<svg' "$T/dom.html" | wc -l)" -eq "$nfig" ] && ok || bad "the browser's DOM has not $nfig figures"
 hasnt '<script' "$T/dom.html" "the browser's DOM has a script"
 [ -n "${HERD_REPORT_SHOT:-}" ] && cp "$T/shot.png" "$HERD_REPORT_SHOT"
+
+# --- a page to share: a title, a lead, the variants' time series, and every
+# table inside a page 1280 pixels wide --------------------------------------------
+# Workshop lesson 5 (5 variants, 8 columns in its table): --title, --lead (a
+# Markdown file; a javascript: link stays text), one time series per variant
+# by default, --variant to choose them, the manifest at the end.
+L=$T/lesson5
+"$HERD" run "$ROOT/scenarios/workshop/05-layers-metastability.ini" -o "$L" --quiet && ok || bad "lesson 5 did not run"
+printf '# Why two layers never recover\n\nThe spike ends at 70 s; **two_layers** stays down (`recovered` = 0).\n\n- one layer recovers\n- [the paper](https://example.org/metastable) and [not a link](javascript:alert(5))\n' >"$T/lead.md"
+"$HERD" report "$L" --title 'Lesson 5: layered retries' --lead "$T/lead.md" -o "$T/l5.html" --quiet && ok || bad "report --title --lead failed"
+R=$T/l5.html
+has '<h1>Lesson 5: layered retries</h1>' "$R" "--title is not the page's title"
+has '<h2>Why two layers never recover</h2>' "$R" "the lead's heading is missing"
+has '<strong>two_layers</strong> stays down (<code>recovered</code> = 0)' "$R" "the lead's text is not rendered"
+has '<a href="https://example.org/metastable">the paper</a>' "$R" "the lead's link is missing"
+hasnt 'href="javascript' "$R" "a javascript: link reached the page"
+# the page opens with the title, the lead and the headline; the run and the
+# manifest come last
+order=$(grep -o '<h1>\|<h2>[^<]*' "$R" | tr '\n' '|')
+case $order in '<h1>|<h2>Why two layers never recover|<h2>Headline results|'*'<h2>The run|<h2>Model and scenario|') ok ;;
+    *) bad "the page's order: $order" ;; esac
+for v in no_retries one_layer two_layers two_layers_quota two_layers_breaker; do
+    has "<figure id=\"fig-timeseries-$v\">" "$R" "no time series of variant $v"
+done
+"$HERD" report "$L" --variant two_layers --variant one_layer -o "$T/l5v.html" --quiet && ok || bad "report --variant failed"
+[ "$(grep -o 'id="fig-timeseries-[a-z_]*"' "$T/l5v.html" | tr '\n' ' ')" = 'id="fig-timeseries-two_layers" id="fig-timeseries-one_layer" ' ] \
+    && ok || bad "--variant two_layers --variant one_layer: $(grep -o 'id="fig-timeseries-[a-z_]*"' "$T/l5v.html" | tr '\n' ' ')"
+expect_fail novariant 2 "--variant nope:" "$HERD" report "$L" --variant nope -o "$T/nope.html"
+expect_fail nolead 2 "report --lead $T/missing.md:" "$HERD" report "$L" --lead "$T/missing.md" -o "$T/nope.html"
+[ ! -e "$T/nope.html" ] && ok || bad "a refused report was written"
+# In Chromium at 1280 pixels: the page (every <details> opened) never
+# scrolls sideways and no table, figure or block reaches past the body's
+# content box. The page forbids scripts (its CSP), so a page of the test's
+# frames it and measures (same origin with --allow-file-access-from-files).
+cp "$R" "$T/frame-me.html"
+cat >"$T/measure.html" <<'EOF'
+<!DOCTYPE html><html><body style="margin:0">
+<iframe id="f" src="frame-me.html" style="width:1280px;height:2400px;border:0"></iframe>
+<pre id="out">not measured</pre>
+<script>
+document.getElementById('f').onload = function () {
+  var d = this.contentDocument, r = [], ds = d.querySelectorAll('details');
+  for (var i = 0; i < ds.length; i++) ds[i].open = true;
+  var b = d.body, cs = this.contentWindow.getComputedStyle(b);
+  var right = b.getBoundingClientRect().right - parseFloat(cs.paddingRight);
+  r.push('page ' + d.documentElement.scrollWidth + ' ' + d.documentElement.clientWidth);
+  var els = d.querySelectorAll('table, pre, figure, svg, p, ul, h1, h2, h3, div');
+  var n = 0;
+  for (var i = 0; i < els.length; i++) {
+    var e = els[i], x = e.getBoundingClientRect().right;
+    if (e.getBoundingClientRect().width > 0) n++;
+    if (x > right + 1 || e.scrollWidth > e.clientWidth + 1)
+      r.push('over ' + e.tagName + ' ' + (e.className || '') + ' right ' + Math.round(x) + ' of ' + Math.round(right) + ' scroll ' + e.scrollWidth + '/' + e.clientWidth);
+  }
+  r.push('measured ' + n);
+  document.getElementById('out').textContent = r.join('\n');
+};
+</script></body></html>
+EOF
+rm -rf "$T/profile"
+timeout 300 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$T/profile" --no-first-run \
+    --disable-background-networking --host-resolver-rules="MAP * ~NOTFOUND" --proxy-server=127.0.0.1:9 \
+    --allow-file-access-from-files --virtual-time-budget=20000 --window-size=1300,2400 \
+    --dump-dom "file://$T/measure.html" 2>/dev/null | sed -n '/<pre id="out">/,/<\/pre>/p' | sed 's/<[^>]*>//g' >"$T/measure.txt"
+echo "report: at 1280 px: $(head -1 "$T/measure.txt"), $(grep -c '^over' "$T/measure.txt") element(s) too wide, $(sed -n 's/^measured //p' "$T/measure.txt") measured"
+awk '/^page / { exit !($2 <= $3 && $3 >= 1200) }' "$T/measure.txt" && ok || bad "the page scrolls sideways at 1280 px: $(head -1 "$T/measure.txt")"
+[ "$(sed -n 's/^measured //p' "$T/measure.txt")" -ge 50 ] 2>/dev/null && ok || bad "nothing measured: $(head -3 "$T/measure.txt")"
+grep -q '^over' "$T/measure.txt" && bad "too wide at 1280 px: $(grep '^over' "$T/measure.txt" | head -5)" || ok
+shot "$R" "$T/shot1280.png" "$T/net1280.json" && ok || bad "chromium failed on the lesson's page"
+[ -n "${HERD_REPORT_SHOT:-}" ] && cp "$T/shot1280.png" "${HERD_REPORT_SHOT%.png}-1280.png"
 
 echo "report: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

@@ -17,7 +17,7 @@ case $HERD in /*) ;; *) HERD=$(pwd)/$HERD ;; esac
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 T=$(mktemp -d /tmp/herd-term.XXXXXX)
 SOCK=herd-term-$$
-trap 'tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$T"' EXIT
+trap 'tmux -L "$SOCK" kill-server 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 unset HERD_PLOTS HERD_PLOT_DATA
 . "$ROOT/tests/lib.sh"
 
@@ -106,6 +106,55 @@ done
 [ "$(wc -l <"$T/timeseries120x40.txt")" -eq 39 ] && ok || bad "120x40: the timeseries figure has $(wc -l <"$T/timeseries120x40.txt") lines, expected 39"
 # 80x24: one column, 10 lines a panel at least: longer than a screen, never narrower
 [ "$(wc -l <"$T/timeseries80x24.txt")" -ge 60 ] && ok || bad "80x24: the timeseries panels are squeezed ($(wc -l <"$T/timeseries80x24.txt") lines)"
+
+# The table herd run prints (and its header and 'wrote' line) in an 80-column
+# terminal and with COLUMNS=80 on a pipe: every line fits, every column is
+# there (in blocks), the header counts the clients the variants set.
+cat >"$T/wide.ini" <<'END'
+[run]
+strategies = exponential, full_jitter
+replications = 2
+columns = completion_time_s, calls, refused, peak_arrivals_per_s, p99_latency_s, failures, amplification, retries
+[clients]
+count = 200
+[server]
+workers = 10
+service_time_s = exponential(0.01)
+[outage 1]
+start_s = 0
+end_s = 5
+status = connection_refused
+[variant small]
+clients.count = 100
+[variant large]
+clients.count = 300
+END
+in_tmux 80 24 table80 "'$HERD' run '$T/wide.ini' -o '$T/wide-a'" \
+    && ok || bad "80x24: herd run did not finish: $(tail -3 "$T/table80.pane")"
+[ "$(widest "$T/table80.pane")" -le 80 ] && ok || bad "80x24: herd run's table has a line of $(widest "$T/table80.pane") columns"
+COLUMNS=80 "$HERD" run "$T/wide.ini" -o "$T/wide-b" >"$T/table-c80.txt" 2>&1 && [ "$(widest "$T/table-c80.txt")" -le 80 ] && ok \
+    || bad "COLUMNS=80: herd run's table has a line of $(widest "$T/table-c80.txt") columns"
+for c in completion_time_s calls refused peak_arrivals_per_s p99_latency_s failures amplification retries manifest.txt; do
+    grep -q "$c" "$T/table80.pane" && grep -q "$c" "$T/table-c80.txt" && ok || bad "80 columns: '$c' is missing from the table"
+done
+grep -q '100 to 300 clients' "$T/table-c80.txt" && ok || bad "the header does not count the variants' clients: $(head -1 "$T/table-c80.txt")"
+"$HERD" run "$T/wide.ini" -o "$T/wide-c" >"$T/table-pipe.txt" 2>&1 && [ "$(grep -c '^strategy\|^variant' "$T/table-pipe.txt")" -eq 1 ] && ok \
+    || bad "no terminal, no COLUMNS: the table is not one block"
+
+# herd plot --term dumb, the variants figure at 80 columns: the variants
+# numbered (their names in a line under the subtitle) when the names do
+# not fit under their bars, the key and the panels' titles on lines of
+# their own (nothing drawn into them).
+"$HERD" run scenarios/deadline.ini --replications 2 -q -o "$T/dl" && COLUMNS=80 LINES=24 "$HERD" plot "$T/dl" --term dumb \
+    --figure variants >"$T/dl.txt" 2>&1 && ok || bad "deadline: the dumb variants figure failed: $(head -3 "$T/dl.txt")"
+grep -q '1: attempts_only, 2: budget_10s, 3: budget_5s' "$T/dl.txt" && ok || bad "dumb variants: the variants are not numbered: $(sed -n 1,6p "$T/dl.txt")"
+grep -q 'attempts_only *budget\|budget_10s *budget_5s' "$T/dl.txt" && bad "dumb variants: the names run into each other" || ok
+grep -Eq '^ *full_jitter [*]+ *$' "$T/dl.txt" && grep -Eq '^ *exponential #+ *$' "$T/dl.txt" && ok \
+    || bad "dumb variants: the key shares its lines: $(grep -n 'full_jitter\|exponential' "$T/dl.txt")"
+for pair in 'longest call \(s\) +p99 latency \(s\)' 'successful requests +failed requests'; do
+    grep -Eq "^ *$pair *\$" "$T/dl.txt" && ok || bad "dumb variants: '$pair' shares its line: $(grep -E "$pair" "$T/dl.txt")"
+done
+[ "$(widest "$T/dl.txt")" -le 80 ] && ok || bad "dumb variants: wider than 80"
 
 # COLUMNS and LINES (no terminal), and what is refused
 D=$T/run80x24

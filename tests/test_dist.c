@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sf_gamma.h>
 
@@ -279,6 +280,55 @@ TEST(test_parse_lognormal_params)
     /* by hand: sigma^2 = ln 1.25, mu = -sigma^2 / 2 */
     assert_close(d.sigma * d.sigma, log(1.25), EPS);
     assert_close(d.mu, -0.5 * log(1.25), EPS);
+}
+
+/* lognormal_median(MEDIAN, SIGMA) and lognormal_p50_p99(P50, P99): the
+ * same family by what a latency dashboard shows.  The median and the
+ * 99th percentile of the parsed distribution are the ones written (GSL's
+ * lognormal CDF, not the parser's formulas), its mean and SD those of
+ * lognormal(MEAN, SD) with the same parameters, and draws have that
+ * median. */
+TEST(test_parse_lognormal_median_forms)
+{
+    dist m = parse_ok("lognormal_median(0.2, 0.5)");
+    assert_int_equal(m.kind, DIST_LOGNORMAL);
+    assert_close(gsl_cdf_lognormal_P(0.2, m.mu, m.sigma), 0.5, 1e-12);
+    assert_close(m.sigma, 0.5, 1e-15);
+    assert_close(m.a, 0.2 * exp(0.125), 1e-12); /* mean = median e^(sigma^2 / 2) */
+    dist same = parse_ok("lognormal(0.22662969061336527, 0.12078010664217625)");
+    assert_close(same.mu, m.mu, 1e-12);
+    assert_close(same.sigma, m.sigma, 1e-12);
+
+    dist p = parse_ok("lognormal_p50_p99(0.1, 1)");
+    assert_int_equal(p.kind, DIST_LOGNORMAL);
+    assert_close(gsl_cdf_lognormal_P(0.1, p.mu, p.sigma), 0.5, 1e-12);
+    assert_close(gsl_cdf_lognormal_P(1, p.mu, p.sigma), 0.99, 1e-12);
+    assert_close(dist_mean(&p, NULL), p.a, 0);
+
+    dist c = parse_ok("lognormal_median(0.3, 0)"); /* no spread: the constant median */
+    assert_close(c.a, 0.3, 1e-15);
+    assert_close(c.b, 0, 0);
+
+    /* draws: the share below the median is 1/2 (binomial, 20,000 draws:
+     * 4.5 standard errors) */
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 41);
+    int below = 0, n = 20000;
+    for (int i = 0; i < n; i++)
+        below += dist_sample(&p, NULL, r) < 0.1;
+    assert_within_se((double)below / n, 0.5, sqrt(0.25 / n), 4.5);
+    gsl_rng_free(r);
+
+    static const char *const bad[] = {"lognormal_median(0, 0.5)", "lognormal_median(0.1, -1)",
+                                      "lognormal_median(0.1, 4)", "lognormal_p50_p99(1, 0.5)",
+                                      "lognormal_p50_p99(0.001, 100)", "lognormal_median(0.1)"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        dist d;
+        if (!dist_parse(bad[i], &d)) {
+            print_error("dist_parse(\"%s\") accepted\n", bad[i]);
+            fail();
+        }
+    }
 }
 
 TEST(test_parse_rejects)
@@ -693,6 +743,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_accepts),
         cmocka_unit_test(test_parse_lognormal_params),
+        cmocka_unit_test(test_parse_lognormal_median_forms),
         cmocka_unit_test(test_parse_rejects),
         cmocka_unit_test(test_sample_means),
         cmocka_unit_test(test_constant_exact),

@@ -138,5 +138,38 @@ refuse "searched twice" "$K" --search retry.max_attempts=1:3:1 --search 'retry .
 refuse "candidate 1 (retry.base_s=-1)" "$K" --search retry.base_s=-1,0.001 --minimize failures
 refuse "a candidate is one setting" "$K" --set run.strategies=exponential,full_jitter --search retry.max_attempts=1:2:1 --minimize failures
 refuse "tune chooses the seeds" "$K" --search run.seed=1,2 --minimize failures
+# a searched key no value of which changes any candidate is refused as the
+# no-op rule refuses a key (here no candidate retries, so no cap matters)
+refuse "retry.cap_s: no effect: no value of it changes the model of any candidate, because max_attempts is 1" \
+    "$K" --set retry.max_attempts=1 --search retry.cap_s=0.01,0.05 --minimize failures
+
+# A valid grid whose combinations include no-ops (a cap with one attempt)
+# runs: such a candidate is the same model as another, run and reported once
+# (tune.csv: same_model, 0 replications; the summary counts the models).
+"$HERD" tune "$K" --set clients.count=200 --search retry.max_attempts=1:3:1 --search retry.cap_s=0.01,0.05,0.2 \
+    --minimize failures --subject-to 'amplification<=1.8' -o "$T/dup" >"$T/dup.out" 2>&1 && ok "a grid with no-op combinations runs" \
+    || bad "a grid with no-op combinations is refused: $(cat "$T/dup.out")"
+same=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } $h["status"] == "same_model" && $h["replications"] == 0 { print $1 }' "$T/dup/tune.csv" | tr '\n' ' ')
+[ "$same" = "2 3 " ] && ok "max_attempts=1 with caps 0.05 and 0.2: the same model as cap 0.01, never run" || bad "same-model candidates: '$same'"
+grep -q '^models: 7 distinct; 2 candidate(s) the same model as another' "$T/dup.out" && ok "the summary counts the models" \
+    || bad "the summary does not count the models: $(head -3 "$T/dup.out")"
+grep -q 'the same model as candidate 1 at every point (retry.cap_s=0.05 changes nothing here: max_attempts is 1' "$T/dup/tune.csv" \
+    && ok "tune.csv says why" || bad "tune.csv does not say why a candidate is the same model"
+
+# A setting that did nothing in any run (a breaker that never opens at 20%
+# errors, its threshold 50%) is said to be so in the summary, not chosen
+# against: and the span the figures are measured over is said, whole run
+# or window.
+"$HERD" tune "$K" --set clients.count=200 --set server.error_rate_503=0.2 --search retry.max_attempts=1:3:1 \
+    --search limits.breaker=false,true --minimize failures --subject-to 'amplification<=1.3' -o "$T/idle" >"$T/idle.out" 2>&1
+grep -q '^identical: limits.breaker=true gave the same results in every run as limits.breaker=false (3 candidate(s), the recommendation.s among them): the breaker never opened' \
+    "$T/idle.out" && ok "an idle breaker is said to be idle" || bad "the summary does not say the breaker never opened: $(cat "$T/idle.out")"
+grep -q '^measured: failures, amplification over every request started in the whole run (0 to 60 s); for an incident' "$T/idle.out" \
+    && ok "the summary says the span: the whole run" || bad "no span in the summary: $(head -3 "$T/idle.out")"
+"$HERD" tune "$K" --set clients.count=200 --set run.window_s=0:0.5 --search retry.max_attempts=1:3:1 --minimize failures \
+    --subject-to 'amplification<=1.3' --subject-to 'peak_arrivals_per_s<=5000' -o "$T/win" >"$T/win.out" 2>&1
+grep -q '^measured: failures, amplification over the requests started in \[0 s, 0.5 s) (run.window_s), not the whole run' "$T/win.out" \
+    && grep -q '^measured: peak_arrivals_per_s over the whole run (0 to 60 s; run.window_s does not apply to it)' "$T/win.out" \
+    && ok "the summary says the span: the window, and what ignores it" || bad "the window is not in the summary: $(head -4 "$T/win.out")"
 
 [ $fail = 0 ] && echo "tune: all passed" || { echo "tune: FAILED"; exit 1; }

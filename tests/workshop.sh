@@ -9,13 +9,18 @@
 #                                         (default build/workshop), checks that
 #                                         each still shows what its page says
 #                                         (numbers from the CSVs, tolerances
-#                                         that hold across seeds), and draws
+#                                         that hold across seeds), checks every
+#                                         number of the pages against the runs
+#                                         (tests/workshop-numbers.py: within the
+#                                         95% interval, or exactly), and draws
 #                                         each lesson's figure (talk style)
-#                                         into scenarios/workshop/NN-*.png
-#                                         (make workshop)
+#                                         into OUT/NN-*.png (make workshop); no
+#                                         tracked file changes
 #
-# With WORKSHOP_SEED=N the lessons run with --seed N (the checks must hold
-# for any seed) and the figures are left as they are.
+# With WORKSHOP_FIGURES=1 the figures are copied into scenarios/workshop/
+# (make figures).  With WORKSHOP_SEED=N the lessons run with --seed N (the
+# claims must hold for any seed; the pages' numbers are those of the
+# scenarios' seeds, so they are not compared) and nothing is drawn.
 # Run from the repository root.
 set -u
 HERD=${1:-./herd}
@@ -47,6 +52,14 @@ for l in $LESSONS; do
     grep -q "herd run scenarios/workshop/$l.ini" "$W/$l.md" && ok || bad "$l.md does not say how to run $l.ini"
 done
 grep -q '(scenarios/workshop/README.md)' README.md && ok || bad "README.md does not point to the workshop"
+# every number of the pages' "What to look for" and "Answer" has its line in
+# NN-*.numbers (what it is checked against, or an input), and every such line
+# still quotes the page (make workshop compares the numbers with the runs)
+for l in $LESSONS; do
+    python3 tests/workshop-numbers.py "$W/$l.md" "$W/$l.numbers" --check >"/tmp/herd-workshop.$$" 2>&1 && ok \
+        || bad "$l.md: $(cat "/tmp/herd-workshop.$$")"
+    rm -f "/tmp/herd-workshop.$$"
+done
 if [ "$MODE" = check ]; then
     echo "workshop --check: $pass passed, $failn failed"
     [ "$failn" -eq 0 ]
@@ -55,6 +68,9 @@ fi
 
 # --- run, check, draw -------------------------------------------------------------
 mkdir -p "$OUT"
+# what git tracks of the kit, to check that preparing a session changes none of it
+tracked() { git ls-files -s "$W" 2>/dev/null; for f in $(git ls-files "$W" 2>/dev/null); do cksum "$f"; done; }
+tracked >"$OUT/tracked.before"
 
 # v FILE COLUMN [KEY=VALUE ...]: COLUMN of the first row of a herd CSV whose
 # columns KEY have the values VALUE.
@@ -104,7 +120,8 @@ lesson() {
     fi
     "$HERD" run "$W/$l.ini" -o "$OUT/$l" --quiet || { bad "$l: herd run failed"; return 1; }
     "$HERD" plot "$OUT/$l" --quiet "$@" || { bad "$l: herd plot failed"; return 1; }
-    cp "$OUT/$l/$fig.png" "$W/$l.png" && ok || bad "$l: no $fig.png"
+    cp "$OUT/$l/$fig.png" "$OUT/$l.png" && ok || bad "$l: no $fig.png"
+    if [ -n "${WORKSHOP_FIGURES:-}" ]; then cp "$OUT/$l/$fig.png" "$W/$l.png" && ok || bad "$l: cannot copy $fig.png"; fi
 }
 
 # 1. The thundering herd
@@ -220,5 +237,20 @@ for l in $LESSONS; do
     done <"$OUT/pages/$l.cmds"
 done
 
-echo "workshop: $pass passed, $failn failed (figures in $W/, runs in $OUT/)"
+# Every number of every page against the runs (the lessons' and the
+# exercises'), unless the seed is another one
+if [ -z "${WORKSHOP_SEED:-}" ]; then
+    for l in $LESSONS; do
+        echo "== $l: the page's numbers"
+        python3 tests/workshop-numbers.py "$W/$l.md" "$W/$l.numbers" --runs "$HERD" "$W/$l.ini" "$OUT/$l-numbers" \
+            && ok || bad "$l.md: a number of the page does not match its run (above)"
+    done
+fi
+# preparing the session left the checkout as it was (make figures redraws
+# the committed figures)
+if [ -z "${WORKSHOP_FIGURES:-}" ]; then
+    tracked >"$OUT/tracked.after"
+    cmp -s "$OUT/tracked.before" "$OUT/tracked.after" && ok || bad "make workshop changed tracked files: $(diff "$OUT/tracked.before" "$OUT/tracked.after" | head -3)"
+fi
+echo "workshop: $pass passed, $failn failed (figures in $OUT/, runs in $OUT/)"
 [ "$failn" -eq 0 ]

@@ -483,12 +483,13 @@ static int cmd_run(int argc, char **argv, int check)
         return 2;
     }
     int live_cols = 0, live_lines = 0;
-    if (live > 0 && !check && cli_term_size(&live_cols, &live_lines) != 0) {
+    if (!check && (live > 0 || !quiet) && cli_term_size(&live_cols, &live_lines) != 0) {
         free(cfg);
         herd_free(text);
         return 2;
     }
-    exp_options opt = {.live_cols = live_cols, .live_lines = live_lines, .outdir = outdir, .quiet = quiet, .jobs = jobs, .stats = stats, .queue = queue,
+    exp_options opt = {.live_cols = live > 0 ? live_cols : 0, .live_lines = live > 0 ? live_lines : 0,
+                       .table_cols = quiet ? 0 : live_cols, .outdir = outdir, .quiet = quiet, .jobs = jobs, .stats = stats, .queue = queue,
                        .shard_k = shard_k, .shard_n = shard_n, .mpi = mpi, .live = check ? 0 : live,
                        .version = HERD_VERSION, .argc = argc, .argv = argv,
                        .text = text, .textlen = textlen, .sets = flags, .nsets = nflags,

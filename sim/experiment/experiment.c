@@ -493,7 +493,8 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
                        .nvariants = base->nvariants,
                        .seed = base->seed,
                        .points_per_variant = plan.npoints / (base->nvariants ? base->nvariants : 1),
-                       .columns = base->columns};
+                       .columns = base->columns,
+                       .width = opt->table_cols};
     for (uint32_t i = 0; i < base->nsweeps; i++)
         table.keys[i] = base->sweeps[i].key;
     man = manifest(&plan, path, opt);

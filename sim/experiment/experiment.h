@@ -25,6 +25,7 @@
 typedef struct exp_options {
     const char *outdir; /* where the outputs go (created only to publish) */
     int quiet;          /* no table on stdout */
+    int table_cols;     /* the table's width (the terminal's or COLUMNS; 0: no limit) */
     int jobs;           /* worker threads, >= 1 */
     int stats;          /* print engine figures (events/s, memory) on stderr */
     uint32_t shard_k, shard_n; /* run shard k of n only (n = 0: every job) and write partial.herd */

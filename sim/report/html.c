@@ -136,38 +136,113 @@ static void metric_cell(FILE *f, const ctab *t, size_t row, const hmetric *m, in
     fputs("</td>", f);
 }
 
+/* A header: a metric's name with a break allowed after each '_'. */
+static void head_name(FILE *f, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        html_text(f, s + i, 1);
+        if (s[i] == '_' && i + 1 < n)
+            fputs("<wbr>", f);
+    }
+}
+
+/* The width of a column in characters as the page lays it out: its
+ * header's longest piece between '_' (a break is allowed there), its
+ * cells' longest line (a metric's mean, then its interval and count on
+ * lines of their own). */
+static size_t col_chars(const ctab *t, long key, const hmetric *m, int pct)
+{
+    const char *h = key >= 0 ? t->cell[key] : m->name;
+    size_t w = 0, run = 0;
+    for (const char *p = h;; p++) {
+        if (!*p || *p == '_') {
+            w = run + 1 > w ? run + 1 : w;
+            run = 0;
+            if (!*p)
+                break;
+        } else {
+            run++;
+        }
+    }
+    for (size_t r = 0; r < t->nrows; r++) {
+        char a[48];
+        size_t l;
+        if (key >= 0) {
+            l = strlen(html_cell(t, r, key));
+        } else {
+            num_text(a, sizeof a, html_cell(t, r, m->mean), 4, pct);
+            l = strlen(a) + 1;
+            if (m->ci >= 0) {
+                num_text(a, sizeof a, html_cell(t, r, m->ci), 2, 0);
+                l = strlen(a) + 2 > l ? strlen(a) + 2 : l;
+            }
+            if (m->lo >= 0 && m->hi >= 0)
+                l = l > 15 ? l : 15; /* [0.xyz-0.xyz] */
+            if (m->n >= 0)
+                l = l > strlen(html_cell(t, r, m->n)) + 6 ? l : strlen(html_cell(t, r, m->n)) + 6;
+        }
+        w = l > w ? l : w;
+    }
+    return w;
+}
+
+/* Pixels a page of 1280 (the body's 1200 less its padding) gives a table,
+ * less a margin; a character and a cell's padding and border. */
+#define TABLE_PX 1060
+#define CHAR_PX 8.6
+#define CELL_PX 22
+
 /* A table of t: its key columns and replications, then the metrics
- * m[0..nm) (change in % for compare files). */
+ * m[0..nm) (change in % for compare files).  The metric columns are split
+ * into as many tables as it takes for each to fit a page 1280 pixels wide
+ * (the key columns repeated in each): a table never scrolls sideways. */
 static void write_table(FILE *f, const ctab *t, const hmetric *const *m, size_t nm, int pct)
 {
-    fputs("<div class=\"scroll\"><table>\n<thead><tr>", f);
-    for (size_t c = 0; c <= t->nkeys; c++) {
-        fputs("<th>", f);
-        html_str(f, t->cell[c]);
-        fputs("</th>", f);
-    }
-    for (size_t i = 0; i < nm; i++) {
-        fputs("<th>", f);
-        size_t l = strlen(m[i]->name);
-        if (pct && l > 11 && !strcmp(m[i]->name + l - 11, "_change_pct"))
-            html_text(f, m[i]->name, l - 11);
-        else
-            html_str(f, m[i]->name);
-        fputs("</th>", f);
-    }
-    fputs("</tr></thead>\n<tbody>\n", f);
-    for (size_t r = 0; r < t->nrows; r++) {
-        fputs("<tr>", f);
-        for (size_t c = 0; c <= t->nkeys; c++) {
-            fputs(c < t->nkeys ? "<th>" : "<td>", f);
-            html_str(f, html_cell(t, r, (long)c));
-            fputs(c < t->nkeys ? "</th>" : "</td>", f);
+    double keys = 0;
+    for (size_t c = 0; c <= t->nkeys; c++)
+        keys += CELL_PX + CHAR_PX * (double)col_chars(t, (long)c, NULL, 0);
+    for (size_t first = 0; first < nm || (!nm && first == 0);) {
+        size_t last = first;
+        double used = keys;
+        while (last < nm) {
+            double w = CELL_PX + CHAR_PX * (double)col_chars(t, -1, m[last], pct);
+            if (last > first && used + w > TABLE_PX)
+                break;
+            used += w;
+            last++;
         }
-        for (size_t i = 0; i < nm; i++)
-            metric_cell(f, t, r, m[i], pct);
-        fputs("</tr>\n", f);
+        fputs("<div class=\"tab\"><table>\n<thead><tr>", f);
+        for (size_t c = 0; c <= t->nkeys; c++) {
+            fputs("<th>", f);
+            head_name(f, t->cell[c], strlen(t->cell[c]));
+            fputs("</th>", f);
+        }
+        for (size_t i = first; i < last; i++) {
+            fputs("<th>", f);
+            size_t l = strlen(m[i]->name);
+            if (pct && l > 11 && !strcmp(m[i]->name + l - 11, "_change_pct"))
+                head_name(f, m[i]->name, l - 11);
+            else
+                head_name(f, m[i]->name, l);
+            fputs("</th>", f);
+        }
+        fputs("</tr></thead>\n<tbody>\n", f);
+        for (size_t r = 0; r < t->nrows; r++) {
+            fputs("<tr>", f);
+            for (size_t c = 0; c <= t->nkeys; c++) {
+                fputs(c < t->nkeys ? "<th>" : "<td>", f);
+                html_str(f, html_cell(t, r, (long)c));
+                fputs(c < t->nkeys ? "</th>" : "</td>", f);
+            }
+            for (size_t i = first; i < last; i++)
+                metric_cell(f, t, r, m[i], pct);
+            fputs("</tr>\n", f);
+        }
+        fputs("</tbody></table></div>\n", f);
+        if (last == first)
+            break;
+        first = last;
     }
-    fputs("</tbody></table></div>\n", f);
 }
 
 /* ------------------------------------------------------------------------
@@ -290,9 +365,14 @@ static const char page_style[] =
     "td{font-variant-numeric:tabular-nums;white-space:nowrap}.ci{color:#666}.na{color:#999;font-style:italic}"
     "table.kv td{white-space:normal}table.model td{white-space:pre-wrap}tr.unused td{color:#999}"
     "tr.point th{background:#e8eef7}tr.sect th{background:#f6f6f6;font-weight:600}"
-    ".scroll{overflow-x:auto}figure{margin:1em 0}figure svg{width:100%;height:auto;border:1px solid #eee}"
+    ".scroll{overflow-x:auto}figure{margin:1em 0}figure svg{width:100%;height:auto;border:1px solid #eee;box-sizing:border-box}"
     "figcaption{color:#555;font-size:.9em}pre{background:#f7f7f7;padding:.8em;overflow-x:auto;font-size:.85em}"
-    "code{font-size:.95em}ul.na li{margin:.2em 0}.note{color:#555}";
+    "code{font-size:.95em}ul.na li{margin:.2em 0}.note{color:#555}"
+    /* every table fits the page: a metric's interval and count under its mean, headers broken after '_',
+     * long values and paths broken anywhere, the scenario file wrapped */
+    "td .ci{display:block;font-size:.88em}.tab{max-width:100%}table.kv,table.model{table-layout:fixed;width:100%}"
+    "table.kv td,table.model td,table.kv th{overflow-wrap:anywhere}table.kv th{width:11em}"
+    "pre{white-space:pre-wrap;overflow-wrap:anywhere}p.lead,ul.lead{font-size:1.08em;max-width:52em}";
 
 /* The headline metrics: [run] columns (resolved model, --set, the
  * scenario file, the default), those aggregate.csv has. */
@@ -361,10 +441,14 @@ static void write_compare(FILE *f, const ctab *t, const char *file, const char *
 }
 
 static int write_page(FILE *f, const char *dir, const hman *man, const ctab *agg, const ctab *cmp,
-                      const ctab *vcmp, const hfig *fig, int nfig)
+                      const ctab *vcmp, const hfig *fig, int nfig, const html_opts *opt)
 {
-    char name[256];
+    char name[256], title[512];
     html_man_name(man, name, sizeof name);
+    if (opt && opt->title)
+        snprintf(title, sizeof title, "%s", opt->title);
+    else
+        snprintf(title, sizeof title, "herd report: %s", name);
     hmetric m[256];
     size_t nm = html_metrics_of(agg, m, 256);
     const hmetric *head[64], *rec[64], *all[256];
@@ -374,22 +458,23 @@ static int write_page(FILE *f, const char *dir, const hman *man, const ctab *agg
 
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
-          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>herd report: ",
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
           f);
-    html_str(f, name);
-    fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>herd report: ", page_style);
-    html_str(f, name);
-    fputs("</h1>\n<p class=\"note\">The results directory <code>", f);
+    html_str(f, title);
+    fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", page_style);
+    html_str(f, title);
+    fputs("</h1>\n", f);
+    if (opt && opt->lead)
+        html_markdown(f, opt->lead, opt->leadlen);
+    fputs("<p class=\"note\">herd report of the results directory <code>", f);
     html_str(f, dir);
-    fputs("</code>, as <code>herd report</code> read it: one page, no request leaves it.</p>\n<nav>"
-          "<a href=\"#run\">run</a><a href=\"#headline\">headline</a><a href=\"#recovery\">recovery and window</a>"
-          "<a href=\"#figures\">figures</a><a href=\"#comparisons\">comparisons</a><a href=\"#manifest\">model and "
-          "scenario</a><a href=\"#all\">every metric</a></nav>\n",
+    fputs("</code> (scenario <code>", f);
+    html_str(f, name);
+    fputs("</code>): one page, no request leaves it.</p>\n<nav>"
+          "<a href=\"#headline\">headline</a><a href=\"#recovery\">recovery and window</a>"
+          "<a href=\"#figures\">figures</a><a href=\"#comparisons\">comparisons</a><a href=\"#all\">every metric</a>"
+          "<a href=\"#run\">run</a><a href=\"#manifest\">model and scenario</a></nav>\n",
           f);
-
-    fputs("<section id=\"run\"><h2>The run</h2>\n", f);
-    write_run(f, man);
-    fputs("</section>\n", f);
 
     fputs("<section id=\"headline\"><h2>Headline results</h2>\n<p class=\"note\">Mean &plusmn; 95% CI half-width "
           "over independent replications (Student t); shares with their Wilson 95% interval in brackets; a "
@@ -428,8 +513,17 @@ static int write_page(FILE *f, const char *dir, const hman *man, const ctab *agg
         fputs("\">\n", f);
         html_write_svg(f, fig[i].svg.p, i);
         fputs("\n<figcaption>", f);
-        html_str(f, fig[i].name);
-        fputs(" (herd plot)</figcaption></figure>\n", f);
+        if (!strncmp(fig[i].name, "timeseries-", 11)) {
+            fputs("timeseries of the variant <code>", f);
+            html_str(f, fig[i].name + 11);
+            fputs("</code> (herd plot --variant ", f);
+            html_str(f, fig[i].name + 11);
+            fputs(")", f);
+        } else {
+            html_str(f, fig[i].name);
+            fputs(" (herd plot)", f);
+        }
+        fputs("</figcaption></figure>\n", f);
     }
     fputs("</section>\n", f);
 
@@ -440,6 +534,14 @@ static int write_page(FILE *f, const char *dir, const hman *man, const ctab *agg
         write_compare(f, vcmp, "compare_variants.csv", "Against the baseline variant");
     if (!cmp->b.p && !vcmp->b.p)
         fputs("<p class=\"note\">No baseline: set [run] baseline (a strategy) or baseline_variant to compare.</p>\n", f);
+    fputs("</section>\n", f);
+
+    fputs("<section id=\"all\"><h2>Every metric</h2>\n<details><summary>aggregate.csv, every column</summary>\n", f);
+    write_table(f, agg, all, nm, 0);
+    fputs("</details></section>\n", f);
+
+    fputs("<section id=\"run\"><h2>The run</h2>\n", f);
+    write_run(f, man);
     fputs("</section>\n", f);
 
     fputs("<section id=\"manifest\"><h2>Model and scenario</h2>\n", f);
@@ -457,10 +559,7 @@ static int write_page(FILE *f, const char *dir, const hman *man, const ctab *agg
         fputs("<p class=\"note\">manifest.txt has no sections.</p>\n", f);
     fputs("</section>\n", f);
 
-    fputs("<section id=\"all\"><h2>Every metric</h2>\n<details><summary>aggregate.csv, every column</summary>\n", f);
-    write_table(f, agg, all, nm, 0);
-    fputs("</details></section>\n<p class=\"note\">Written by herd report from manifest.txt, aggregate.csv",
-          f);
+    fputs("<p class=\"note\">Written by herd report from manifest.txt, aggregate.csv", f);
     if (cmp->b.p)
         fputs(", compare.csv", f);
     if (vcmp->b.p)
@@ -470,6 +569,68 @@ static int write_page(FILE *f, const char *dir, const hman *man, const ctab *agg
 }
 
 int html_report(const char *dir, const char *out, char *err, size_t errlen)
+{
+    return html_report_opts(dir, out, NULL, err, errlen);
+}
+
+/* The time-series figure per variant (o's, or every variant of agg, in
+ * its order) in place of herd plot's default (the first variant's): fig
+ * gets them where "timeseries" was.  0, HTML_INVALID or -1 with err. */
+static int series_per_variant(const char *dir, const ctab *agg, const html_opts *o, hfig *fig, int *nfig, char *err,
+                              size_t errlen)
+{
+    long vc = html_col_of(agg, "variant");
+    if (vc < 0) {
+        if (o && o->nvariant) {
+            snprintf(err, errlen, "--variant %s: this run has no variants ([variant] sections)", o->variant[0]);
+            return HTML_INVALID;
+        }
+        return 0;
+    }
+    const char *want[HTML_MAX_FIGS];
+    int nw = 0;
+    if (o && o->nvariant)
+        for (int i = 0; i < o->nvariant && nw < HTML_MAX_FIGS; i++)
+            want[nw++] = o->variant[i];
+    else
+        for (size_t r = 0; r < agg->nrows && nw < HTML_MAX_FIGS; r++) {
+            const char *v = html_cell(agg, r, vc);
+            int seen = 0;
+            for (int i = 0; i < nw; i++)
+                seen |= !strcmp(want[i], v);
+            if (!seen)
+                want[nw++] = v;
+        }
+    int at = -1;
+    for (int i = 0; i < *nfig; i++)
+        if (!strcmp(fig[i].name, "timeseries"))
+            at = i;
+    if (at < 0)
+        return 0; /* no time series drawn (a sweep): nothing to choose */
+    if (*nfig - 1 + nw > HTML_MAX_FIGS)
+        nw = HTML_MAX_FIGS - *nfig + 1;
+    hfig *g = herd_calloc((size_t)(nw ? nw : 1), sizeof *g);
+    if (!g) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < nw; i++) {
+        int rc = html_draw_series(dir, want[i], &g[i], err, errlen);
+        if (rc != 0) {
+            html_figs_free(g, i);
+            herd_free(g);
+            return rc;
+        }
+    }
+    herd_free(fig[at].svg.p);
+    memmove(&fig[at + nw], &fig[at + 1], (size_t)(*nfig - at - 1) * sizeof *fig);
+    memcpy(&fig[at], g, (size_t)nw * sizeof *g);
+    *nfig += nw - 1;
+    herd_free(g);
+    return 0;
+}
+
+int html_report_opts(const char *dir, const char *out, const html_opts *opt, char *err, size_t errlen)
 {
     char shown[SHOWN + 8], outbuf[PATH_MAX], odir[PATH_MAX], oname[NAME_MAX + 1];
     hbuf mb = {0};
@@ -559,9 +720,13 @@ int html_report(const char *dir, const char *out, char *err, size_t errlen)
         rc = r == HTML_INVALID ? HTML_INVALID : -1;
         goto done;
     }
+    if ((r = series_per_variant(dir, &agg, opt, fig, &nfig, err, errlen)) != 0) {
+        rc = r;
+        goto done;
+    }
     if (csv_open(&o, odir, oname, err, errlen) != 0)
         goto done;
-    if (write_page(o.f, dir, &man, &agg, &cmp, &vcmp, fig, nfig) != 0) {
+    if (write_page(o.f, dir, &man, &agg, &cmp, &vcmp, fig, nfig, opt) != 0) {
         html_shown_path(shown, sizeof shown, out);
         snprintf(err, errlen, "%s: write error", shown);
         goto done;

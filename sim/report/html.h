@@ -38,4 +38,19 @@
  * or memory failure or when gnuplot fails. */
 int html_report(const char *dir, const char *out, char *err, size_t errlen);
 
+#define HTML_MAX_VARIANTS 16
+
+/* What the reader chooses of the page (herd report's options). */
+typedef struct html_opts {
+    const char *title;        /* the page's title (NULL: "herd report: SCENARIO") */
+    const char *lead;         /* Markdown text shown under the title (NULL: none; html_md.c's subset) */
+    size_t leadlen;
+    const char *variant[HTML_MAX_VARIANTS]; /* the variants the time-series figure is drawn for, in */
+    int nvariant;                           /* this order (0: every variant of the run) */
+} html_opts;
+
+/* html_report with the reader's choices (o may be NULL: the defaults).
+ * A --variant the run does not have is HTML_INVALID. */
+int html_report_opts(const char *dir, const char *out, const html_opts *o, char *err, size_t errlen);
+
 #endif

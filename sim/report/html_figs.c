@@ -120,6 +120,49 @@ static void remove_dir(const char *wd)
     rmdir(wd);
 }
 
+int html_draw_series(const char *dir, const char *variant, hfig *g, char *err, size_t errlen)
+{
+    const char *tmp = getenv("TMPDIR");
+    char wd[PATH_MAX];
+    memset(g, 0, sizeof *g);
+    if (snprintf(wd, sizeof wd, "%s/herd-report.XXXXXX", tmp && *tmp ? tmp : "/tmp") >= (int)sizeof wd) {
+        snprintf(err, errlen, "TMPDIR: path too long");
+        return -1;
+    }
+    if (!mkdtemp(wd)) {
+        char shown[SHOWN + 8];
+        html_shown_path(shown, sizeof shown, wd);
+        snprintf(err, errlen, "%s: cannot create a temporary directory for the figures: %s", shown, strerror(errno));
+        return -1;
+    }
+    plot_opts o;
+    plot_opts_init(&o);
+    o.term = PLOT_TERM_SVG;
+    o.quiet = 1;
+    o.figdir = wd;
+    o.figure = "timeseries";
+    o.variant = variant;
+    char perr[PLOT_ERR_MAX];
+    int rc = plot_render_opts(dir, &o, perr, sizeof perr);
+    if (rc != 0) {
+        snprintf(err, errlen, "--variant %s: %s", variant, perr);
+        rc = rc == PLOT_INVALID ? HTML_INVALID : -1;
+    } else if (html_read_file(wd, "timeseries.svg", &g->svg, err, errlen) != 1) {
+        rc = -1;
+    } else if (html_svg_unsafe(g->svg.p)) {
+        snprintf(err, errlen, "figure timeseries of %s: its SVG holds a script or an outside reference; nothing "
+                 "written", variant);
+        rc = -1;
+    }
+    snprintf(g->name, sizeof g->name, "timeseries-%s", variant);
+    remove_dir(wd);
+    if (rc != 0) {
+        herd_free(g->svg.p);
+        memset(g, 0, sizeof *g);
+    }
+    return rc;
+}
+
 /* Draws the figures of dir as SVG into a private directory and reads them
  * into fig[HTML_MAX_FIGS] (*n of them); the directory is removed.  0,
  * HTML_INVALID (a malformed CSV) or -1, with err. */

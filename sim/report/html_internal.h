@@ -123,6 +123,15 @@ void html_man_name(const hman *m, char *out, size_t n);
  * directory is removed.  0, HTML_INVALID (a malformed CSV) or -1, with
  * err. */
 int html_draw_figures(const char *dir, hfig *fig, int *n, char *err, size_t errlen);
+/* Draws dir's time-series figure of one variant (herd plot --figure
+ * timeseries --variant V) into *g, named "timeseries-V", through a private
+ * directory removed at once.  0, HTML_INVALID (no such variant) or -1,
+ * with err. */
+int html_draw_series(const char *dir, const char *variant, hfig *g, char *err, size_t errlen);
+
+/* html_md.c: the Markdown text s[0..n) as HTML (a small subset, every
+ * byte escaped: see html_md.c). */
+void html_markdown(FILE *f, const char *s, size_t n);
 void html_figs_free(hfig *fig, int n);
 /* Whether an SVG holds something a page must not run or fetch: a script,
  * an event handler (on...=), an embedded document or image, a reference

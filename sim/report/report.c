@@ -718,6 +718,43 @@ static void table_cell(char *cell, size_t size, const metric_desc *d, const doub
         snprintf(cell, size, "%s +/- %s%s", a, b, c);
 }
 
+/* Prints text on f, broken after its commas ("A, B, C") so that no line
+ * passes width (0: no limit; a piece longer than width stays whole),
+ * continuation lines indented by two blanks. */
+static void put_wrapped(FILE *f, const char *text, int width)
+{
+    int col = 0;
+    for (const char *s = text; *s;) {
+        const char *comma = strstr(s, ", ");
+        size_t n = comma ? (size_t)(comma - s) + 1 : strlen(s);
+        if (col > 0 && width > 0 && col + 1 + (int)n > width) {
+            fputs("\n  ", f);
+            col = 2;
+        } else if (col > 0) {
+            fputc(' ', f);
+            col++;
+        }
+        fwrite(s, 1, n, f);
+        col += (int)n;
+        s += n;
+        while (*s == ' ')
+            s++;
+    }
+    fputc('\n', f);
+}
+
+/* The widest of the strings s[0], s[stride], ... (n of them). */
+static int widest(char (*s)[64], size_t n, size_t stride)
+{
+    int w = 0;
+    for (size_t i = 0; i < n; i++) {
+        int l = (int)strlen(s[i * stride]);
+        if (l > w)
+            w = l;
+    }
+    return w;
+}
+
 int rep_print_table(FILE *f, const rep_table *t, const char *outdir)
 {
     char names[1024];
@@ -735,51 +772,101 @@ int rep_print_table(FILE *f, const rep_table *t, const char *outdir)
         if (t->groups[g].nreps > maxreps)
             maxreps = t->groups[g].nreps;
     double *scratch = herd_malloc_array(maxreps, sizeof *scratch);
-    if (!scratch)
+    /* every cell first, so that each column is as wide as its widest cell:
+     * row 0 the header, then a row per group; the label columns (variant,
+     * swept keys, strategy) then the metrics */
+    size_t nlab = (t->variants ? 1 : 0) + t->nkeys + 1, ncell = nlab + ncols;
+    char(*cell)[64] = herd_malloc_array((t->ngroups + 1) * ncell, sizeof *cell);
+    if (!scratch || !cell) {
+        herd_free(scratch);
+        herd_free(cell);
         return -1;
-    if (t->clients) /* 0: from an arrival trace, one client per arrival */
-        fprintf(f, "herd: %s: %u clients x %u request(s), %u replication(s), seed %llu", t->scenario, t->clients,
-                t->requests_per_client, t->replications, (unsigned long long)t->seed);
-    else
-        fprintf(f, "herd: %s: a client per arrival of the trace x %u request(s), %u replication(s), seed %llu",
-                t->scenario, t->requests_per_client, t->replications, (unsigned long long)t->seed);
-    if (t->nvariants)
-        fprintf(f, ", %u variants", t->nvariants);
-    if (t->nkeys)
-        fprintf(f, ", %zu sweep points", t->points_per_variant);
-    fprintf(f, "\nmean +/- 95%% CI half-width over replications\n\n");
+    }
+    size_t k = 0;
     if (t->variants)
-        fprintf(f, "%-18s ", "variant");
+        snprintf(cell[k++], 64, "variant");
     for (uint32_t i = 0; i < t->nkeys; i++)
-        fprintf(f, "%-14s ", t->keys[i]);
-    fprintf(f, "%-20s", "strategy");
+        snprintf(cell[k++], 64, "%s", t->keys[i]);
+    snprintf(cell[k++], 64, "strategy");
     for (size_t c = 0; c < ncols; c++)
-        fprintf(f, " %19s", cols[c]);
-    fputc('\n', f);
+        snprintf(cell[k++], 64, "%s", cols[c]);
+    double cmin = INFINITY, cmax = -INFINITY; /* the clients of each group (variants may set other counts) */
     for (size_t g = 0; g < t->ngroups; g++) {
         const rep_group *grp = &t->groups[g];
         if (t->variants)
-            fprintf(f, "%-18s ", grp->variant);
+            snprintf(cell[k++], 64, "%s", grp->variant);
         for (uint32_t i = 0; i < t->nkeys; i++)
-            fprintf(f, "%-14s ", grp->values[i]);
-        fprintf(f, "%-20s", hp_strategy_name(grp->strategy));
+            snprintf(cell[k++], 64, "%s", grp->values[i]);
+        snprintf(cell[k++], 64, "%s", hp_strategy_name(grp->strategy));
         for (size_t c = 0; c < ncols; c++) {
             for (uint32_t r = 0; r < grp->nreps; r++)
                 scratch[r] = metric_by_name(&grp->runs[r].m, cols[c]);
-            char cell[64];
-            table_cell(cell, sizeof cell, metric_find(cols[c]), scratch, grp->nreps);
-            fprintf(f, " %19s", cell);
+            table_cell(cell[k++], 64, metric_find(cols[c]), scratch, grp->nreps);
         }
-        fputc('\n', f);
+        if (grp->nreps) {
+            double n = metric_by_name(&grp->runs[0].m, "clients");
+            cmin = fmin(cmin, n);
+            cmax = fmax(cmax, n);
+        }
     }
-    fprintf(f, "\nwrote %s/summary.csv, %s/aggregate.csv, %s/timeseries.csv", outdir, outdir, outdir);
-    if (any_compare(t))
-        fprintf(f, ", %s/compare.csv", outdir);
-    if (any_tools(t))
-        fprintf(f, ", %s/tools.csv", outdir);
-    if (any_vcompare(t))
-        fprintf(f, ", %s/compare_variants.csv", outdir);
-    fprintf(f, ", %s/manifest.txt\n", outdir);
+    char head[1024];
+    if (t->clients && isfinite(cmin) && cmin != cmax) /* 0: from an arrival trace, one client per arrival */
+        snprintf(head, sizeof head, "herd: %s: %.0f to %.0f clients (by variant or point) x %u request(s), %u "
+                 "replication(s), seed %llu", t->scenario, cmin, cmax, t->requests_per_client, t->replications,
+                 (unsigned long long)t->seed);
+    else if (t->clients)
+        snprintf(head, sizeof head, "herd: %s: %.0f clients x %u request(s), %u replication(s), seed %llu",
+                 t->scenario, isfinite(cmin) ? cmin : (double)t->clients, t->requests_per_client, t->replications,
+                 (unsigned long long)t->seed);
+    else
+        snprintf(head, sizeof head, "herd: %s: a client per arrival of the trace x %u request(s), %u replication(s), "
+                 "seed %llu", t->scenario, t->requests_per_client, t->replications, (unsigned long long)t->seed);
+    size_t o = strlen(head);
+    if (t->nvariants)
+        o += (size_t)snprintf(head + o, sizeof head - o, ", %u variants", t->nvariants);
+    if (t->nkeys && o < sizeof head)
+        snprintf(head + o, sizeof head - o, ", %zu sweep points", t->points_per_variant);
+    put_wrapped(f, head, t->width);
+    put_wrapped(f, "mean +/- 95% CI half-width over replications", t->width);
+    /* the metric columns in blocks that fit the width (t->width 0: one
+     * block), each block after the label columns */
+    int labw = 0, w[64];
+    for (size_t c = 0; c < ncell; c++) {
+        w[c] = widest(&cell[c], t->ngroups + 1, ncell);
+        if (c < nlab)
+            labw += w[c] + (c + 1 < nlab ? 1 : 0);
+    }
+    for (size_t first = 0; first < ncols || (ncols == 0 && first == 0);) {
+        size_t last = first;
+        int used = labw;
+        while (last < ncols && (last == first || t->width <= 0 || used + 2 + w[nlab + last] <= t->width))
+            used += 2 + w[nlab + last++];
+        fputc('\n', f);
+        for (size_t row = 0; row <= t->ngroups; row++) {
+            const char(*r)[64] = &cell[row * ncell];
+            for (size_t c = 0; c < nlab; c++)
+                fprintf(f, "%-*s%s", c + 1 < nlab || last > first ? w[c] : 0, r[c], c + 1 < nlab ? " " : "");
+            for (size_t c = first; c < last; c++)
+                fprintf(f, "  %*s", w[nlab + c], r[nlab + c]);
+            fputc('\n', f);
+        }
+        if (last == first)
+            break;
+        first = last;
+    }
+    char wrote[4096];
+    o = (size_t)snprintf(wrote, sizeof wrote, "wrote %s/summary.csv, aggregate.csv, timeseries.csv", outdir);
+    if (any_compare(t) && o < sizeof wrote)
+        o += (size_t)snprintf(wrote + o, sizeof wrote - o, ", compare.csv");
+    if (any_tools(t) && o < sizeof wrote)
+        o += (size_t)snprintf(wrote + o, sizeof wrote - o, ", tools.csv");
+    if (any_vcompare(t) && o < sizeof wrote)
+        o += (size_t)snprintf(wrote + o, sizeof wrote - o, ", compare_variants.csv");
+    if (o < sizeof wrote)
+        snprintf(wrote + o, sizeof wrote - o, ", manifest.txt");
+    fputc('\n', f);
+    put_wrapped(f, wrote, t->width);
     herd_free(scratch);
+    herd_free(cell);
     return fflush(f) != 0 || ferror(f) ? -1 : 0;
 }

@@ -53,6 +53,7 @@ typedef struct rep_table {
     size_t points_per_variant;
     const char *columns;                /* comma-separated metric names */
     const char *input;                  /* input.csv (the input data to lay the results over), or NULL */
+    int width;                          /* the printed table's width in columns (0: no limit) */
 } rep_table;
 
 /* Writes every file of t, and `manifest` (text, may be NULL) as
@@ -61,7 +62,11 @@ typedef struct rep_table {
 int rep_write(const rep_table *t, const char *outdir, const char *manifest, char *err, size_t errlen);
 
 /* Prints the comparison table (mean +/- 95% CI of t->columns per group)
- * and the files written.  Returns 0, or -1 if f reported a write error. */
+ * and the files written: each column as wide as its widest cell; with
+ * t->width, the metric columns in blocks (each after the label columns)
+ * and the header and file list broken at blanks, so that no line is
+ * wider (unless a single cell or word is).  The header counts the
+ * clients of the groups' runs (a range when variants or points differ).  Returns 0, or -1 if f reported a write error. */
 int rep_print_table(FILE *f, const rep_table *t, const char *outdir);
 
 /* The meaning of summary.csv's column `name` (NULL if undocumented), and

@@ -591,7 +591,8 @@ void scn_print_reference(FILE *f)
     const char *cur = "";
     fprintf(f, "Durations are seconds. A distribution is a number V "
                "(constant), constant(V), uniform(LO, HI), exponential(MEAN), normal(MEAN, SD) "
-               "(truncated at 0), abs_normal(MEAN, SD), lognormal(MEAN, SD), "
+               "(truncated at 0), abs_normal(MEAN, SD), lognormal(MEAN, SD), lognormal_median(MEDIAN, SIGMA), "
+               "lognormal_p50_p99(P50, P99), "
                "pareto(SCALE, SHAPE), weibull(SCALE, SHAPE), gamma(SHAPE, SCALE), empirical(FILE.csv) or "
                "mixture(P1: DIST1, P2: DIST2, ...) (see doc/data.md).\n");
     for (size_t i = 0; i < scn_key_count; i++) {

@@ -248,6 +248,14 @@ int scn_load_text(scn_config *c, const char *path, const char *const *sets, cons
                   char err[static SCN_ERR_MAX],
                   char **text, size_t *len);
 
+/* scn_load without the no-op rule (scn_check_effect): herd tune's
+ * candidates.  The scenario and tune's own --set were loaded once with
+ * it; a searched value that changes nothing makes its candidate the same
+ * model as another (tune runs and reports such candidates once), not an
+ * error.  Every other check applies. */
+int scn_load_candidate(scn_config *c, const char *path, const char *const *sets, int nsets,
+                       char err[static SCN_ERR_MAX]);
+
 /* path as messages show it: whole up to 120 bytes, else "..." and its
  * last 117 bytes, so a long path never pushes the key and the expectation
  * out of a one-line message. */

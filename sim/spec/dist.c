@@ -16,21 +16,33 @@
 #include "table.h"
 
 
+/* The lognormal's other forms: by its median and sigma (the SD of its
+ * logarithm), or by its median and 99th percentile. */
+enum { FORM_PLAIN, FORM_MEDIAN, FORM_P50_P99 };
+
 static const struct {
     const char *name;
     dist_kind kind;
     int nparams;
+    int form;
 } kinds[] = {
-    {"constant", DIST_CONSTANT, 1},   {"uniform", DIST_UNIFORM, 2},
-    {"exponential", DIST_EXPONENTIAL, 1}, {"normal", DIST_NORMAL, 2},
-    {"abs_normal", DIST_ABS_NORMAL, 2}, {"lognormal", DIST_LOGNORMAL, 2},
-    {"pareto", DIST_PARETO, 2},       {"weibull", DIST_WEIBULL, 2},
-    {"gamma", DIST_GAMMA, 2},
+    {"constant", DIST_CONSTANT, 1, 0},   {"uniform", DIST_UNIFORM, 2, 0},
+    {"exponential", DIST_EXPONENTIAL, 1, 0}, {"normal", DIST_NORMAL, 2, 0},
+    {"abs_normal", DIST_ABS_NORMAL, 2, 0}, {"lognormal", DIST_LOGNORMAL, 2, FORM_PLAIN},
+    {"lognormal_median", DIST_LOGNORMAL, 2, FORM_MEDIAN}, {"lognormal_p50_p99", DIST_LOGNORMAL, 2, FORM_P50_P99},
+    {"pareto", DIST_PARETO, 2, 0},       {"weibull", DIST_WEIBULL, 2, 0},
+    {"gamma", DIST_GAMMA, 2, 0},
 };
+
+/* The standard normal's 99th percentile (gsl_cdf_ugaussian_Pinv(0.99)). */
+#define Z99 2.3263478740408408
+/* The widest lognormal: SD <= 1000 MEAN, i.e. sigma^2 <= ln(1 + 1e6). */
+#define SIGMA_MAX 3.7169
 
 #define EXPECTED                                                                      \
     "expected a duration in seconds (numbers 0 or between 1e-9 and 1e9): a number, constant(V), uniform(LO, HI), " \
-    "exponential(MEAN), normal(MEAN, SD), abs_normal(MEAN, SD), lognormal(MEAN, SD), pareto(SCALE, SHAPE), " \
+    "exponential(MEAN), normal(MEAN, SD), abs_normal(MEAN, SD), lognormal(MEAN, SD), lognormal_median(MEDIAN, " \
+    "SIGMA), lognormal_p50_p99(P50, P99), pareto(SCALE, SHAPE), " \
     "weibull(SCALE, SHAPE), gamma(SHAPE, SCALE), empirical(FILE.csv) or mixture(P1: DIST1, P2: DIST2, ...)"
 
 int spec_scan_number(const char **p, double *out)
@@ -168,6 +180,27 @@ const char *dist_parse(const char *text, dist *out)
             return "abs_normal(MEAN, SD) needs SD >= 0";
         break;
     case DIST_LOGNORMAL:
+        if (kinds[k].form != FORM_PLAIN) { /* to the mean and SD, the log-space parameters as given */
+            double med = d.a, sigma = d.b;
+            if (kinds[k].form == FORM_MEDIAN && (!(med > 0) || sigma < 0 || sigma > SIGMA_MAX))
+                return "lognormal_median(MEDIAN, SIGMA) needs MEDIAN > 0 and 0 <= SIGMA <= 3.7169 (the SD of "
+                       "the logarithm; a wider one has no usable samples)";
+            if (kinds[k].form == FORM_P50_P99) {
+                if (!(med > 0) || d.b < med)
+                    return "lognormal_p50_p99(P50, P99) needs 0 < P50 <= P99";
+                sigma = log(d.b / med) / Z99;
+                if (sigma > SIGMA_MAX)
+                    return "lognormal_p50_p99(P50, P99) needs P99 <= 5,690 P50 (sigma <= 3.7169: a wider one has "
+                           "no usable samples)";
+            }
+            d.mu = log(med);
+            d.sigma = sigma;
+            d.a = med * exp(0.5 * sigma * sigma);
+            d.b = d.a * sqrt(expm1(sigma * sigma));
+            if (!(d.a <= 1e9))
+                return "this lognormal's mean is above 1e9 s; expected a smaller median or sigma";
+            break;
+        }
         if (!(d.a > 0) || d.b < 0)
             return "lognormal(MEAN, SD) needs MEAN > 0 and SD >= 0";
         if (d.b > 1000 * d.a)

@@ -8,6 +8,12 @@
  *   normal(MEAN, SD)   normal truncated at 0 (redrawn while negative)
  *   abs_normal(MEAN, SD)  |Normal(MEAN, SD)|, as in the AWS 2015 simulation
  *   lognormal(MEAN, SD)   lognormal with that mean and standard deviation
+ *   lognormal_median(MEDIAN, SIGMA)  the same family by its median e^mu
+ *                         and sigma, the SD of its logarithm
+ *   lognormal_p50_p99(P50, P99)  by its median and 99th percentile
+ *                         (sigma = ln(P99/P50) / 2.3263)
+ *                         (both stored as lognormal(MEAN, SD), mu and
+ *                         sigma as given)
  *   pareto(SCALE, SHAPE)  Pareto: SCALE * U^(-1/SHAPE), >= SCALE (heavy tail)
  *   weibull(SCALE, SHAPE) Weibull: P(X > x) = exp(-(x/SCALE)^SHAPE)
  *   gamma(SHAPE, SCALE)   gamma with that shape and scale (mean SHAPE*SCALE)

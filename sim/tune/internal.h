@@ -11,7 +11,7 @@
 #include "tune.h"
 
 enum { TUNE_ALIVE, TUNE_DROPPED, TUNE_FINALIST, TUNE_RECOMMENDED };
-enum { TUNE_NONE, TUNE_DOMINATED, TUNE_INFEASIBLE };
+enum { TUNE_NONE, TUNE_DOMINATED, TUNE_INFEASIBLE, TUNE_SAME_MODEL };
 
 typedef struct tune_cand {
     exp_plan plan;
@@ -23,7 +23,11 @@ typedef struct tune_cand {
     int status, round, reason;
     int con;            /* infeasible: the constraint that failed (-1: an undefined metric) */
     size_t con_point;
-    long versus;        /* dominated: the candidate that dominates it */
+    long versus;        /* dominated: the candidate that dominates it; identical results or the same
+                           model (TUNE_SAME_MODEL, never run): the candidate kept */
+    int identical;      /* dropped for results identical, run for run, to `versus` */
+    uint64_t model;     /* FNV-1a of its resolved model at every point (herd check --explain) */
+    char *model_text;   /* that text, until the candidates are compared */
     char why[240];
 } tune_cand;
 

@@ -62,6 +62,8 @@ static const char *pm(char *buf, size_t n, double m, double h)
 
 static const char *status_text(const tune_cand *cd, char *buf, size_t n)
 {
+    if (cd->reason == TUNE_SAME_MODEL)
+        return "same_model";
     switch (cd->status) {
     case TUNE_DROPPED:
         snprintf(buf, n, "dropped_round_%d", cd->round);
@@ -199,8 +201,8 @@ static void write_csv(const tune_state *st, FILE *f)
             num(&o, em);
             char sb[32];
             csv_str(&o, status_text(cd, sb, sizeof sb), 0);
-            csv_str(&o, cd->reason == TUNE_DOMINATED ? "dominated" : cd->reason == TUNE_INFEASIBLE ? "infeasible" : "",
-                    0);
+            csv_str(&o, cd->reason == TUNE_DOMINATED ? "dominated" : cd->reason == TUNE_INFEASIBLE ? "infeasible" :
+                        cd->reason == TUNE_SAME_MODEL ? "same_model" : "", 0);
             csv_str(&o, cd->why, 0);
             csv_end(&o);
         }
@@ -477,12 +479,78 @@ done:;
     return rc;
 }
 
+/* Why a searched key can give identical results, run for run, whatever
+ * its value: what did not happen in the runs. */
+static const char *idle_reason(const char *key)
+{
+    static const struct {
+        const char *key, *why;
+    } why[] = {
+        {"limits.breaker", "the breaker never opened"},
+        {"limits.limiter", "the limiter never refused a retry"},
+        {"limits.retry_budget", "the budget never ran out"},
+        {"limits.throttle", "the throttle never rejected a request"},
+        {"retry.cap_s", "no sleep reached the cap"},
+        {"retry.max_attempts", "no request used the extra attempts"},
+        {"retry.attempt_timeout_s", "no attempt ran into the timeout"},
+    };
+    for (size_t i = 0; i < sizeof why / sizeof why[0]; i++)
+        if (!strncmp(key, why[i].key, strlen(why[i].key)))
+            return why[i].why;
+    return "it changed no metric in any run";
+}
+
+/* The lines "identical: ..." of the summary: for every searched key and
+ * value, the candidates dropped before the search as the same model as
+ * another, or after a round for identical results, run for run, that
+ * differ from the candidate kept in that key alone (a value that changed
+ * nothing there).  The first line names the recommendation's keys. */
+static void identical_lines(const tune_state *st, FILE *f)
+{
+    const tune_space *sp = st->rq->space;
+    long idx[TUNE_MAX_DIMS], kdx[TUNE_MAX_DIMS];
+    for (int d = 0; d < sp->ndims; d++)
+        for (long vk = 0; vk < sp->dims[d].n; vk++) {
+            size_t n = 0, model = 0, rec = 0, o = 0;
+            char vals[512] = "";
+            for (long va = 0; va < sp->dims[d].n; va++) {
+                size_t m = 0;
+                for (size_t c = 0; c < st->ncand; c++) {
+                    const tune_cand *cd = &st->c[c];
+                    if (cd->versus < 0 || !(cd->identical || cd->reason == TUNE_SAME_MODEL))
+                        continue;
+                    tune_space_index(sp, c, idx);
+                    tune_space_index(sp, (size_t)cd->versus, kdx);
+                    int only = idx[d] == va && kdx[d] == vk;
+                    for (int e = 0; e < sp->ndims && only; e++)
+                        only = e == d || idx[e] == kdx[e];
+                    if (!only)
+                        continue;
+                    m++;
+                    model += cd->reason == TUNE_SAME_MODEL;
+                    rec += cd->versus == st->recommended;
+                }
+                if (m && o < sizeof vals)
+                    o += (size_t)snprintf(vals + o, sizeof vals - o, "%s%s", n ? ", " : "", sp->dims[d].labels[va]);
+                n += m;
+            }
+            if (!n)
+                continue;
+            fprintf(f, "identical: %s=%s %s %s=%s (%zu candidate(s)%s): %s\n", sp->dims[d].key, vals,
+                    model == n ? "is the same model as" : "gave the same results in every run as", sp->dims[d].key,
+                    sp->dims[d].labels[vk], n, rec ? ", the recommendation's among them" : "",
+                    model == n ? "the value changes nothing there (tune.csv: same_model)" : idle_reason(sp->dims[d].key));
+        }
+}
+
 static int summary(const tune_state *st, FILE *f)
 {
     const tune_request *rq = st->rq;
-    size_t dom = 0, inf = 0, fin = 0;
+    size_t dom = 0, inf = 0, fin = 0, same = 0, ident = 0;
     for (size_t c = 0; c < st->ncand; c++) {
-        dom += st->c[c].reason == TUNE_DOMINATED;
+        same += st->c[c].reason == TUNE_SAME_MODEL;
+        ident += st->c[c].identical;
+        dom += st->c[c].reason == TUNE_DOMINATED && !st->c[c].identical;
         inf += st->c[c].reason == TUNE_INFEASIBLE;
         fin += st->c[c].status == TUNE_FINALIST || st->c[c].status == TUNE_RECOMMENDED;
     }
@@ -491,8 +559,39 @@ static int summary(const tune_state *st, FILE *f)
     for (int k = 0; k < rq->ncons; k++)
         fprintf(f, "%s%s", k ? ", " : " subject to ", rq->cons[k].text);
     fprintf(f, " (%s)\n", rq->aggregate_mean ? "mean over points" : "worst point");
-    fprintf(f, "search: %u round(s), %u to %u replications; %zu dropped (%zu dominated, %zu infeasible), %zu "
-               "finalist(s)\n", st->rounds, rq->min_reps, st->final_reps, dom + inf, dom, inf, fin);
+    /* the span every figure below is measured over: the window (run.window_s)
+     * or the whole run, per metric (a whole-run metric ignores the window) */
+    const scn_config *sc = st->base;
+    int win = sc->window_s[1] > sc->window_s[0];
+    for (int pass = 0; pass < 2; pass++) { /* per-request metrics, then whole-run ones */
+        char names[512];
+        size_t o = 0;
+        int nn = 0;
+        names[0] = '\0';
+        for (int k = 0; k < st->nm; k++)
+            if ((st->m[k]->scope == SCOPE_RUN) == pass && o < sizeof names) {
+                o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", o ? ", " : "", st->m[k]->name);
+                nn++;
+            }
+        if (!o)
+            continue;
+        if (pass)
+            fprintf(f, "measured: %s over the whole run (0 to %g s; run.window_s does not apply to %s)\n", names,
+                    sc->horizon_s, nn > 1 ? "them" : "it");
+        else if (win)
+            fprintf(f, "measured: %s over the requests started in [%g s, %g s) (run.window_s), not the whole run\n",
+                    names, sc->window_s[0], sc->window_s[1]);
+        else
+            fprintf(f, "measured: %s over every request started in the whole run (%g to %g s); for an incident, "
+                       "measure over it: --set run.window_s=FROM:TO (doc/tune.md)\n", names, sc->warmup_s,
+                    sc->horizon_s);
+    }
+    if (same)
+        fprintf(f, "models: %zu distinct; %zu candidate(s) the same model as another at every point (a value that "
+                   "changes nothing there), run and reported once\n", st->ncand - same, same);
+    fprintf(f, "search: %u round(s), %u to %u replications; %zu dropped (%zu dominated, %zu infeasible, %zu identical "
+               "run for run to one kept), %zu finalist(s)\n", st->rounds, rq->min_reps, st->final_reps,
+            dom + inf + ident, dom, inf, ident, fin);
     fprintf(f, "events: %llu simulated by the search, %.1f%% of an exhaustive grid at %u replications (about %.3g); "
                "validation %llu\n", (unsigned long long)st->events,
             st->grid_events > 0 ? 100.0 * (double)st->events / st->grid_events : 0.0, st->final_reps, st->grid_events,
@@ -517,6 +616,7 @@ static int summary(const tune_state *st, FILE *f)
         fprintf(f, "  %s = %s (validation, %u replications; %s%s)\n", st->m[k]->name, pm(b, sizeof b, m, h), rc->vreps,
                 wp >= 0 ? "worst point " : "", pl);
     }
+    identical_lines(st, f);
     if (st->binding >= 0) {
         size_t better = 0;
         for (size_t c = 0; c < st->ncand; c++)
