@@ -1370,6 +1370,12 @@ static void ahead_is_event_by_event(void **state)
         /* the deadline an attempt carries: the third waits past it and is skipped */
         {"clients.count=3", "server.drop_expired=true", "retry.attempt_timeout_s=0.25",
          "server.service_time_s=constant(0.2)"},
+        /* the occ server: reads and writes at one instant (ties in order),
+         * three requests each (think time, starts computed ahead) */
+        {"server.kind=occ", "clients.count=5", "retry.max_attempts=0", "clients.requests_per_client=3"},
+        /* ... and a budget that ends attempts by their timer (late writes'
+         * replies, writes after the timeout still bumping the version) */
+        {"server.kind=occ", "clients.count=6", "retry.max_attempts=0", "retry.budget_s=0.16"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         scn_config c;
@@ -1425,6 +1431,36 @@ static void ahead_one_event_per_refused_attempt(void **state)
     assert_int_equal(e.m.events, 2000 + 4 * e.m.refused - 2000); /* the first send is the start */
     ts_free(&a.ts);
     ts_free(&e.ts);
+}
+
+/* Computed ahead, an occ try is two events (the read's arrival and the
+ * write's, where the row's version is read and written), against five
+ * event by event (the read's arrival and reply, the write's arrival and
+ * reply, the send after the backoff); a request's start is one (and sends
+ * the first try). */
+static void ahead_two_events_per_occ_try(void **state)
+{
+    (void)state;
+    scn_config c;
+    scn_defaults(&c);
+    set(&c, "server.kind=occ");
+    set(&c, "clients.count=50");
+    set(&c, "network.delay_s=abs_normal(0.010, 0.002)");
+    set(&c, "retry.base_s=0.005");
+    set(&c, "retry.cap_s=2");
+    set(&c, "retry.max_attempts=0");
+    set(&c, "retry.exponent_offset=1");
+    for (int s = 0; s < 2; s++) {
+        hp_strategy st = s ? HP_FULL_JITTER : HP_IMMEDIATE;
+        result a = run_mode(&c, st, 0, false), e = run_mode(&c, st, 0, true);
+        assert_int_equal(a.m.successes, 50);
+        assert_true(a.m.calls > 100);
+        assert_int_equal(a.m.events, 50 + 2 * a.m.calls);
+        assert_int_equal(e.m.events, 50 + 4 * e.m.calls + e.m.retries);
+        assert_int_equal(e.m.retries, e.m.calls - 50);
+        ts_free(&a.ts);
+        ts_free(&e.ts);
+    }
 }
 
 /* A server event whose answer a client computes ahead may open buckets
@@ -1509,6 +1545,7 @@ int main(void)
         cmocka_unit_test(metric_lists_agree),
         cmocka_unit_test(ahead_is_event_by_event),
         cmocka_unit_test(ahead_one_event_per_refused_attempt),
+        cmocka_unit_test(ahead_two_events_per_occ_try),
         cmocka_unit_test(ahead_series_grows_during_a_server_event),
         cmocka_unit_test(drop_expired_by_hand),
         cmocka_unit_test(drop_expired_hedges_by_hand),

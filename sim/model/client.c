@@ -29,7 +29,8 @@
  * Computing ahead (md->ahead, set by model_init when no client step reads
  * or writes anything shared: one layer, no [limits] mechanism, no
  * adaptive send rate, no hedging, no connection pool, no send or reply
- * cost, no window, a queue server: spec_computes_ahead).  Then a client's
+ * cost, no window: spec_computes_ahead; the occ server's reads and writes
+ * as occ.c says).  Then a client's
  * steps between two server events are computed when the server answers,
  * at the times they would happen: the reply one network hop later, the
  * policy's decision, the backoff, the next attempt sent (its arrival
@@ -793,8 +794,12 @@ void client_answer(model *md, uint32_t id, uint32_t tag, int out, float aux)
  * beyond the answer, and finds the attempt over.) */
 void client_arrive(sim_t *sim, const eq_event *ev, void *ctx)
 {
-    model *md = ctx;
     server_arrive(sim, ev, ctx);
-    if (md->clients[ev->obj].tag == ev->tag)
-        arm_timer(md, ev->obj);
+    client_held(ctx, ev->obj, ev->tag);
+}
+
+void client_held(model *md, uint32_t id, uint32_t tag)
+{
+    if (md->clients[id].tag == tag)
+        arm_timer(md, id);
 }

@@ -235,14 +235,14 @@ static inline bool spec_outage_refuses(const spec_outage *o)
 }
 
 /* True if the model computes a client's steps between two server events
- * ahead of the clock (sim/model/client.c): where none of them reads or
- * writes anything another client or the server shares (a queue server,
- * one layer, no state shared through the guard, no connection pool, no
- * send or reply cost: the host's sender, no window: a late reply counts
- * where its client's request then stands), unless event_by_event. */
+ * ahead of the clock (sim/model/client.c, occ.c): where none of them reads
+ * or writes anything another client or the server shares (one layer, no
+ * state shared through the guard, no connection pool, no send or reply
+ * cost: the host's sender, no window: a late reply counts where its
+ * client's request then stands), unless event_by_event. */
 static inline bool spec_computes_ahead(const model_spec *s)
 {
-    return s->kind == SPEC_SERVER_QUEUE && !s->nlayers && !spec_guard_shares_state(s) && !s->connections_per_host &&
+    return !s->nlayers && !spec_guard_shares_state(s) && !s->connections_per_host &&
            !(s->send_cost_s > 0) && !(s->reply_cost_s > 0) && !spec_has_window(s) && !s->event_by_event;
 }
 
