@@ -367,7 +367,7 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
     if (spec->start == SPEC_START_BURST) {
         md->start_lane = sim_source(sim, spec->clients, burst_start, md);
     } else if (spec->start == SPEC_START_POISSON || spec->start == SPEC_START_TRACE) {
-        /* gsl_rng_clone uses malloc directly (as gsl_rng_alloc in rng.c):
+        /* gsl_rng_clone uses malloc directly (as rng_new in rng.c):
          * the hook cannot see it, but a NULL return is still handled */
         if (!(md->start_rng = gsl_rng_clone(r)))
             return -1;
