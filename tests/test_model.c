@@ -1463,6 +1463,39 @@ static void ahead_two_events_per_occ_try(void **state)
     }
 }
 
+/* A byte of flags per logical operation only where one is read
+ * (spec_keeps_op_flags): none for reads alone (a byte a client fewer at
+ * the peak of a large run), one with writes, a window or shedding; and
+ * the counts that read them are the same either way (a write's effects
+ * and lost operations). */
+static void op_flags_only_where_read(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {NULL, NULL},
+        {"clients.side_effect=irreversible", NULL},
+        {"run.window_s=0:3", NULL},
+        {"server.shed_sheddable_above=0.5", "clients.priority=sheddable"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        scn_config c;
+        herd(&c);
+        set(&c, "clients.count=300");
+        for (int i = 0; i < 2 && cases[k][i]; i++)
+            set(&c, cases[k][i]);
+        sim_t sim;
+        model md;
+        model_spec spec;
+        model_test_run(&c, HP_FULL_JITTER, 0, &spec, &sim, &md);
+        if ((md.op != NULL) != (k > 0))
+            fail_msg("case %zu: the operations' flags are %s", k, md.op ? "kept" : "missing");
+        if (k == 1)
+            assert_true(md.m.effects >= md.m.successes && md.m.successes > 0);
+        model_free(&md);
+        sim_free(&sim);
+    }
+}
+
 /* A server event whose answer a client computes ahead may open buckets
  * far ahead (a retry refused by an outage later on), and so move the
  * series to a larger array while the server still holds its bucket:
@@ -1546,6 +1579,7 @@ int main(void)
         cmocka_unit_test(ahead_is_event_by_event),
         cmocka_unit_test(ahead_one_event_per_refused_attempt),
         cmocka_unit_test(ahead_two_events_per_occ_try),
+        cmocka_unit_test(op_flags_only_where_read),
         cmocka_unit_test(ahead_series_grows_during_a_server_event),
         cmocka_unit_test(drop_expired_by_hand),
         cmocka_unit_test(drop_expired_hedges_by_hand),

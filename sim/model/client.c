@@ -230,7 +230,8 @@ static void finish(model *md, uint32_t id, hp_decision d)
         ts_bucket *b = client_bucket(md);
         if (b)
             b->goodput++;
-        md->op[op] |= OP_CLIENT_OK;
+        if (md->op) /* read only for a write (lost_operations) */
+            md->op[op] |= OP_CLIENT_OK;
     } else {
         m->failures++;
         c->flags |= CL_TASK_FAILED;
@@ -466,7 +467,7 @@ STEP void decide_in(model *md, uint32_t id, uint32_t k, const layer_result *r, c
             /* the model calls the tool again although it succeeded */
             model_client_m(md, id)->repeats++;
             uint64_t op = op_of(md, id);
-            if (L->dedup_window_s > 0 && (md->op[op] & OP_EFFECT) && now - md->effect_at[op] <= L->dedup_window_s) {
+            if (L->dedup_window_s > 0 && md->op && (md->op[op] & OP_EFFECT) && now - md->effect_at[op] <= L->dedup_window_s) {
                 model_client_m(md, id)->intercepted++;
             } else {
                 c->flags |= CL_REPEATING;
@@ -628,13 +629,15 @@ void client_start(sim_t *sim, const eq_event *ev, void *ctx)
     if (md->op_tool)
         md->op_tool[op] = (uint8_t)t;
     hp_side_effect e = md->spec->ntools ? md->spec->tools[t].effect : md->spec->side_effect;
-    md->op[op] = e == HP_EFFECT_READ ? 0 : e == HP_EFFECT_DESTRUCTIVE ? OP_WRITE | OP_DESTRUCTIVE : OP_WRITE;
-    if (md->spec->ntools ? md->spec->tools[t].sheddable : md->spec->sheddable)
-        md->op[op] |= OP_SHEDDABLE;
     double now = sim_now(sim);
-    if (md->window && now >= md->spec->window_from_s && now < md->spec->window_to_s) {
-        md->op[op] |= OP_COUNTED;
-        md->w_open++;
+    if (md->op) { /* the flags, where one is read (spec_keeps_op_flags) */
+        md->op[op] = e == HP_EFFECT_READ ? 0 : e == HP_EFFECT_DESTRUCTIVE ? OP_WRITE | OP_DESTRUCTIVE : OP_WRITE;
+        if (md->spec->ntools ? md->spec->tools[t].sheddable : md->spec->sheddable)
+            md->op[op] |= OP_SHEDDABLE;
+        if (md->window && now >= md->spec->window_from_s && now < md->spec->window_to_s) {
+            md->op[op] |= OP_COUNTED;
+            md->w_open++;
+        }
     }
     if (model_op_tm(md, op, t))
         md->tm[t].requests++;
