@@ -35,8 +35,9 @@ unsigned long rng_stream_seed(uint64_t replication_seed, rng_purpose p)
  * released by gsl_rng_free) without the seeding with GSL's default seed
  * that it does and rng_init would undo at once: for MT19937, a pass over
  * its 624 words, about 5,600 instructions a stream, five streams a run
- * (2% of the AWS OCC sweep's instructions, 9,500 runs).  malloc, not
- * calloc: gsl_rng_set writes the whole state.  NULL when out of memory
+ * (with the cleared state, about 1% of the AWS OCC sweep's instructions,
+ * 9,500 runs).  malloc, not calloc: gsl_rng_set writes the whole
+ * state.  NULL when out of memory
  * (malloc directly, as gsl_rng_alloc: the allocation hook cannot see
  * it). */
 static gsl_rng *rng_new(const gsl_rng_type *t)

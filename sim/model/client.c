@@ -29,9 +29,9 @@
  * Computing ahead (md->ahead, set by model_init when no client step reads
  * or writes anything shared: one layer, no [limits] mechanism, no
  * adaptive send rate, no hedging, no connection pool, no send or reply
- * cost, no window: spec_computes_ahead; the occ server's reads and writes
- * as occ.c says).  Then a client's
- * steps between two server events are computed when the server answers,
+ * cost, no window: spec_computes_ahead; the occ server's reads and
+ * writes as occ.c says).  Then a client's steps between two server
+ * events are computed when the server answers,
  * at the times they would happen: the reply one network hop later, the
  * policy's decision, the backoff, the next attempt sent (its arrival
  * scheduled) or the request finished.  Nothing else can touch the client
@@ -467,7 +467,8 @@ STEP void decide_in(model *md, uint32_t id, uint32_t k, const layer_result *r, c
             /* the model calls the tool again although it succeeded */
             model_client_m(md, id)->repeats++;
             uint64_t op = op_of(md, id);
-            if (L->dedup_window_s > 0 && md->op && (md->op[op] & OP_EFFECT) && now - md->effect_at[op] <= L->dedup_window_s) {
+            if (L->dedup_window_s > 0 && md->op && (md->op[op] & OP_EFFECT) &&
+                now - md->effect_at[op] <= L->dedup_window_s) {
                 model_client_m(md, id)->intercepted++;
             } else {
                 c->flags |= CL_REPEATING;
