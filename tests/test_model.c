@@ -1370,6 +1370,12 @@ static void ahead_is_event_by_event(void **state)
         /* the deadline an attempt carries: the third waits past it and is skipped */
         {"clients.count=3", "server.drop_expired=true", "retry.attempt_timeout_s=0.25",
          "server.service_time_s=constant(0.2)"},
+        /* the occ server: reads and writes at one instant (ties in order),
+         * three requests each (think time, starts computed ahead) */
+        {"server.kind=occ", "clients.count=5", "retry.max_attempts=0", "clients.requests_per_client=3"},
+        /* ... and a budget that ends attempts by their timer (late writes'
+         * replies, writes after the timeout still bumping the version) */
+        {"server.kind=occ", "clients.count=6", "retry.max_attempts=0", "retry.budget_s=0.16"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         scn_config c;
@@ -1425,6 +1431,69 @@ static void ahead_one_event_per_refused_attempt(void **state)
     assert_int_equal(e.m.events, 2000 + 4 * e.m.refused - 2000); /* the first send is the start */
     ts_free(&a.ts);
     ts_free(&e.ts);
+}
+
+/* Computed ahead, an occ try is two events (the read's arrival and the
+ * write's, where the row's version is read and written), against five
+ * event by event (the read's arrival and reply, the write's arrival and
+ * reply, the send after the backoff); a request's start is one (and sends
+ * the first try). */
+static void ahead_two_events_per_occ_try(void **state)
+{
+    (void)state;
+    scn_config c;
+    scn_defaults(&c);
+    set(&c, "server.kind=occ");
+    set(&c, "clients.count=50");
+    set(&c, "network.delay_s=abs_normal(0.010, 0.002)");
+    set(&c, "retry.base_s=0.005");
+    set(&c, "retry.cap_s=2");
+    set(&c, "retry.max_attempts=0");
+    set(&c, "retry.exponent_offset=1");
+    for (int s = 0; s < 2; s++) {
+        hp_strategy st = s ? HP_FULL_JITTER : HP_IMMEDIATE;
+        result a = run_mode(&c, st, 0, false), e = run_mode(&c, st, 0, true);
+        assert_int_equal(a.m.successes, 50);
+        assert_true(a.m.calls > 100);
+        assert_int_equal(a.m.events, 50 + 2 * a.m.calls);
+        assert_int_equal(e.m.events, 50 + 4 * e.m.calls + e.m.retries);
+        assert_int_equal(e.m.retries, e.m.calls - 50);
+        ts_free(&a.ts);
+        ts_free(&e.ts);
+    }
+}
+
+/* A byte of flags per logical operation only where one is read
+ * (spec_keeps_op_flags): none for reads alone (a byte a client fewer at
+ * the peak of a large run), one with writes, a window or shedding; and
+ * the counts that read them are the same either way (a write's effects
+ * and lost operations). */
+static void op_flags_only_where_read(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {NULL, NULL},
+        {"clients.side_effect=irreversible", NULL},
+        {"run.window_s=0:3", NULL},
+        {"server.shed_sheddable_above=0.5", "clients.priority=sheddable"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        scn_config c;
+        herd(&c);
+        set(&c, "clients.count=300");
+        for (int i = 0; i < 2 && cases[k][i]; i++)
+            set(&c, cases[k][i]);
+        sim_t sim;
+        model md;
+        model_spec spec;
+        model_test_run(&c, HP_FULL_JITTER, 0, &spec, &sim, &md);
+        if ((md.op != NULL) != (k > 0))
+            fail_msg("case %zu: the operations' flags are %s", k, md.op ? "kept" : "missing");
+        if (k == 1)
+            assert_true(md.m.effects >= md.m.successes && md.m.successes > 0);
+        model_free(&md);
+        sim_free(&sim);
+    }
 }
 
 /* A server event whose answer a client computes ahead may open buckets
@@ -1509,6 +1578,8 @@ int main(void)
         cmocka_unit_test(metric_lists_agree),
         cmocka_unit_test(ahead_is_event_by_event),
         cmocka_unit_test(ahead_one_event_per_refused_attempt),
+        cmocka_unit_test(ahead_two_events_per_occ_try),
+        cmocka_unit_test(op_flags_only_where_read),
         cmocka_unit_test(ahead_series_grows_during_a_server_event),
         cmocka_unit_test(drop_expired_by_hand),
         cmocka_unit_test(drop_expired_hedges_by_hand),

@@ -29,8 +29,9 @@
  * Computing ahead (md->ahead, set by model_init when no client step reads
  * or writes anything shared: one layer, no [limits] mechanism, no
  * adaptive send rate, no hedging, no connection pool, no send or reply
- * cost, no window, a queue server: spec_computes_ahead).  Then a client's
- * steps between two server events are computed when the server answers,
+ * cost, no window: spec_computes_ahead; the occ server's reads and
+ * writes as occ.c says).  Then a client's steps between two server
+ * events are computed when the server answers,
  * at the times they would happen: the reply one network hop later, the
  * policy's decision, the backoff, the next attempt sent (its arrival
  * scheduled) or the request finished.  Nothing else can touch the client
@@ -229,7 +230,8 @@ static void finish(model *md, uint32_t id, hp_decision d)
         ts_bucket *b = client_bucket(md);
         if (b)
             b->goodput++;
-        md->op[op] |= OP_CLIENT_OK;
+        if (md->op) /* read only for a write (lost_operations) */
+            md->op[op] |= OP_CLIENT_OK;
     } else {
         m->failures++;
         c->flags |= CL_TASK_FAILED;
@@ -465,7 +467,8 @@ STEP void decide_in(model *md, uint32_t id, uint32_t k, const layer_result *r, c
             /* the model calls the tool again although it succeeded */
             model_client_m(md, id)->repeats++;
             uint64_t op = op_of(md, id);
-            if (L->dedup_window_s > 0 && (md->op[op] & OP_EFFECT) && now - md->effect_at[op] <= L->dedup_window_s) {
+            if (L->dedup_window_s > 0 && md->op && (md->op[op] & OP_EFFECT) &&
+                now - md->effect_at[op] <= L->dedup_window_s) {
                 model_client_m(md, id)->intercepted++;
             } else {
                 c->flags |= CL_REPEATING;
@@ -627,13 +630,15 @@ void client_start(sim_t *sim, const eq_event *ev, void *ctx)
     if (md->op_tool)
         md->op_tool[op] = (uint8_t)t;
     hp_side_effect e = md->spec->ntools ? md->spec->tools[t].effect : md->spec->side_effect;
-    md->op[op] = e == HP_EFFECT_READ ? 0 : e == HP_EFFECT_DESTRUCTIVE ? OP_WRITE | OP_DESTRUCTIVE : OP_WRITE;
-    if (md->spec->ntools ? md->spec->tools[t].sheddable : md->spec->sheddable)
-        md->op[op] |= OP_SHEDDABLE;
     double now = sim_now(sim);
-    if (md->window && now >= md->spec->window_from_s && now < md->spec->window_to_s) {
-        md->op[op] |= OP_COUNTED;
-        md->w_open++;
+    if (md->op) { /* the flags, where one is read (spec_keeps_op_flags) */
+        md->op[op] = e == HP_EFFECT_READ ? 0 : e == HP_EFFECT_DESTRUCTIVE ? OP_WRITE | OP_DESTRUCTIVE : OP_WRITE;
+        if (md->spec->ntools ? md->spec->tools[t].sheddable : md->spec->sheddable)
+            md->op[op] |= OP_SHEDDABLE;
+        if (md->window && now >= md->spec->window_from_s && now < md->spec->window_to_s) {
+            md->op[op] |= OP_COUNTED;
+            md->w_open++;
+        }
     }
     if (model_op_tm(md, op, t))
         md->tm[t].requests++;
@@ -793,8 +798,12 @@ void client_answer(model *md, uint32_t id, uint32_t tag, int out, float aux)
  * beyond the answer, and finds the attempt over.) */
 void client_arrive(sim_t *sim, const eq_event *ev, void *ctx)
 {
-    model *md = ctx;
     server_arrive(sim, ev, ctx);
-    if (md->clients[ev->obj].tag == ev->tag)
-        arm_timer(md, ev->obj);
+    client_held(ctx, ev->obj, ev->tag);
+}
+
+void client_held(model *md, uint32_t id, uint32_t tag)
+{
+    if (md->clients[id].tag == tag)
+        arm_timer(md, id);
 }

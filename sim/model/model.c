@@ -314,14 +314,14 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
         md->hist = lh_new();
     if (!md->latency && !md->hist)
         return -1;
-    md->op = herd_calloc(total, sizeof *md->op);
+    /* the operations' flags, where one is read (spec_keeps_op_flags; else NULL) */
+    if (spec_keeps_op_flags(spec) && !(md->op = herd_calloc(total, sizeof *md->op)))
+        return -1;
     for (uint32_t l = 0; l < spec->nlayers; l++)
         if (spec->layers[l].dedup_window_s > 0 && !md->effect_at &&
             !(md->effect_at = herd_calloc(total, sizeof *md->effect_at)))
             return -1;
     if (spec->keys == SPEC_KEYS_CONTENT_HASH && !(md->content = herd_malloc_array(total, sizeof *md->content)))
-        return -1;
-    if (!md->op)
         return -1;
     if (spec->ntools > 1 && !(md->op_tool = herd_calloc(total, sizeof *md->op_tool)))
         return -1;
@@ -367,7 +367,7 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
     if (spec->start == SPEC_START_BURST) {
         md->start_lane = sim_source(sim, spec->clients, burst_start, md);
     } else if (spec->start == SPEC_START_POISSON || spec->start == SPEC_START_TRACE) {
-        /* gsl_rng_clone uses malloc directly (as gsl_rng_alloc in rng.c):
+        /* gsl_rng_clone uses malloc directly (as rng_new in rng.c):
          * the hook cannot see it, but a NULL return is still handled */
         if (!(md->start_rng = gsl_rng_clone(r)))
             return -1;
@@ -423,7 +423,7 @@ int model_run(model *md)
     m->utilization = end > from ? md->busy_area / ((double)md->spec->workers * (end - from)) : NAN;
     /* operations the client saw succeed that never executed: suppressed
      * by a colliding key */
-    if (md->spec->kind == SPEC_SERVER_QUEUE) {
+    if (md->spec->kind == SPEC_SERVER_QUEUE && md->op) { /* none without writes */
         uint64_t total = (uint64_t)md->spec->clients * md->spec->requests_per_client;
         for (uint64_t i = 0; i < total; i++)
             if ((md->op[i] & (OP_WRITE | OP_EFFECT | OP_CLIENT_OK)) == (OP_WRITE | OP_CLIENT_OK)) {

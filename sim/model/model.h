@@ -314,6 +314,11 @@ static inline ts_bucket *model_bucket_ahead(model *md, double t)
  * attempt `tag` of client id, one network hop away (client.c). */
 void client_answer(model *md, uint32_t id, uint32_t tag, int outcome, float aux);
 
+/* ahead: the server holds attempt `tag` of client id without answering it
+ * now (queued, in service, swallowed; occ: a read, answered at its
+ * write): if the attempt is still open, its timer is set (client.c). */
+void client_held(model *md, uint32_t id, uint32_t tag);
+
 /* Internal: the server side (server.c) and client side (client.c). */
 void server_arrive(sim_t *sim, const eq_event *ev, void *ctx);
 void server_done(sim_t *sim, const eq_event *ev, void *ctx);

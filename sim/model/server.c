@@ -98,7 +98,7 @@ static void busy_tick(model *md)
  * apply (a read, no keys, or per-attempt keys). */
 static int64_t store_key(const model *md, uint64_t op)
 {
-    if (!(md->op[op] & OP_WRITE))
+    if (!md->op || !(md->op[op] & OP_WRITE)) /* no flags: no writes (spec_keeps_op_flags) */
         return -1;
     switch (md->spec->keys) {
     case SPEC_KEYS_LOGICAL_OP:
@@ -361,7 +361,7 @@ static void complete(model *md, const eq_event *ev)
     int outcome = 200;
     if (what == SERVE_CONFLICT) {
         outcome = 409;
-    } else if (what == SERVE_EXECUTE && (md->op[op] & OP_WRITE)) {
+    } else if (what == SERVE_EXECUTE && md->op && (md->op[op] & OP_WRITE)) {
         if (md->effect_at)
             md->effect_at[op] = (float)sim_now(md->sim);
         tool_metrics sink = {0}, *tm = model_op_tm(md, op, md->op_tool ? md->op_tool[op] : 0);

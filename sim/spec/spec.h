@@ -215,6 +215,27 @@ static inline bool spec_guard_shares_state(const model_spec *s)
  * logical requests started in [window_from_s, window_to_s). */
 static inline bool spec_has_window(const model_spec *s) { return s->window_to_s > s->window_from_s; }
 
+/* True if some logical operation of spec can have a side effect (a
+ * write or a delete: side_effect, or a [tool]'s). */
+static inline bool spec_has_writes(const model_spec *s)
+{
+    if (!s->ntools)
+        return s->side_effect != HP_EFFECT_READ;
+    for (uint32_t t = 0; t < s->ntools; t++)
+        if (s->tools[t].effect != HP_EFFECT_READ)
+            return true;
+    return false;
+}
+
+/* True if the model keeps a byte of flags per logical operation (model.h,
+ * OP_*): where one is ever read, for a write's effect and key, a
+ * [run] window or priority shedding.  Else it keeps none (a byte a client
+ * fewer at the peak of a large run). */
+static inline bool spec_keeps_op_flags(const model_spec *s)
+{
+    return spec_has_writes(s) || spec_has_window(s) || s->shed_sheddable_above > 0;
+}
+
 /* The outage in force at time t, or NULL: the first of s->outages[from..]
  * not over by t, if it has begun (the outages are sorted by start and
  * disjoint: scn_compile, scn_check).  from: an index below which every
@@ -235,14 +256,14 @@ static inline bool spec_outage_refuses(const spec_outage *o)
 }
 
 /* True if the model computes a client's steps between two server events
- * ahead of the clock (sim/model/client.c): where none of them reads or
- * writes anything another client or the server shares (a queue server,
- * one layer, no state shared through the guard, no connection pool, no
- * send or reply cost: the host's sender, no window: a late reply counts
- * where its client's request then stands), unless event_by_event. */
+ * ahead of the clock (sim/model/client.c, occ.c): where none of them reads
+ * or writes anything another client or the server shares (one layer, no
+ * state shared through the guard, no connection pool, no send or reply
+ * cost: the host's sender, no window: a late reply counts where its
+ * client's request then stands), unless event_by_event. */
 static inline bool spec_computes_ahead(const model_spec *s)
 {
-    return s->kind == SPEC_SERVER_QUEUE && !s->nlayers && !spec_guard_shares_state(s) && !s->connections_per_host &&
+    return !s->nlayers && !spec_guard_shares_state(s) && !s->connections_per_host &&
            !(s->send_cost_s > 0) && !(s->reply_cost_s > 0) && !spec_has_window(s) && !s->event_by_event;
 }
 
