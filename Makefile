@@ -37,7 +37,7 @@ LTO_LINK   ?= -flto=auto
 # call fewer per draw.
 ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -DHAVE_INLINE $(WARN) $(CFLAGS) -MMD -MP
 REAL_LIBS := -lmicrohttpd -lcurl
-LDLIBS   := -linih -lgsl -lgslcblas -lm -lpthread $(REAL_LIBS)
+LDLIBS   := -linih -lgsl -lgslcblas -lm -lpthread -ldl $(REAL_LIBS)
 
 DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev valgrind \
             clang libclang-rt-14-dev libopenmpi-dev openmpi-bin pkgconf groff-base man-db \
@@ -45,7 +45,7 @@ DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev 
 FUZZ_SECONDS ?= 600
 
 POLICY_SRC := sim/policy/backoff.c sim/policy/call.c sim/policy/classify.c sim/policy/presets.c sim/policy/adaptive.c sim/policy/retry_after.c sim/policy/limit.c sim/policy/breaker.c sim/policy/throttle.c sim/policy/hedge.c
-SIM_SRC    := sim/base/alloc.c sim/base/text.c sim/base/csvread.c sim/base/fileio.c \
+SIM_SRC    := sim/plugin/loader.c sim/base/alloc.c sim/base/text.c sim/base/csvread.c sim/base/fileio.c \
               sim/engine/equeue.c sim/engine/chunk.c sim/engine/ladder.c \
               sim/engine/rng.c sim/engine/sim.c \
               sim/spec/dist.c sim/spec/table.c sim/spec/metrics.c sim/spec/memory.c \
@@ -144,6 +144,22 @@ $(BUILD)/herd-nocheck: $(CLI_OBJ) $(BUILD)/nocheck/scenario.o $(BUILD)/libherdsi
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libherdsim.a $(BUILD)/libherdpolicy.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isim/policy -o $@ $(filter %.c %.a,$^) -lcmocka $(LDLIBS)
+
+# Retry plugins (herdpolicy/plugin.h) of the tests: builtin calls the
+# library's own functions (its position-independent objects linked in),
+# fulljitter is written from the formula alone, bad_* are refused.
+TEST_PLUGINS := builtin fulljitter bad_rand bad_clock bad_version bad_short bad_nan bad_global
+TEST_PLUGIN_SO := $(TEST_PLUGINS:%=$(BUILD)/plugins/%.so)
+PLUGIN_CFLAGS = $(ALL_CFLAGS) -fPIC -shared -Isim/policy
+$(BUILD)/plugins/builtin.so: tests/plugins/builtin.c $(POLICY_PIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(PLUGIN_CFLAGS) -o $@ $< $(POLICY_PIC) -lm
+$(BUILD)/plugins/fulljitter.so: tests/plugins/fulljitter.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PLUGIN_CFLAGS) -o $@ $< -lm
+$(BUILD)/plugins/bad_%.so: tests/plugins/bad.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PLUGIN_CFLAGS) -DBAD_$$(echo $* | tr a-z A-Z) -o $@ $< -lm
 
 # Installs the Debian packages that are missing (needs root and apt-get);
 # does nothing when all are present.

@@ -5,6 +5,8 @@
 #define _GNU_SOURCE
 #include "experiment.h"
 
+#include "../plugin/loader.h"
+
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -33,7 +35,7 @@ typedef struct pool {
     atomic_int failed;      /* a job failed: 1 out of memory, 2 its timeseries outgrew its budget */
     atomic_size_t failed_job;
     int queue;              /* sim_queue_kind */
-    char why[160];          /* the failed job's reason (set by the first to fail) */
+    char why[256];          /* the failed job's reason (set by the first to fail) */
 } pool;
 
 /* Simulates job j of plan into *out (its seed into *seed): 0, or 1 out of
@@ -56,7 +58,9 @@ static int simulate(const exp_plan *plan, size_t j, int queue, int keep_ts, mode
                            keep_ts && (pt->timeseries == SCN_TS_ALL || (pt->timeseries == SCN_TS_FIRST && rep == 0)));
     } else {
         rc = md.ts.over ? 2 : 1;
-        if (md.trace_over)
+        if (md.plug_why[0])
+            snprintf(why, whylen, "%s", md.plug_why);
+        else if (md.trace_over)
             snprintf(why, whylen,
                      "the trace drew %llu arrivals, more than the room of %u the plan made (ten standard deviations "
                      "above the mean)",
@@ -74,7 +78,7 @@ static int simulate(const exp_plan *plan, size_t j, int queue, int keep_ts, mode
 
 static void run_job(pool *p, size_t j)
 {
-    char why[160];
+    char why[256];
     int rc = simulate(p->plan, j, p->queue, 1, &p->results[j], &p->seeds[j], why, sizeof why);
     if (rc && !atomic_exchange(&p->failed, rc)) {
         atomic_store(&p->failed_job, j);
@@ -236,6 +240,10 @@ static int run_threads(const exp_plan *plan, int jobs)
         n = (int)fit;
     if ((size_t)n > plan->njobs)
         n = (int)plan->njobs;
+    /* a plugin that is not reentrant (the Python adapter: one interpreter
+     * lock) runs one job at a time; shards run as processes in parallel */
+    if (hpl_any_not_reentrant())
+        n = 1;
     return n < 1 ? 1 : n;
 }
 
@@ -559,7 +567,7 @@ typedef struct batch {
     atomic_size_t next, done;
     atomic_int failed, finished;
     atomic_size_t failed_job;
-    char why[160];
+    char why[256];
 } batch;
 
 static void *batch_worker(void *arg)
@@ -569,7 +577,7 @@ static void *batch_worker(void *arg)
         size_t i = atomic_fetch_add(&b->next, 1);
         if (i >= b->n || atomic_load(&b->failed))
             return NULL;
-        char why[160];
+        char why[256];
         int rc = simulate(b->refs[i].plan, b->refs[i].job, b->queue, 0, &b->out[i], &b->seeds[i], why, sizeof why);
         if (rc && !atomic_exchange(&b->failed, rc)) {
             atomic_store(&b->failed_job, i);
@@ -590,6 +598,8 @@ int exp_run_batch(const exp_job_ref *refs, size_t n, int jobs, int queue, model_
     atomic_init(&b.failed_job, 0);
     memset(out, 0, n * sizeof *out);
     int nthreads = jobs < 1 ? 1 : jobs > 64 ? 64 : jobs;
+    if (hpl_any_not_reentrant()) /* see run_threads */
+        nthreads = 1;
     if ((size_t)nthreads > n)
         nthreads = n ? (int)n : 1;
     pthread_t tid[64];

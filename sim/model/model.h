@@ -21,6 +21,7 @@
 
 #include "../engine/sim.h"
 #include "../policy/herdpolicy.h"
+#include "../policy/herdpolicy/plugin.h"
 #include "../spec/memory.h"
 #include "../spec/spec.h"
 #include "discipline.h"
@@ -186,6 +187,18 @@ typedef struct model {
                          * in-flight level is set); those after were opened by a client ahead */
     bool bare_call;     /* one layer, and none of prev_sleep, deadline, retry_cost, sent_at:
                          * client.c rebuilds the call from the client record alone */
+    /* retry plugins (herdpolicy/plugin.h, sim/plugin/loader.h), per tool:
+     * the descriptor (NULL: the built-in policy) and its configuration;
+     * each client's blocks at plug_client + id * plug_client_stride +
+     * plug_client_off[tool] and plug_call + id * plug_call_stride */
+    const hp_plugin *plug[SPEC_MAX_TOOLS];
+    const void *plug_config[SPEC_MAX_TOOLS];
+    size_t plug_client_off[SPEC_MAX_TOOLS];
+    size_t plug_client_stride, plug_call_stride;
+    unsigned char *plug_client, *plug_call;
+    bool any_plugin;
+    uint32_t plug_nu;   /* the most uniforms a plugin reads per decision */
+    char plug_why[200]; /* a value a plugin returned that herd refused: the run stops */
     double tool_cum[SPEC_MAX_TOOLS]; /* cumulative tool probabilities */
     uint32_t ntools;
     sim_t *sim;
@@ -353,6 +366,25 @@ static inline ts_bucket *model_bucket_at(model *md, double t)
  * 0 or -1 on allocation failure.  instance_free releases the arrays. */
 int instance_init(model *md);
 void instance_free(model *md);
+
+/* Tool t's plugin for client id's call as the client API takes it (the
+ * client's blocks), into *u; NULL when the tool has none. */
+static inline hp_plugin_use *model_plugin_use(model *md, uint32_t id, hp_plugin_use *u)
+{
+    uint32_t t = md->clients[id].tool;
+    if (!md->plug[t])
+        return NULL;
+    *u = (hp_plugin_use){.plugin = md->plug[t], .config = md->plug_config[t], .tool = t,
+                         .client = md->plug_client ? md->plug_client + id * md->plug_client_stride +
+                                                         md->plug_client_off[t] : NULL,
+                         .call = md->plug_call ? md->plug_call + id * md->plug_call_stride : NULL};
+    return u;
+}
+
+/* A plugin returned a value herd refuses (u->error): the message, with
+ * the plugin's name, the client and the time, into md->plug_why, and the
+ * simulation stops (model_run fails). */
+void model_plugin_failed(model *md, uint32_t id, const hp_plugin_use *u);
 
 /* Makes md->guard hold instance i's state (storing the current one's). */
 void instance_switch(model *md, uint32_t i);
