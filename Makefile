@@ -59,7 +59,7 @@ SIM_SRC    := sim/plugin/loader.c sim/base/alloc.c sim/base/text.c sim/base/csvr
               sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c sim/experiment/rare.c \
               sim/tune/paired.c sim/tune/space.c sim/tune/race.c sim/tune/recommend.c \
               sim/real/common.c sim/real/serve.c sim/real/backend.c sim/real/drive.c sim/real/session.c
-CLI_SRC    := sim/cli/main.c sim/cli/common.c sim/cli/rare_cmd.c sim/cli/real_cmd.c sim/cli/report_cmd.c sim/cli/tune_cmd.c
+CLI_SRC    := sim/cli/main.c sim/cli/common.c sim/cli/plugin_cmd.c sim/cli/rare_cmd.c sim/cli/real_cmd.c sim/cli/report_cmd.c sim/cli/tune_cmd.c
 TESTS      := test_fileio test_html test_policy test_zero test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model test_recovery test_tune test_discipline test_host test_limiter
 
 POLICY_OBJ := $(POLICY_SRC:%.c=$(BUILD)/%.o)
@@ -161,6 +161,10 @@ $(BUILD)/plugins/bad_%.so: tests/plugins/bad.c
 	@mkdir -p $(dir $@)
 	$(CC) $(PLUGIN_CFLAGS) -DBAD_$$(echo $* | tr a-z A-Z) -o $@ $< -lm
 
+$(BUILD)/tests/plugin_grid: tests/plugin_grid.c $(BUILD)/libherdpolicy.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Isim/policy -o $@ $< $(BUILD)/libherdpolicy.a -ldl -lm
+
 # Installs the Debian packages that are missing (needs root and apt-get);
 # does nothing when all are present.
 deps:
@@ -197,7 +201,8 @@ unit-test: $(TEST_BIN) $(BUILD)/tests/validate
 validate: $(BUILD)/tests/validate
 	$(BUILD)/tests/validate
 
-CLI_TEST_BUILDS = $(BUILD)/$(SO_REAL) $(BUILD)/tests/plainhttp $(BUILD)/herd-nocheck $(BUILD)/perf_ref $(BUILD)/perf_agree
+CLI_TEST_BUILDS = $(BUILD)/$(SO_REAL) $(BUILD)/tests/plainhttp $(BUILD)/herd-nocheck $(BUILD)/perf_ref $(BUILD)/perf_agree \
+                  $(TEST_PLUGIN_SO) $(BUILD)/tests/plugin_grid
 cli-test: herd $(CLI_TEST_BUILDS)
 	@sh tests/cli.sh ./herd
 	@sh tests/docs.sh ./herd
@@ -211,6 +216,7 @@ cli-test: herd $(CLI_TEST_BUILDS)
 	@sh tests/bad.sh ./herd
 	@sh tests/noop.sh ./herd '' $(BUILD)/herd-nocheck
 	@sh tests/zero.sh ./herd
+	@sh tests/plugin.sh ./herd
 	@sh tests/layers.sh
 	@sh tests/rare.sh ./herd
 	@sh tests/tune.sh ./herd

@@ -264,6 +264,7 @@ static int set_plugin(pstate *ps, const char *section, const char *kind, const c
     }
     /* an earlier value of the key: a duplicate in the file, replaced by an override */
     char *at = pl->keys;
+    unsigned idx = 0;
     while (at && *at) {
         char *eol = strchr(at, '\n');
         if (!strncmp(at, k, kl) && at[kl] == '=') {
@@ -272,10 +273,18 @@ static int set_plugin(pstate *ps, const char *section, const char *kind, const c
                 return 0;
             }
             memmove(at, eol + 1, strlen(eol + 1) + 1);
+            for (unsigned j = idx; j + 1 < SCN_PLUGIN_KEYS; j++)
+                pl->key_origin[j] = pl->key_origin[j + 1];
             continue;
         }
         at = eol ? eol + 1 : NULL;
+        idx++;
     }
+    if (idx >= SCN_PLUGIN_KEYS) {
+        scn_ps_fail(ps, line, "[%s] %s: at most 32 plugin keys in one section", section, name, NULL);
+        return 0;
+    }
+    pl->key_origin[idx] = origin_code(ps, line);
     size_t used = strlen(pl->keys);
     if (used + kl + strlen(value) + 2 >= sizeof pl->keys) {
         scn_ps_fail(ps, line, "[%s] %s: the plugin keys of one section are longer than 767 characters", section, name,

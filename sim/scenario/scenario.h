@@ -80,11 +80,13 @@ typedef enum scn_ts_mode { SCN_TS_ALL = 0, SCN_TS_FIRST, SCN_TS_NONE } scn_ts_mo
  * of a [retry] or [tool NAME] section (sim/plugin/loader.h). */
 #define SCN_PLUGIN_SPEC_MAX 256
 #define SCN_PLUGIN_KEYS_MAX 768
+#define SCN_PLUGIN_KEYS 32
 typedef struct scn_plugin {
     char spec[SCN_PLUGIN_SPEC_MAX]; /* "": none */
     char keys[SCN_PLUGIN_KEYS_MAX]; /* "KEY=VALUE\n" lines, in the order written */
     int origin;                     /* of `plugin` (SCN_ORIGIN_*) */
     int keys_origin;                /* of the first plugin.KEY */
+    int key_origin[SCN_PLUGIN_KEYS]; /* of each plugin.KEY, in the order of keys */
 } scn_plugin;
 
 typedef struct scn_tool {

@@ -221,8 +221,24 @@ static int check_plugin(const scn_config *c, const scn_plugin *pl, const char *s
     }
     if (hpl_load(pl->spec, scn_data_dir(), pl->keys, e))
         return 0;
-    scn_origin_text(from, shown_at(!strncmp(e, "plugin.", 7) && pl->keys_origin ? pl->keys_origin : pl->origin), o,
-                    sizeof o);
+    int at = pl->origin; /* a message about plugin.KEY blames that key */
+    const char *kname = strstr(e, "plugin.");
+    if (kname) {
+        kname += 7;
+        size_t kl = strcspn(kname, ": ");
+        unsigned i = 0;
+        for (const char *l = pl->keys; *l && i < SCN_PLUGIN_KEYS; i++) {
+            if (!strncmp(l, kname, kl) && l[kl] == '=') {
+                at = pl->key_origin[i];
+                break;
+            }
+            const char *eol = strchr(l, '\n');
+            if (!eol)
+                break;
+            l = eol + 1;
+        }
+    }
+    scn_origin_text(from, shown_at(at), o, sizeof o);
     snprintf(err, SCN_ERR_MAX, "%s: [%s] plugin = %s: %s", o, section, pl->spec, e);
     return -1;
 }
