@@ -41,7 +41,8 @@ LDLIBS   := -linih -lgsl -lgslcblas -lm -lpthread -ldl $(REAL_LIBS)
 
 DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev valgrind \
             clang libclang-rt-14-dev libopenmpi-dev openmpi-bin pkgconf groff-base man-db \
-            libmicrohttpd-dev libcurl4-openssl-dev chromium tmux
+            libmicrohttpd-dev libcurl4-openssl-dev chromium tmux \
+            python3-cffi python3-dev python3-tenacity python3-urllib3
 FUZZ_SECONDS ?= 600
 
 POLICY_SRC := sim/policy/backoff.c sim/policy/call.c sim/policy/classify.c sim/policy/presets.c sim/policy/adaptive.c sim/policy/retry_after.c sim/policy/limit.c sim/policy/breaker.c sim/policy/throttle.c sim/policy/hedge.c
@@ -71,10 +72,22 @@ SIM_OBJ    := $(SIM_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN   := $(TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: mpi all deps run test unit-test cli-test asan-test bench reproduce validate update-golden fuzz fuzz-seeds install uninstall install-test clean readme-keys \
+PHONY_PY := python-plugin
+.PHONY: $(PHONY_PY) mpi all deps run test unit-test cli-test asan-test bench reproduce validate update-golden fuzz fuzz-seeds install uninstall install-test clean readme-keys \
         figures figures-list workshop realcheck stress tune-check tune-coverage
 
-all: herd $(BUILD)/libherdpolicy.a $(BUILD)/$(SO_REAL)
+all: herd $(BUILD)/libherdpolicy.a $(BUILD)/$(SO_REAL) $(BUILD)/herd-python.so
+
+# herd's Python adapter (doc/plugins.md): a retry plugin built with Debian's
+# python3-cffi in embedding mode, which links libpython; herd itself never
+# does (it loads the adapter only for plugin = python:MODULE:OBJECT).
+# Debian's interpreter on purpose: the one a fresh Debian 12 machine has.
+PY3 ?= /usr/bin/python3
+PY_ADAPTER_SRC := sim/plugin/python/build.py sim/plugin/python/adapter.c sim/plugin/python/runtime.py \
+                  sim/plugin/python/herd_adapters.py sim/policy/herdpolicy/plugin.h sim/policy/herdpolicy.h
+python-plugin: $(BUILD)/herd-python.so
+$(BUILD)/herd-python.so: $(PY_ADAPTER_SRC)
+	$(PY3) sim/plugin/python/build.py $(BUILD)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -202,7 +215,7 @@ validate: $(BUILD)/tests/validate
 	$(BUILD)/tests/validate
 
 CLI_TEST_BUILDS = $(BUILD)/$(SO_REAL) $(BUILD)/tests/plainhttp $(BUILD)/herd-nocheck $(BUILD)/perf_ref $(BUILD)/perf_agree \
-                  $(TEST_PLUGIN_SO) $(BUILD)/tests/plugin_grid
+                  $(TEST_PLUGIN_SO) $(BUILD)/tests/plugin_grid $(BUILD)/herd-python.so
 cli-test: herd $(CLI_TEST_BUILDS)
 	@sh tests/cli.sh ./herd
 	@sh tests/docs.sh ./herd
@@ -217,6 +230,7 @@ cli-test: herd $(CLI_TEST_BUILDS)
 	@sh tests/noop.sh ./herd '' $(BUILD)/herd-nocheck
 	@sh tests/zero.sh ./herd
 	@sh tests/plugin.sh ./herd
+	@sh tests/python-plugin.sh ./herd
 	@sh tests/layers.sh
 	@sh tests/rare.sh ./herd
 	@sh tests/tune.sh ./herd
@@ -472,7 +486,8 @@ bench: deps
 # scenarios and the plot scripts.  make uninstall removes exactly these.
 INSTALL_SHARE := $(PREFIX)/share/herd
 INSTALL_FILES  = bin/herd libexec/herd/herd-real lib/libherdpolicy.a lib/$(SO_REAL) lib/$(SO_NAME) lib/libherdpolicy.so \
-                 include/herdpolicy.h include/herdpolicy/limits.h include/herdpolicy/client.h lib/pkgconfig/herdpolicy.pc share/man/man1/herd.1 share/man/man3/herdpolicy.3 \
+                 include/herdpolicy.h include/herdpolicy/limits.h include/herdpolicy/client.h include/herdpolicy/plugin.h \
+                 lib/herd/herd-python.so lib/herd/python/herd_adapters.py lib/pkgconfig/herdpolicy.pc share/man/man1/herd.1 share/man/man3/herdpolicy.3 \
                  share/man/man5/herd-scenario.5
 
 install: all
@@ -490,7 +505,12 @@ install: all
 	ln -sf $(SO_NAME) $(DESTDIR)$(PREFIX)/lib/libherdpolicy.so
 	install -m 644 sim/policy/herdpolicy.h $(DESTDIR)$(PREFIX)/include/herdpolicy.h
 	install -d $(DESTDIR)$(PREFIX)/include/herdpolicy
-	install -m 644 sim/policy/herdpolicy/limits.h sim/policy/herdpolicy/client.h $(DESTDIR)$(PREFIX)/include/herdpolicy/
+	install -m 644 sim/policy/herdpolicy/limits.h sim/policy/herdpolicy/client.h sim/policy/herdpolicy/plugin.h \
+	  $(DESTDIR)$(PREFIX)/include/herdpolicy/
+	@# the Python adapter and its shipped adapters (the installed herd finds them in ../lib/herd)
+	install -d $(DESTDIR)$(PREFIX)/lib/herd/python
+	install -m 755 $(BUILD)/herd-python.so $(DESTDIR)$(PREFIX)/lib/herd/herd-python.so
+	install -m 644 sim/plugin/python/herd_adapters.py $(DESTDIR)$(PREFIX)/lib/herd/python/herd_adapters.py
 	@# written for this PREFIX every time (a file target would keep an earlier install's prefix)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(HP_VERSION_NUM)|' sim/policy/herdpolicy.pc.in >$(BUILD)/herdpolicy.pc
 	install -m 644 $(BUILD)/herdpolicy.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/herdpolicy.pc
@@ -500,7 +520,7 @@ install: all
 	install -d $(DESTDIR)$(INSTALL_SHARE)/plots
 	install -m 644 plots/*.gp $(DESTDIR)$(INSTALL_SHARE)/plots/
 	@cd scenarios && find . -type d | while read -r d; do install -d "$(DESTDIR)$(INSTALL_SHARE)/scenarios/$$d"; done; \
-	 find . -type f \( -name '*.ini' -o -name '*.md' -o -name '*.csv' -o -name '*.sh' \) | while read -r f; do \
+	 find . -type f \( -name '*.ini' -o -name '*.md' -o -name '*.csv' -o -name '*.sh' -o -name '*.py' \) | while read -r f; do \
 	   install -m 644 "$$f" "$(DESTDIR)$(INSTALL_SHARE)/scenarios/$$f" || exit 1; done
 
 # make install into a temporary DESTDIR, build a program against it with
@@ -511,7 +531,8 @@ install-test: all
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALL_FILES))
 	rm -rf $(DESTDIR)$(INSTALL_SHARE)
-	-rmdir $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/herdpolicy $(DESTDIR)$(PREFIX)/libexec/herd 2>/dev/null
+	-rmdir $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/herdpolicy $(DESTDIR)$(PREFIX)/libexec/herd \
+	  $(DESTDIR)$(PREFIX)/lib/herd/python $(DESTDIR)$(PREFIX)/lib/herd 2>/dev/null
 
 clean:
 	rm -rf build build-asan herd herd-real herd-asan herd-mpi

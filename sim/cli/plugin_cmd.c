@@ -64,7 +64,8 @@ static const int outcomes[] = {200, 200, 503, HP_OUTCOME_TIMEOUT, 429, HP_OUTCOM
 static int one_call(workload *wl, const hp_policy *p, int c)
 {
     const hp_plugin *d = wl->in->desc;
-    hp_plugin_use use = {.plugin = d, .config = wl->in->config, .client = wl->client[c], .call = wl->call[c]};
+    hp_plugin_use use = {.plugin = d, .config = wl->in->config, .client = wl->client[c], .call = wl->call[c],
+                         .n_uniforms = wl->in->n_uniforms};
     hp_call call;
     hp_call_start_plugin(&call, p, &use, wl->now[c]);
     for (int guard = 0; guard < 1000; guard++) {
@@ -78,12 +79,12 @@ static int one_call(workload *wl, const hp_policy *p, int c)
             r.retry_after_s = 2;
         wl->now[c] += 0.05 + 0.01 * (double)(splitmix(&wl->rng[c]) % 10);
         double u[HP_PLUGIN_MAX_UNIFORMS] = {0};
-        for (uint32_t i = 0; i < (d->n_uniforms ? d->n_uniforms : 1); i++)
+        for (uint32_t i = 0; i < (use.n_uniforms ? use.n_uniforms : 1); i++)
             u[i] = uniform(&wl->rng[c]);
         hp_decision dec = hp_call_outcome_plugin(NULL, &call, p, &use, r, wl->now[c], u);
         if (use.error) {
-            snprintf(wl->why, sizeof wl->why, "client %d at t = %.9g s: %s (got %g)", c, wl->now[c], use.error,
-                     use.error_value);
+            snprintf(wl->why, sizeof wl->why, "client %d at t = %.9g s: %s (got %g)%s%s", c, wl->now[c], use.error,
+                     use.error_value, use.note ? ": " : "", use.note ? use.note : "");
             return -1;
         }
         wl->hash[c] = fnv(wl->hash[c], &dec.action, sizeof dec.action);
@@ -104,6 +105,8 @@ static int run(workload *wl, const hp_policy *p, uint64_t seed, int interleave)
 {
     const hp_plugin *d = wl->in->desc;
     for (int c = 0; c < NCLIENTS; c++) {
+        if (d->client_free)
+            d->client_free(wl->in->config, wl->client[c]);
         memset(wl->client[c], 0, d->client_size + 1);
         memset(wl->call[c], 0, d->call_size + 1);
         wl->rng[c] = seed * 1000003u + (uint64_t)c;
@@ -148,7 +151,7 @@ int cmd_plugin(int argc, char **argv)
     const hp_plugin *d = in->desc;
     printf("handshake: ok: %s %s, ABI version %u, %u uniform%s per decision, blocks of %u (configuration), %u "
            "(client), %u (call) bytes%s%s\n",
-           d->name, d->version, d->magic.abi_version, d->n_uniforms, d->n_uniforms == 1 ? "" : "s", d->config_size,
+           d->name, d->version, d->magic.abi_version, in->n_uniforms, in->n_uniforms == 1 ? "" : "s", d->config_size,
            d->client_size, d->call_size, d->flags & HP_PLUGIN_READS_POLICY ? ", reads herd's policy" : "",
            d->flags & HP_PLUGIN_NOT_REENTRANT ? ", not reentrant (its jobs run one at a time)" : "");
     if (strncmp(argv[3], "python:", 7))
@@ -215,6 +218,8 @@ refused:
     rc = 2;
 out:
     for (int c = 0; c < NCLIENTS; c++) {
+        if (d->client_free && wl.client[c])
+            d->client_free(in->config, wl.client[c]);
         herd_free(wl.client[c]);
         herd_free(wl.call[c]);
     }

@@ -35,7 +35,7 @@ typedef struct pool {
     atomic_int failed;      /* a job failed: 1 out of memory, 2 its timeseries outgrew its budget */
     atomic_size_t failed_job;
     int queue;              /* sim_queue_kind */
-    char why[256];          /* the failed job's reason (set by the first to fail) */
+    char why[512];          /* the failed job's reason (set by the first to fail) */
 } pool;
 
 /* Simulates job j of plan into *out (its seed into *seed): 0, or 1 out of
@@ -78,7 +78,7 @@ static int simulate(const exp_plan *plan, size_t j, int queue, int keep_ts, mode
 
 static void run_job(pool *p, size_t j)
 {
-    char why[256];
+    char why[512];
     int rc = simulate(p->plan, j, p->queue, 1, &p->results[j], &p->seeds[j], why, sizeof why);
     if (rc && !atomic_exchange(&p->failed, rc)) {
         atomic_store(&p->failed_job, j);
@@ -567,7 +567,7 @@ typedef struct batch {
     atomic_size_t next, done;
     atomic_int failed, finished;
     atomic_size_t failed_job;
-    char why[256];
+    char why[512];
 } batch;
 
 static void *batch_worker(void *arg)
@@ -577,7 +577,7 @@ static void *batch_worker(void *arg)
         size_t i = atomic_fetch_add(&b->next, 1);
         if (i >= b->n || atomic_load(&b->failed))
             return NULL;
-        char why[256];
+        char why[512];
         int rc = simulate(b->refs[i].plan, b->refs[i].job, b->queue, 0, &b->out[i], &b->seeds[i], why, sizeof why);
         if (rc && !atomic_exchange(&b->failed, rc)) {
             atomic_store(&b->failed_job, i);

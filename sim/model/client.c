@@ -528,7 +528,7 @@ STEP void decide_in(model *md, uint32_t id, uint32_t k, const layer_result *r, c
         hp_plugin_use pu, *use = md->any_plugin ? model_plugin_use(md, id, &pu) : NULL;
         if (use) { /* its uniforms: the one drawn above, then the rest */
             double uu[HP_PLUGIN_MAX_UNIFORMS] = {u};
-            for (uint32_t i = 1; i < use->plugin->n_uniforms; i++)
+            for (uint32_t i = 1; i < use->n_uniforms; i++)
                 uu[i] = sim_uniform(sim, RNG_BACKOFF);
             d = hp_call_outcome_plugin(guard, &call, p, use, res, now, uu);
             if (use->error)

@@ -244,8 +244,7 @@ static int plugins_init(model *md)
         size_t call = (in->desc->call_size + 15u) & ~(size_t)15;
         if (call > md->plug_call_stride)
             md->plug_call_stride = call;
-        if (in->desc->n_uniforms > md->plug_nu)
-            md->plug_nu = in->desc->n_uniforms;
+        md->plug_nu[t] = in->n_uniforms;
         md->any_plugin = true;
     }
     if (!md->any_plugin)
@@ -260,8 +259,9 @@ static int plugins_init(model *md)
 void model_plugin_failed(model *md, uint32_t id, const hp_plugin_use *u)
 {
     if (!md->plug_why[0])
-        snprintf(md->plug_why, sizeof md->plug_why, "plugin %s: client %u at t = %.9g s: %s (got %g)",
-                 u->plugin->name, id, md->vnow, u->error, u->error_value);
+        snprintf(md->plug_why, sizeof md->plug_why, "plugin %s: client %u at t = %.9g s: %s (got %g)%s%s",
+                 u->plugin->name, id, md->vnow, u->error, u->error_value, u->note ? ": " : "",
+                 u->note ? u->note : "");
     sim_fail(md->sim);
 }
 
@@ -529,6 +529,12 @@ void model_free(model *md)
 {
     if (!md)
         return;
+    /* a plugin's client blocks refer to state outside them (client_free) */
+    for (uint32_t t = 0; md->plug_client && md->clients && t < md->ntools; t++)
+        if (md->plug[t] && md->plug[t]->client_free)
+            for (uint32_t id = 0; id < md->spec->clients; id++)
+                md->plug[t]->client_free(md->plug_config[t],
+                                         md->plug_client + id * md->plug_client_stride + md->plug_client_off[t]);
     herd_free(md->plug_client);
     herd_free(md->plug_call);
     herd_free(md->clients);

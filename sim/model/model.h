@@ -193,12 +193,12 @@ typedef struct model {
      * plug_client_off[tool] and plug_call + id * plug_call_stride */
     const hp_plugin *plug[SPEC_MAX_TOOLS];
     const void *plug_config[SPEC_MAX_TOOLS];
+    uint32_t plug_nu[SPEC_MAX_TOOLS]; /* uniforms per decision of each tool's plugin */
     size_t plug_client_off[SPEC_MAX_TOOLS];
     size_t plug_client_stride, plug_call_stride;
     unsigned char *plug_client, *plug_call;
     bool any_plugin;
-    uint32_t plug_nu;   /* the most uniforms a plugin reads per decision */
-    char plug_why[200]; /* a value a plugin returned that herd refused: the run stops */
+    char plug_why[400]; /* a value a plugin returned that herd refused: the run stops */
     double tool_cum[SPEC_MAX_TOOLS]; /* cumulative tool probabilities */
     uint32_t ntools;
     sim_t *sim;
@@ -374,7 +374,7 @@ static inline hp_plugin_use *model_plugin_use(model *md, uint32_t id, hp_plugin_
     uint32_t t = md->clients[id].tool;
     if (!md->plug[t])
         return NULL;
-    *u = (hp_plugin_use){.plugin = md->plug[t], .config = md->plug_config[t], .tool = t,
+    *u = (hp_plugin_use){.plugin = md->plug[t], .config = md->plug_config[t], .tool = t, .n_uniforms = md->plug_nu[t],
                          .client = md->plug_client ? md->plug_client + id * md->plug_client_stride +
                                                          md->plug_client_off[t] : NULL,
                          .call = md->plug_call ? md->plug_call + id * md->plug_call_stride : NULL};

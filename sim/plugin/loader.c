@@ -258,13 +258,20 @@ static hpl_instance *load_new(const char *spec, const char *dir, const char *key
         goto fail;
     }
     hp_plugin_host host = {.ctx = &ks, .get = host_get, .key_at = host_key_at, .scenario_dir = in->dir,
-                           .argument = argument};
+                           .argument = argument, .n_uniforms = d->n_uniforms};
     char msg[HPL_ERR_MAX] = "";
     if (d->configure(in->config, &host, msg, sizeof msg) != 0) {
         snprintf(err, HPL_ERR_MAX, "plugin %s: %s", d->name, *msg ? msg : "configure refused the keys (no reason given)");
         herd_free(ks.text);
         goto fail;
     }
+    if (host.n_uniforms > d->n_uniforms) {
+        snprintf(err, HPL_ERR_MAX, "plugin %s: configure raised n_uniforms to %u; at most the descriptor's %u", d->name,
+                 host.n_uniforms, d->n_uniforms);
+        herd_free(ks.text);
+        goto fail;
+    }
+    in->n_uniforms = host.n_uniforms;
     for (uint32_t i = 0; i < ks.n; i++)
         if (!ks.read[i]) {
             snprintf(err, HPL_ERR_MAX, "plugin.%s: plugin %s does not read it (the key changes nothing)", ks.name[i],

@@ -22,6 +22,7 @@
 typedef struct hpl_instance {
     const hp_plugin *desc;
     void *config;               /* desc->config_size bytes (at least 1) */
+    uint32_t n_uniforms;        /* per decision, as configure left it */
     char spec[HPL_SPEC_MAX];    /* as written: PATH.so or python:MODULE:OBJECT */
     char path[HPL_SPEC_MAX];    /* the shared object opened */
     char dir[HPL_SPEC_MAX];     /* the scenario's folder */

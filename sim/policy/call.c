@@ -165,12 +165,13 @@ static hp_decision plugin_decide(hp_call *call, const hp_policy *p, hp_plugin_us
                                  const double *u)
 {
     hp_plugin_in in = plugin_in(call, p, use, now_s);
-    in.n_uniforms = use->plugin->n_uniforms;
+    in.n_uniforms = use->n_uniforms;
     in.u = u;
     in.result = r;
     in.cls = hp_classify(r.outcome);
     hp_plugin_out out = {0};
     use->plugin->decide(use->config, use->client, use->call, &in, &out);
+    use->note = out.note;
     hp_decision d = {.action = HP_GIVE_UP, .reason = HP_REASON_NONE, .cls = in.cls};
     if (out.action != HP_DONE_OK && out.action != HP_RETRY && out.action != HP_GIVE_UP) {
         use->error = "returned an unknown action; expected HP_DONE_OK (0), HP_RETRY (1) or HP_GIVE_UP (2)";

@@ -12,7 +12,7 @@ typedef struct call_state {
     hp_state st;
 } call_state;
 
-static int configure(void *config, const hp_plugin_host *host, char *err, size_t n)
+static int configure(void *config, hp_plugin_host *host, char *err, size_t n)
 {
     (void)config, (void)host, (void)err, (void)n;
     return 0;

@@ -17,7 +17,7 @@ typedef struct config {
     unsigned max_attempts;
 } config;
 
-static int number(const hp_plugin_host *host, const char *key, double lo, double *out, char *err, size_t n)
+static int number(hp_plugin_host *host, const char *key, double lo, double *out, char *err, size_t n)
 {
     const char *v = host->get(host->ctx, key);
     char *end;
@@ -33,7 +33,7 @@ static int number(const hp_plugin_host *host, const char *key, double lo, double
     return 0;
 }
 
-static int configure(void *cfg, const hp_plugin_host *host, char *err, size_t n)
+static int configure(void *cfg, hp_plugin_host *host, char *err, size_t n)
 {
     config *c = cfg;
     double m;

@@ -100,6 +100,10 @@ typedef struct hp_plugin_host {
     /* What follows the adapter's name in the plugin key (python:MODULE:OBJECT
      * gives "MODULE:OBJECT"); "" for a plugin named by its path. */
     const char *argument;
+    /* Uniforms per decision of this configuration: the descriptor's
+     * n_uniforms on entry; configure may lower it (an adapter whose
+     * configurations draw different numbers: fixed per configuration). */
+    uint32_t n_uniforms;
 } hp_plugin_host;
 
 /* The inputs of a callback (read only; valid during the call). */
@@ -122,6 +126,8 @@ typedef struct hp_plugin_out {
     int reason;               /* HP_GIVE_UP: an hp_reason (0: none in particular) */
     double delay_s;           /* HP_RETRY: the sleep, finite and >= 0 */
     int retry_after_used;     /* HP_RETRY: 1 if the sleep is the server's Retry-After */
+    const char *note;         /* optional: why, when a value is refused (e.g. an exception's
+                               * text); must stay valid until the next callback */
 } hp_plugin_out;
 
 /* The descriptor (const, static in the plugin). */
@@ -136,7 +142,7 @@ typedef struct hp_plugin {
     uint32_t call_size;       /* bytes per logical call (zeroed before call_start) */
     /* Reads plugin.* keys through host into config: 0, or -1 with a
      * message in err[0..n).  Runs once per configuration, before any run. */
-    int (*configure)(void *config, const hp_plugin_host *host, char *err, size_t n);
+    int (*configure)(void *config, hp_plugin_host *host, char *err, size_t n);
     /* A logical call starts (in->policy, now_s, deadline_s, tool; a plugin
      * that needs the start time keeps now_s in its call block). */
     void (*call_start)(const void *config, void *client, void *call, const hp_plugin_in *in);
@@ -149,13 +155,16 @@ typedef struct hp_plugin {
     void (*finish)(const void *config, void *client, void *call, const hp_plugin_in *in);
     /* Releases what configure acquired outside the block.  NULL: nothing. */
     void (*release)(void *config);
+    /* A run is over: releases what a client's block refers to outside it
+     * (called once per client, at the end of every run).  NULL: nothing. */
+    void (*client_free)(const void *config, void *client);
 } hp_plugin;
 
 /* The entry symbol's type. */
 typedef const hp_plugin *(*hp_plugin_entry_fn)(void);
 
-/* The smallest descriptor of ABI version 1 (up to release). */
-#define HP_PLUGIN_V1_SIZE (offsetof(hp_plugin, release) + sizeof(void (*)(void *)))
+/* The descriptor of ABI version 1 (up to client_free). */
+#define HP_PLUGIN_V1_SIZE (offsetof(hp_plugin, client_free) + sizeof(void (*)(const void *, void *)))
 
 /* NULL if d can be used by this library, else a message naming the first
  * field of the magic block that differs ("abi_version is 2, this herd
@@ -171,17 +180,19 @@ typedef struct hp_plugin_use {
     void *client;             /* client_size bytes */
     void *call;               /* call_size bytes */
     uint32_t tool;            /* passed on in hp_plugin_in.tool */
+    uint32_t n_uniforms;      /* of this configuration (hp_plugin_host.n_uniforms) */
     const char *error;        /* set when the plugin returned a value herd refuses (a static
                                * message; the decision is then HP_GIVE_UP) */
     double error_value;       /* the delay refused, or the action / reason as a number */
+    const char *note;         /* the plugin's hp_plugin_out.note with the refusal, or NULL */
 } hp_plugin_use;
 
 /* The client API with a plugin: as hp_call_start, hp_call_admit,
  * hp_call_outcome and hp_call_finish (client.h), in the same order, with
  * the plugin's admit after step 2 (the attempt counted) and its decision
  * as step 5 instead of hp_decide_result.  use NULL: exactly the functions
- * without a plugin.  u of hp_call_outcome_plugin: the plugin's n_uniforms
- * uniforms (u[0] alone without a plugin).  After each, check use->error. */
+ * without a plugin.  u of hp_call_outcome_plugin: use->n_uniforms uniforms
+ * (u[0] alone without a plugin).  After each, check use->error. */
 void hp_call_start_plugin(hp_call *call, const hp_policy *p, hp_plugin_use *use, double now_s);
 hp_admit hp_call_admit_plugin(hp_client *c, hp_call *call, const hp_policy *p, hp_plugin_use *use, double now_s,
                               double u);
