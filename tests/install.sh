@@ -17,7 +17,7 @@ if $MAKE --no-print-directory -s install DESTDIR="$dest" PREFIX="$prefix" >"$tmp
 root=$dest$prefix
 for f in bin/herd libexec/herd/herd-real lib/libherdpolicy.a lib/libherdpolicy.so lib/libherdpolicy.so.0 include/herdpolicy.h include/herdpolicy/limits.h include/herdpolicy/client.h \
          include/herdpolicy/plugin.h lib/herd/herd-python.so lib/herd/python/herd_adapters.py \
-         share/herd/scenarios/plugins/team_retry.py lib/pkgconfig/herdpolicy.pc share/man/man1/herd.1 share/man/man3/herdpolicy.3 share/man/man5/herd-scenario.5 \
+         share/herd/scenarios/team_retry.py lib/pkgconfig/herdpolicy.pc share/man/man1/herd.1 share/man/man3/herdpolicy.3 share/man/man5/herd-scenario.5 \
          share/herd/plots/timeseries.gp share/herd/scenarios/thundering-herd.ini \
          share/herd/scenarios/workshop/01-thundering-herd.ini; do
     [ -e "$root/$f" ] && ok || bad "not installed: $f"

@@ -8,7 +8,7 @@
 #      with base 0.5 s, cap 8 s, 5 attempts on thundering-herd.ini; the
 #      adapter is not reentrant, so --jobs 2 runs the jobs one after the
 #      other and gives the same bytes;
-#   4. the seed team's shape (scenarios/plugins/team_retry.py: delay_for,
+#   4. the seed team's shape (scenarios/team_retry.py: delay_for,
 #      RetryBudget, classify_error, per-tool policies) for search_web (5
 #      attempts, 0.5 s, 8 s) and send_email (1 attempt) equals herd's read
 #      and irreversible presets on agent-tools.ini, every CSV; the same
@@ -44,7 +44,7 @@ run() {
     out=$1; shift
     "$HERD" run "$@" -o "$T/$out" --quiet >"$T/$out.log" 2>&1 || { bad "$out: herd run failed: $(cat "$T/$out.log")"; return 1; }
 }
-cp scenarios/plugins/team_retry.py scenarios/plugins/team_tenacity.py "$T/"
+cp scenarios/team_retry.py scenarios/team_tenacity.py "$T/"
 
 # --- 3. tenacity ------------------------------------------------------------------
 TH=scenarios/thundering-herd.ini

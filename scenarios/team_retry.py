@@ -18,6 +18,8 @@ TOOL_POLICIES = {
     "create_ticket": RetryPolicy(attempts=3, base=1.0, cap=10.0, jitter=True, idempotent=False),
     "send_email": RetryPolicy(attempts=1, base=0.5, cap=8.0, jitter=True, idempotent=False),
     "delete_record": RetryPolicy(attempts=2, base=1.0, cap=5.0, jitter=True, idempotent=True),
+    # the same search with the jitter switched off (a one-word change in review)
+    "search_web_no_jitter": RetryPolicy(attempts=5, base=0.5, cap=8.0, jitter=False, idempotent=True),
 }
 
 
