@@ -238,13 +238,14 @@ static int plugins_init(model *md)
         if (!in)
             continue;
         md->plug[t] = in->desc;
-        md->plug_config[t] = in->config;
+        md->plug_use[t] = (hp_plugin_use){.plugin = in->desc, .config = in->config, .tool = t,
+                                          .n_uniforms = in->n_uniforms};
         md->plug_client_off[t] = md->plug_client_stride;
         md->plug_client_stride += (in->desc->client_size + 15u) & ~(size_t)15;
         size_t call = (in->desc->call_size + 15u) & ~(size_t)15;
         if (call > md->plug_call_stride)
             md->plug_call_stride = call;
-        md->plug_nu[t] = in->n_uniforms;
+        md->plug_finish |= in->desc->finish != NULL;
         md->any_plugin = true;
     }
     if (!md->any_plugin)
@@ -533,7 +534,7 @@ void model_free(model *md)
     for (uint32_t t = 0; md->plug_client && md->clients && t < md->ntools; t++)
         if (md->plug[t] && md->plug[t]->client_free)
             for (uint32_t id = 0; id < md->spec->clients; id++)
-                md->plug[t]->client_free(md->plug_config[t],
+                md->plug[t]->client_free(md->plug_use[t].config,
                                          md->plug_client + id * md->plug_client_stride + md->plug_client_off[t]);
     herd_free(md->plug_client);
     herd_free(md->plug_call);

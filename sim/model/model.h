@@ -192,12 +192,12 @@ typedef struct model {
      * each client's blocks at plug_client + id * plug_client_stride +
      * plug_client_off[tool] and plug_call + id * plug_call_stride */
     const hp_plugin *plug[SPEC_MAX_TOOLS];
-    const void *plug_config[SPEC_MAX_TOOLS];
-    uint32_t plug_nu[SPEC_MAX_TOOLS]; /* uniforms per decision of each tool's plugin */
+    hp_plugin_use plug_use[SPEC_MAX_TOOLS]; /* what the client API takes (model_plugin_use) */
     size_t plug_client_off[SPEC_MAX_TOOLS];
     size_t plug_client_stride, plug_call_stride;
     unsigned char *plug_client, *plug_call;
     bool any_plugin;
+    bool plug_finish;   /* some tool's plugin has a finish callback */
     char plug_why[400]; /* a value a plugin returned that herd refused: the run stops */
     double tool_cum[SPEC_MAX_TOOLS]; /* cumulative tool probabilities */
     uint32_t ntools;
@@ -368,16 +368,16 @@ int instance_init(model *md);
 void instance_free(model *md);
 
 /* Tool t's plugin for client id's call as the client API takes it (the
- * client's blocks), into *u; NULL when the tool has none. */
-static inline hp_plugin_use *model_plugin_use(model *md, uint32_t id, hp_plugin_use *u)
+ * client's blocks set in the tool's md->plug_use); NULL when the tool has
+ * none.  O(1), two stores: the rest was set by model_init. */
+static inline hp_plugin_use *model_plugin_use(model *md, uint32_t id)
 {
     uint32_t t = md->clients[id].tool;
-    if (!md->plug[t])
+    hp_plugin_use *u = &md->plug_use[t];
+    if (!u->plugin)
         return NULL;
-    *u = (hp_plugin_use){.plugin = md->plug[t], .config = md->plug_config[t], .tool = t, .n_uniforms = md->plug_nu[t],
-                         .client = md->plug_client ? md->plug_client + id * md->plug_client_stride +
-                                                         md->plug_client_off[t] : NULL,
-                         .call = md->plug_call ? md->plug_call + id * md->plug_call_stride : NULL};
+    u->client = md->plug_client ? md->plug_client + id * md->plug_client_stride + md->plug_client_off[t] : NULL;
+    u->call = md->plug_call ? md->plug_call + id * md->plug_call_stride : NULL;
     return u;
 }
 

@@ -62,11 +62,17 @@ static bool limited(const hp_client *c)
     return c && c->opts.limiter.kind != HP_LIMITER_NONE;
 }
 
-/* What a plugin's callbacks read of the call (see hp_plugin_in). */
-static hp_plugin_in plugin_in(const hp_call *call, const hp_policy *p, const hp_plugin_use *use, double now_s)
+/* What a plugin's callbacks read of the call (see hp_plugin_in), into *in
+ * (the decision's fields are the caller's to set). */
+static inline void plugin_in(hp_plugin_in *in, const hp_call *call, const hp_policy *p, const hp_plugin_use *use,
+                             double now_s)
 {
-    return (hp_plugin_in){.now_s = now_s, .policy = p, .deadline_s = call->st.deadline_s, .attempts = call->st.attempts,
-                          .retries = call->st.retries, .tool = use->tool, .result = {.retry_after_s = HP_NO_RETRY_AFTER}};
+    in->now_s = now_s;
+    in->policy = p;
+    in->deadline_s = call->st.deadline_s;
+    in->attempts = call->st.attempts;
+    in->retries = call->st.retries;
+    in->tool = use->tool;
 }
 
 /* hp_call_admit, with the plugin's admit after the attempt is counted
@@ -93,7 +99,8 @@ static inline __attribute__((always_inline)) hp_admit admit_core(hp_client *c, h
     }
     on_attempt_inline(&call->st);
     if (use && use->plugin->admit) {
-        hp_plugin_in in = plugin_in(call, p, use, now_s);
+        hp_plugin_in in = {.n_uniforms = 0, .result = {.retry_after_s = HP_NO_RETRY_AFTER}};
+        plugin_in(&in, call, p, use, now_s);
         if (!use->plugin->admit(use->config, use->client, use->call, &in)) {
             a.deny = HP_DENY_PLUGIN;
             return a;
@@ -164,11 +171,12 @@ static void observe(hp_client *c, hp_call *call, const hp_policy *p, int outcome
 static hp_decision plugin_decide(hp_call *call, const hp_policy *p, hp_plugin_use *use, hp_result r, double now_s,
                                  const double *u)
 {
-    hp_plugin_in in = plugin_in(call, p, use, now_s);
+    hp_plugin_in in;
+    plugin_in(&in, call, p, use, now_s);
     in.n_uniforms = use->n_uniforms;
     in.u = u;
     in.result = r;
-    in.cls = hp_classify(r.outcome);
+    in.cls = classify_inline(r.outcome);
     hp_plugin_out out = {0};
     use->plugin->decide(use->config, use->client, use->call, &in, &out);
     use->note = out.note;
@@ -241,7 +249,8 @@ void hp_call_start_plugin(hp_call *call, const hp_policy *p, hp_plugin_use *use,
 {
     hp_call_start(call, p, now_s);
     if (use) {
-        hp_plugin_in in = plugin_in(call, p, use, now_s);
+        hp_plugin_in in = {.result = {.retry_after_s = HP_NO_RETRY_AFTER}};
+        plugin_in(&in, call, p, use, now_s);
         if (use->plugin->call_size)
             memset(use->call, 0, use->plugin->call_size);
         use->plugin->call_start(use->config, use->client, use->call, &in);
@@ -251,7 +260,8 @@ void hp_call_start_plugin(hp_call *call, const hp_policy *p, hp_plugin_use *use,
 void hp_call_finish_plugin(hp_client *c, hp_call *call, const hp_policy *p, hp_plugin_use *use, double now_s)
 {
     if (use && use->plugin->finish) {
-        hp_plugin_in in = plugin_in(call, p, use, now_s);
+        hp_plugin_in in = {.result = {.retry_after_s = HP_NO_RETRY_AFTER}};
+        plugin_in(&in, call, p, use, now_s);
         use->plugin->finish(use->config, use->client, use->call, &in);
     }
     hp_call_finish(c, call, now_s);

@@ -1,8 +1,9 @@
 /*
  * builtin.c - a retry plugin that calls libherdpolicy's own functions
- * with the policy herd resolved (HP_PLUGIN_READS_POLICY): hp_state_start,
- * hp_on_attempt and hp_decide_result on a state of its own.  It must
- * reproduce the built-in strategies byte for byte (tests/plugin.sh).
+ * with the policy herd resolved (HP_PLUGIN_READS_POLICY): hp_state_start
+ * and hp_decide_result on a state of its own (its attempts are herd's
+ * count, in->attempts: no admit callback).  It must reproduce the
+ * built-in strategies byte for byte (tests/plugin.sh).
  */
 #include <string.h>
 
@@ -24,17 +25,12 @@ static void call_start(const void *config, void *client, void *call, const hp_pl
     hp_state_start(&((call_state *)call)->st, in->policy, in->now_s);
 }
 
-static int admit(const void *config, void *client, void *call, const hp_plugin_in *in)
-{
-    (void)config, (void)client, (void)in;
-    hp_on_attempt(&((call_state *)call)->st);
-    return 1;
-}
-
 static void decide(const void *config, void *client, void *call, const hp_plugin_in *in, hp_plugin_out *out)
 {
     (void)config, (void)client;
-    hp_decision d = hp_decide_result(in->policy, &((call_state *)call)->st, in->result, in->now_s, in->u[0]);
+    hp_state *st = &((call_state *)call)->st;
+    st->attempts = in->attempts;
+    hp_decision d = hp_decide_result(in->policy, st, in->result, in->now_s, in->u[0]);
     out->action = d.action;
     out->reason = d.reason;
     out->delay_s = d.delay_s;
@@ -50,7 +46,6 @@ static const hp_plugin desc = {
     .call_size = sizeof(call_state),
     .configure = configure,
     .call_start = call_start,
-    .admit = admit,
     .decide = decide,
 };
 
