@@ -274,7 +274,7 @@ cli-test: herd $(CLI_TEST_BUILDS)
 # build/fuzz-corpus/NAME.
 FUZZERS  := scenario merge plot data serve
 FUZZ_EACH = $$(( $(FUZZ_SECONDS) / 5 > 1 ? $(FUZZ_SECONDS) / 5 : 1 ))
-FUZZ_CC   = clang -std=c11 -D_DEFAULT_SOURCE -Dmain=herd_main -g -O1 -fno-sanitize-recover=undefined
+FUZZ_CC   = clang -std=c11 -D_DEFAULT_SOURCE -DHERD_NO_PLUGINS -Dmain=herd_main -g -O1 -fno-sanitize-recover=undefined
 # the simulator compiled once for every harness (instrumented, not linked
 # with the fuzzer's main), then one link per harness
 FUZZ_OBJ := $(addprefix build/fuzz-obj/,$(SIM_SRC:.c=.o) $(POLICY_SRC:.c=.o) $(CLI_SRC:.c=.o))

@@ -292,6 +292,11 @@ const hpl_instance *hpl_load(const char *spec, const char *dir, const char *keys
         dir = ".";
     if (!keys)
         keys = "";
+#ifdef HERD_NO_PLUGINS
+    /* the fuzzers' build: a generated scenario never loads code */
+    snprintf(err, HPL_ERR_MAX, "retry plugins are not loaded in this build (HERD_NO_PLUGINS)");
+    return NULL;
+#endif
     pthread_mutex_lock(&lock);
     hpl_instance *found = NULL;
     for (size_t i = 0; i < nloaded && !found; i++)
