@@ -129,6 +129,15 @@ static int run(workload *wl, const hp_policy *p, uint64_t seed, int interleave)
 
 int cmd_plugin(int argc, char **argv)
 {
+    if (argc == 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+        printf("usage: herd plugin check PATH.so|python:MODULE:OBJECT [KEY=VALUE ...]\n"
+               "a retry plugin against its contract (doc/plugins.md): the handshake and configure with the keys\n"
+               "given (a scenario's plugin.KEY without plugin.), the imported symbols (no clock, random function\n"
+               "or thread), and a synthetic workload: the same calls twice, clients interleaved or one after the\n"
+               "other, another seed\n"
+               "exit status: 0 every check passes, 1 a determinism check fails, 2 the plugin is refused\n");
+        return fflush(stdout) != 0 || ferror(stdout) ? 1 : 0;
+    }
     if (argc < 4 || strcmp(argv[2], "check")) {
         errorf("usage: herd plugin check PATH.so|python:MODULE:OBJECT [KEY=VALUE ...]");
         return 2;
