@@ -254,6 +254,9 @@ cli-test: herd $(CLI_TEST_BUILDS)
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd run \
 	  scenarios/thundering-herd.ini --quiet --set clients.count=300 --replications 2 --jobs 2 \
 	  --set run.baseline=exponential -o $(BUILD)/valgrind-e2e
+	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd run \
+	  scenarios/thundering-herd.ini --quiet --set clients.count=300 --replications 2 --jobs 2 \
+	  --set retry.plugin=$(CURDIR)/$(BUILD)/plugins/builtin.so -o $(BUILD)/valgrind-plugin
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd plot \
 	  $(BUILD)/valgrind-e2e --quiet
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd report \

@@ -193,7 +193,10 @@ static void instance_free(hpl_instance *in)
         in->desc->release(in->config);
     herd_free(in->config);
     herd_free(in->keys);
-    /* the shared object stays mapped: a Python interpreter cannot be unloaded */
+    /* a C plugin is unmapped; the Python adapter stays (an embedded
+     * interpreter cannot be unloaded) */
+    if (in->dl && strncmp(in->spec, "python:", 7))
+        dlclose(in->dl);
     herd_free(in);
 }
 
@@ -305,8 +308,12 @@ const hpl_instance *hpl_load(const char *spec, const char *dir, const char *keys
     if (!found) {
         if (nloaded == HPL_MAX_INSTANCES)
             snprintf(err, HPL_ERR_MAX, "more than %d plugin configurations in one run", HPL_MAX_INSTANCES);
-        else if ((found = load_new(spec, dir, keys, err)))
+        else if ((found = load_new(spec, dir, keys, err))) {
+            static int registered;
+            if (!registered++)
+                atexit(hpl_unload_all); /* the configurations released at exit */
             loaded[nloaded++] = found;
+        }
     }
     pthread_mutex_unlock(&lock);
     return found;

@@ -226,6 +226,16 @@ void scn_compile(const scn_config *c, model_spec *s)
                                   .own_strategy = c->tools[t].preset >= SCN_LIBRARY_PRESET,
                                   .plugin = plugin_of(c, t)};
     s->ntools = c->ntools;
+    size_t call_max = 0; /* the plugins' blocks per client, as model_init lays them out */
+    for (uint32_t t = 0; t < (c->ntools ? c->ntools : 1); t++) {
+        const struct hpl_instance *in = c->ntools ? s->tools[t].plugin : s->plugin;
+        if (!in)
+            continue;
+        s->plugin_bytes += (in->desc->client_size + 15u) & ~15u;
+        if (((in->desc->call_size + 15u) & ~15u) > call_max)
+            call_max = (in->desc->call_size + 15u) & ~15u;
+    }
+    s->plugin_bytes += (uint32_t)call_max;
     uint32_t n = 0;
     for (uint32_t l = 0; l < c->nlayers && n < SPEC_MAX_LAYERS; l++) {
         const scn_tool *L = &c->layers[l];

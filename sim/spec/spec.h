@@ -167,6 +167,8 @@ typedef struct model_spec {
     /* what clients call: [retry] (the implicit tool) and [tool] sections */
     hp_policy policy;
     const struct hpl_instance *plugin; /* [retry]'s retry plugin, NULL: the built-in */
+    uint32_t plugin_bytes;      /* per client, the blocks of every tool's plugin (its client blocks and
+                                 * the largest call block, 16-byte aligned): for the memory estimate */
     hp_side_effect side_effect;
     bool sheddable;             /* [clients] priority = sheddable, without [tool] sections */
     spec_tool tools[SPEC_MAX_TOOLS];
