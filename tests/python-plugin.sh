@@ -14,7 +14,9 @@
 #      and irreversible presets on agent-tools.ini, every CSV; the same
 #      module with another tool's policy must differ (the check can fail);
 #   and urllib3's Retry(total=3, backoff_factor=0.5) through the adapter
-#   equals herd's urllib3 preset (exponential) on thundering-herd.ini.
+#   equals herd's urllib3 preset (exponential) on thundering-herd.ini;
+#   two shards of scenarios/team-retry.ini in two processes, merged, give
+#   the bytes of one run (the way to parallel Python).
 # Refusals: Python code that returns NaN, draws more uniforms than it
 # declares, sleeps, or takes a key it does not know.
 #
@@ -78,6 +80,18 @@ printf 'plugin = python:herd_adapters:urllib3\nplugin.total = 3\nplugin.backoff_
 U="--set run.strategies=exponential --replications 2"
 run u3-ref "$T/th-u3ref.ini" $U
 run u3 "$T/th-u3.ini" $U && same "$T/u3-ref" "$T/u3" "urllib3 Retry"
+
+# --- shards: the way to parallel Python (one interpreter per process) ------------------
+SH="--set clients.count=500 --replications 2"
+run sh-all scenarios/team-retry.ini $SH
+"$HERD" run scenarios/team-retry.ini $SH --shard 1/2 -o "$T/sh1" --quiet >"$T/sh1.log" 2>&1 &
+"$HERD" run scenarios/team-retry.ini $SH --shard 2/2 -o "$T/sh2" --quiet >"$T/sh2.log" 2>&1 &
+wait
+if "$HERD" merge "$T/sh-merged" "$T/sh1" "$T/sh2" --quiet >"$T/merge.log" 2>&1; then
+    same "$T/sh-all" "$T/sh-merged" "two shards of team-retry.ini, merged"
+else bad "merge: $(cat "$T/merge.log" "$T/sh1.log" "$T/sh2.log")"; fi
+"$HERD" check scenarios/team-retry.ini --jobs 2 | grep -q '^threads: 1: a retry plugin is not reentrant' && ok ||
+    bad "herd check does not say the jobs run one at a time"
 
 # --- refusals -------------------------------------------------------------------------
 cat >"$T/broken.py" <<'EOF'

@@ -339,6 +339,9 @@ int exp_check(const scn_config *base, const char *path, const exp_options *opt, 
                "%llu buckets (%g s at bucket_s = %g s)\n", a, threads, b, c,
             (unsigned long long)plan.points[0].spec.max_buckets,
             (double)plan.points[0].spec.max_buckets * plan.points[0].spec.bucket_s, plan.points[0].spec.bucket_s);
+    if (hpl_any_not_reentrant())
+        fprintf(f, "threads: 1: a retry plugin is not reentrant (the Python adapter: one interpreter lock), so the "
+                   "jobs run one after the other; for parallelism run shards as processes (--shard, herd merge)\n");
     if (isinf(hi))
         fprintf(f, "events: about 1e%.0f or more in all (unlimited attempts: bounded by horizon_s)\n",
                 floor(log10(fmax(lo, 1))));

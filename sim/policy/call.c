@@ -178,6 +178,7 @@ static hp_decision plugin_decide(hp_call *call, const hp_policy *p, hp_plugin_us
     in.result = r;
     in.cls = classify_inline(r.outcome);
     hp_plugin_out out = {0};
+    use->error = NULL;
     use->plugin->decide(use->config, use->client, use->call, &in, &out);
     use->note = out.note;
     hp_decision d = {.action = HP_GIVE_UP, .reason = HP_REASON_NONE, .cls = in.cls};
