@@ -38,15 +38,16 @@ LTO_LINK   ?= -flto=auto
 # call fewer per draw.
 ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -DHAVE_INLINE $(WARN) $(CFLAGS) -MMD -MP
 REAL_LIBS := -lmicrohttpd -lcurl
-LDLIBS   := -linih -lgsl -lgslcblas -lm -lpthread $(REAL_LIBS)
+LDLIBS   := -linih -lgsl -lgslcblas -lm -lpthread -ldl $(REAL_LIBS)
 
 DEB_PKGS := make gcc libc6-dev libgsl-dev gnuplot-nox libcmocka-dev libinih-dev valgrind \
             clang libclang-rt-14-dev libopenmpi-dev openmpi-bin pkgconf groff-base man-db \
-            libmicrohttpd-dev libcurl4-openssl-dev chromium tmux
+            libmicrohttpd-dev libcurl4-openssl-dev chromium tmux \
+            python3-cffi python3-dev python3-tenacity python3-urllib3
 FUZZ_SECONDS ?= 600
 
 POLICY_SRC := sim/policy/backoff.c sim/policy/call.c sim/policy/classify.c sim/policy/presets.c sim/policy/adaptive.c sim/policy/retry_after.c sim/policy/limit.c sim/policy/breaker.c sim/policy/throttle.c sim/policy/hedge.c
-SIM_SRC    := sim/base/alloc.c sim/base/text.c sim/base/csvread.c sim/base/fileio.c \
+SIM_SRC    := sim/plugin/loader.c sim/base/alloc.c sim/base/text.c sim/base/csvread.c sim/base/fileio.c \
               sim/engine/equeue.c sim/engine/chunk.c sim/engine/ladder.c \
               sim/engine/rng.c sim/engine/sim.c \
               sim/spec/dist.c sim/spec/table.c sim/spec/metrics.c sim/spec/memory.c \
@@ -60,7 +61,7 @@ SIM_SRC    := sim/base/alloc.c sim/base/text.c sim/base/csvread.c sim/base/filei
               sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c sim/experiment/rare.c \
               sim/tune/paired.c sim/tune/space.c sim/tune/race.c sim/tune/recommend.c \
               sim/real/common.c sim/real/serve.c sim/real/backend.c sim/real/drive.c sim/real/session.c
-CLI_SRC    := sim/cli/main.c sim/cli/common.c sim/cli/rare_cmd.c sim/cli/real_cmd.c sim/cli/report_cmd.c sim/cli/tune_cmd.c
+CLI_SRC    := sim/cli/main.c sim/cli/common.c sim/cli/plugin_cmd.c sim/cli/rare_cmd.c sim/cli/real_cmd.c sim/cli/report_cmd.c sim/cli/tune_cmd.c
 TESTS      := test_fileio test_html test_policy test_zero test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model test_recovery test_tune test_discipline test_host test_limiter
 
 POLICY_OBJ := $(POLICY_SRC:%.c=$(BUILD)/%.o)
@@ -72,10 +73,22 @@ SIM_OBJ    := $(SIM_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN   := $(TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: mpi all deps run test unit-test cli-test asan-test bench reproduce validate update-golden fuzz fuzz-seeds install uninstall install-test clean readme-keys \
+PHONY_PY := python-plugin
+.PHONY: $(PHONY_PY) mpi all deps run test unit-test cli-test asan-test bench reproduce validate update-golden fuzz fuzz-seeds install uninstall install-test clean readme-keys \
         figures figures-list workshop workshop-figures realcheck stress tune-check tune-coverage tune-doc
 
-all: herd $(BUILD)/libherdpolicy.a $(BUILD)/$(SO_REAL)
+all: herd $(BUILD)/libherdpolicy.a $(BUILD)/$(SO_REAL) $(BUILD)/herd-python.so
+
+# herd's Python adapter (doc/plugins.md): a retry plugin built with Debian's
+# python3-cffi in embedding mode, which links libpython; herd itself never
+# does (it loads the adapter only for plugin = python:MODULE:OBJECT).
+# Debian's interpreter on purpose: the one a fresh Debian 12 machine has.
+PY3 ?= /usr/bin/python3
+PY_ADAPTER_SRC := sim/plugin/python/build.py sim/plugin/python/adapter.c sim/plugin/python/runtime.py \
+                  sim/plugin/python/herd_adapters.py sim/policy/herdpolicy/plugin.h sim/policy/herdpolicy.h
+python-plugin: $(BUILD)/herd-python.so
+$(BUILD)/herd-python.so: $(PY_ADAPTER_SRC)
+	$(PY3) sim/plugin/python/build.py $(BUILD)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -146,6 +159,26 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libherdsim.a $(BUILD)/libherdpolicy.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isim/policy -o $@ $(filter %.c %.a,$^) -lcmocka $(LDLIBS)
 
+# Retry plugins (herdpolicy/plugin.h) of the tests: builtin calls the
+# library's own functions (its position-independent objects linked in),
+# fulljitter is written from the formula alone, bad_* are refused.
+TEST_PLUGINS := builtin fulljitter bad_rand bad_clock bad_version bad_short bad_nan bad_global
+TEST_PLUGIN_SO := $(TEST_PLUGINS:%=$(BUILD)/plugins/%.so)
+PLUGIN_CFLAGS = $(ALL_CFLAGS) -fPIC -shared -Isim/policy
+$(BUILD)/plugins/builtin.so: tests/plugins/builtin.c $(POLICY_PIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(PLUGIN_CFLAGS) -o $@ $< $(POLICY_PIC) -lm
+$(BUILD)/plugins/fulljitter.so: tests/plugins/fulljitter.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PLUGIN_CFLAGS) -o $@ $< -lm
+$(BUILD)/plugins/bad_%.so: tests/plugins/bad.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PLUGIN_CFLAGS) -DBAD_$$(echo $* | tr a-z A-Z) -o $@ $< -lm
+
+$(BUILD)/tests/plugin_grid: tests/plugin_grid.c $(BUILD)/libherdpolicy.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Isim/policy -o $@ $< $(BUILD)/libherdpolicy.a -ldl -lm
+
 # Installs the Debian packages that are missing (needs root and apt-get);
 # does nothing when all are present.
 deps:
@@ -182,7 +215,8 @@ unit-test: $(TEST_BIN) $(BUILD)/tests/validate
 validate: $(BUILD)/tests/validate
 	$(BUILD)/tests/validate
 
-CLI_TEST_BUILDS = $(BUILD)/$(SO_REAL) $(BUILD)/tests/plainhttp $(BUILD)/herd-nocheck $(BUILD)/perf_ref $(BUILD)/perf_agree
+CLI_TEST_BUILDS = $(BUILD)/$(SO_REAL) $(BUILD)/tests/plainhttp $(BUILD)/herd-nocheck $(BUILD)/perf_ref $(BUILD)/perf_agree \
+                  $(TEST_PLUGIN_SO) $(BUILD)/tests/plugin_grid $(BUILD)/herd-python.so
 cli-test: herd $(CLI_TEST_BUILDS)
 	@sh tests/cli.sh ./herd
 	@sh tests/docs.sh ./herd
@@ -196,6 +230,8 @@ cli-test: herd $(CLI_TEST_BUILDS)
 	@sh tests/bad.sh ./herd
 	@sh tests/noop.sh ./herd '' $(BUILD)/herd-nocheck
 	@sh tests/zero.sh ./herd
+	@sh tests/plugin.sh ./herd
+	@sh tests/python-plugin.sh ./herd
 	@sh tests/layers.sh
 	@sh tests/rare.sh ./herd
 	@sh tests/tune.sh ./herd
@@ -221,6 +257,9 @@ cli-test: herd $(CLI_TEST_BUILDS)
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd run \
 	  scenarios/thundering-herd.ini --quiet --set clients.count=300 --replications 2 --jobs 2 \
 	  --set run.baseline=exponential -o $(BUILD)/valgrind-e2e
+	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd run \
+	  scenarios/thundering-herd.ini --quiet --set clients.count=300 --replications 2 --jobs 2 \
+	  --set retry.plugin=$(CURDIR)/$(BUILD)/plugins/builtin.so -o $(BUILD)/valgrind-plugin
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd plot \
 	  $(BUILD)/valgrind-e2e --quiet
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all ./herd report \
@@ -241,7 +280,7 @@ cli-test: herd $(CLI_TEST_BUILDS)
 # build/fuzz-corpus/NAME.
 FUZZERS  := scenario merge plot data serve
 FUZZ_EACH = $$(( $(FUZZ_SECONDS) / 5 > 1 ? $(FUZZ_SECONDS) / 5 : 1 ))
-FUZZ_CC   = clang -std=c11 -D_DEFAULT_SOURCE -Dmain=herd_main -g -O1 -fno-sanitize-recover=undefined
+FUZZ_CC   = clang -std=c11 -D_DEFAULT_SOURCE -DHERD_NO_PLUGINS -Dmain=herd_main -g -O1 -fno-sanitize-recover=undefined
 # the simulator compiled once for every harness (instrumented, not linked
 # with the fuzzer's main), then one link per harness
 FUZZ_OBJ := $(addprefix build/fuzz-obj/,$(SIM_SRC:.c=.o) $(POLICY_SRC:.c=.o) $(CLI_SRC:.c=.o))
@@ -470,7 +509,8 @@ bench: deps
 # scenarios and the plot scripts.  make uninstall removes exactly these.
 INSTALL_SHARE := $(PREFIX)/share/herd
 INSTALL_FILES  = bin/herd libexec/herd/herd-real lib/libherdpolicy.a lib/$(SO_REAL) lib/$(SO_NAME) lib/libherdpolicy.so \
-                 include/herdpolicy.h include/herdpolicy/limits.h include/herdpolicy/client.h lib/pkgconfig/herdpolicy.pc share/man/man1/herd.1 share/man/man3/herdpolicy.3 \
+                 include/herdpolicy.h include/herdpolicy/limits.h include/herdpolicy/client.h include/herdpolicy/plugin.h \
+                 lib/herd/herd-python.so lib/herd/python/herd_adapters.py lib/pkgconfig/herdpolicy.pc share/man/man1/herd.1 share/man/man3/herdpolicy.3 \
                  share/man/man5/herd-scenario.5
 
 install: all
@@ -488,7 +528,12 @@ install: all
 	ln -sf $(SO_NAME) $(DESTDIR)$(PREFIX)/lib/libherdpolicy.so
 	install -m 644 sim/policy/herdpolicy.h $(DESTDIR)$(PREFIX)/include/herdpolicy.h
 	install -d $(DESTDIR)$(PREFIX)/include/herdpolicy
-	install -m 644 sim/policy/herdpolicy/limits.h sim/policy/herdpolicy/client.h $(DESTDIR)$(PREFIX)/include/herdpolicy/
+	install -m 644 sim/policy/herdpolicy/limits.h sim/policy/herdpolicy/client.h sim/policy/herdpolicy/plugin.h \
+	  $(DESTDIR)$(PREFIX)/include/herdpolicy/
+	@# the Python adapter and its shipped adapters (the installed herd finds them in ../lib/herd)
+	install -d $(DESTDIR)$(PREFIX)/lib/herd/python
+	install -m 755 $(BUILD)/herd-python.so $(DESTDIR)$(PREFIX)/lib/herd/herd-python.so
+	install -m 644 sim/plugin/python/herd_adapters.py $(DESTDIR)$(PREFIX)/lib/herd/python/herd_adapters.py
 	@# written for this PREFIX every time (a file target would keep an earlier install's prefix)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(HP_VERSION_NUM)|' sim/policy/herdpolicy.pc.in >$(BUILD)/herdpolicy.pc
 	install -m 644 $(BUILD)/herdpolicy.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/herdpolicy.pc
@@ -498,7 +543,7 @@ install: all
 	install -d $(DESTDIR)$(INSTALL_SHARE)/plots
 	install -m 644 plots/*.gp $(DESTDIR)$(INSTALL_SHARE)/plots/
 	@cd scenarios && find . -type d | while read -r d; do install -d "$(DESTDIR)$(INSTALL_SHARE)/scenarios/$$d"; done; \
-	 find . -type f \( -name '*.ini' -o -name '*.md' -o -name '*.csv' -o -name '*.sh' \) | while read -r f; do \
+	 find . -type f \( -name '*.ini' -o -name '*.md' -o -name '*.csv' -o -name '*.sh' -o -name '*.py' \) | while read -r f; do \
 	   install -m 644 "$$f" "$(DESTDIR)$(INSTALL_SHARE)/scenarios/$$f" || exit 1; done
 
 # make install into a temporary DESTDIR, build a program against it with
@@ -509,7 +554,8 @@ install-test: all
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALL_FILES))
 	rm -rf $(DESTDIR)$(INSTALL_SHARE)
-	-rmdir $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/herdpolicy $(DESTDIR)$(PREFIX)/libexec/herd 2>/dev/null
+	-rmdir $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/herdpolicy $(DESTDIR)$(PREFIX)/libexec/herd \
+	  $(DESTDIR)$(PREFIX)/lib/herd/python $(DESTDIR)$(PREFIX)/lib/herd 2>/dev/null
 
 clean:
 	rm -rf build build-asan herd herd-real herd-asan herd-mpi

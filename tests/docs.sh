@@ -171,7 +171,7 @@ while read -r o; do
 done <"$T/options"
 # herdpolicy.3 names every public function of the headers, in the
 # synopsis and in the text
-for h in sim/policy/herdpolicy.h sim/policy/herdpolicy/limits.h sim/policy/herdpolicy/client.h; do
+for h in sim/policy/herdpolicy.h sim/policy/herdpolicy/limits.h sim/policy/herdpolicy/client.h sim/policy/herdpolicy/plugin.h; do
     sed -n 's/^[a-z0-9_ ]*[ *]\(hp_[a-z0-9_]*\)(.*/\1/p' "$h"
 done | sort -u >"$T/hp-functions"
 [ "$(wc -l <"$T/hp-functions")" -ge 40 ] && ok || bad "found only $(wc -l <"$T/hp-functions") hp_* functions in the headers"

@@ -16,7 +16,8 @@ if $MAKE --no-print-directory -s install DESTDIR="$dest" PREFIX="$prefix" >"$tmp
     bad "make install"; cat "$tmp/install.log"; exit 1; fi
 root=$dest$prefix
 for f in bin/herd libexec/herd/herd-real lib/libherdpolicy.a lib/libherdpolicy.so lib/libherdpolicy.so.0 include/herdpolicy.h include/herdpolicy/limits.h include/herdpolicy/client.h \
-         lib/pkgconfig/herdpolicy.pc share/man/man1/herd.1 share/man/man3/herdpolicy.3 share/man/man5/herd-scenario.5 \
+         include/herdpolicy/plugin.h lib/herd/herd-python.so lib/herd/python/herd_adapters.py \
+         share/herd/scenarios/team_retry.py lib/pkgconfig/herdpolicy.pc share/man/man1/herd.1 share/man/man3/herdpolicy.3 share/man/man5/herd-scenario.5 \
          share/herd/plots/timeseries.gp share/herd/scenarios/thundering-herd.ini \
          share/herd/scenarios/workshop/01-thundering-herd.ini; do
     [ -e "$root/$f" ] && ok || bad "not installed: $f"
@@ -64,6 +65,16 @@ else bad "build against the static library"; cat "$tmp/cc.log"; fi
 "$root/bin/herd" run "$root/share/herd/scenarios/thundering-herd.ini" --quiet --replications 1 \
     --set clients.count=50 -o "$tmp/out" --plot >"$tmp/run.log" 2>&1 && [ -s "$tmp/out/timeseries.png" ] && ok ||
     { bad "installed herd run --plot"; cat "$tmp/run.log"; }
+# a C plugin built against the installed header alone, and the Python
+# adapter found beside the installed herd (lib/herd), on installed scenarios
+if ${CC:-cc} -std=c11 -Wall -Werror -fPIC -shared -I"$root/include" tests/plugins/fulljitter.c -lm \
+    -o "$tmp/fulljitter.so" 2>"$tmp/cc.log"; then
+    "$root/bin/herd" plugin check "$tmp/fulljitter.so" base_s=1 cap_s=60 max_attempts=5 >"$tmp/check.log" 2>&1 &&
+        grep -q '^determinism: ok' "$tmp/check.log" && ok || { bad "installed herd plugin check"; cat "$tmp/check.log"; }
+else bad "a plugin against the installed herdpolicy/plugin.h"; cat "$tmp/cc.log"; fi
+"$root/bin/herd" run "$root/share/herd/scenarios/team-retry.ini" --quiet --replications 1 --set clients.count=50 \
+    -o "$tmp/py" >"$tmp/py.log" 2>&1 && [ -s "$tmp/py/summary.csv" ] && ok ||
+    { bad "installed herd run with the Python adapter"; cat "$tmp/py.log"; }
 # man pages render without warnings
 if command -v groff >/dev/null; then
     for m in "$root/share/man/man1/herd.1" "$root/share/man/man3/herdpolicy.3" "$root/share/man/man5/herd-scenario.5"; do

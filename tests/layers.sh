@@ -4,8 +4,10 @@
 # itself or of a layer it may depend on.  Fails on any other include, so a
 # crossed arrow cannot come back unseen.
 #
-#   sim/scenario  itself, ../spec/, ../base/, ../policy/
+#   sim/scenario  itself, ../spec/, ../base/, ../policy/, ../plugin/ (retry plugins loaded)
 #   sim/spec      itself, ../policy/ (hp_policy inside model_spec), ../base/
+#   sim/plugin    itself, ../policy/, ../base/ (dlopen outside the pure policy library)
+#   sim/policy    itself (libherdpolicy: nothing of herd)
 #   sim/base      itself
 #
 #   sh tests/layers.sh [ROOT]
@@ -28,8 +30,10 @@ check() {
             failn=$((failn + 1)); echo "FAIL: ${f#"$ROOT"/} includes $(echo $bad) ($dir may include only its own headers and $*)"; fi
     done
 }
-check sim/scenario ../spec/ ../base/ ../policy/
+check sim/scenario ../spec/ ../base/ ../policy/ ../plugin/
 check sim/spec ../policy/ ../base/
+check sim/plugin ../policy/ ../base/
+check sim/policy herdpolicy/ ../herdpolicy.h
 check sim/base
 echo "layers: $pass passed, $failn failed"
 [ "$failn" = 0 ]

@@ -122,8 +122,12 @@ hrun() {
 errof() { awk '{ s = s $0 " " } END { printf "%s", substr(s, 1, 160) }' "$1.err"; }
 
 # with_data SCENARIO DIR: a copy of SCENARIO in DIR finds its data files
-# (relative paths start from the scenario's folder: link its data/)
+# and the Python modules its retry plugins import (relative paths start
+# from the scenario's folder: link its data/ and its *.py)
 with_data() {
+    for py in "$(dirname "$1")"/*.py; do
+        [ -f "$py" ] && ln -sf "$(cd "$(dirname "$py")" && pwd)/$(basename "$py")" "$2/$(basename "$py")"
+    done
     [ -d "$(dirname "$1")/data" ] && ln -s "$(cd "$(dirname "$1")" && pwd)/data" "$2/data"
     return 0
 }

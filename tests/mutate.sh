@@ -15,6 +15,8 @@ N=${2:-8}
 SEED=${3:-2015}
 T=$(mktemp -d /tmp/herd-mutate.XXXXXX)
 trap 'rm -rf "$T"' EXIT
+# the Python modules of the scenarios' retry plugins, beside their copies
+for py in scenarios/*.py; do [ -f "$py" ] && ln -s "$(pwd)/$py" "$T/$(basename "$py")"; done
 pass=0 failn=0 ran=0 refused=0
 
 # shrink: fewer replications and clients, short sweeps (text edits only)

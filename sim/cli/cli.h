@@ -57,6 +57,9 @@ int number_flag(const char *flag, const char *v, double lo, double hi, int integ
 /* herd's version (main.c), for manifests. */
 extern const char cli_version[];
 
+/* herd plugin check (plugin_cmd.c). */
+int cmd_plugin(int argc, char **argv);
+
 /* herd tune (tune_cmd.c). */
 extern const char cli_tune_help[];
 int cmd_tune(int argc, char **argv);

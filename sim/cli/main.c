@@ -136,6 +136,8 @@ static void usage(FILE *f)
             "                                     tab-separated line per key, for scripts)\n"
             "       herd presets                  print the client-library retry presets, their\n"
             "                                     formulas and their sources\n"
+            "       herd plugin check PATH.so [KEY=VALUE ...]  a retry plugin against its contract:\n"
+            "                                     handshake, imported symbols, determinism (doc/plugins.md)\n"
             "       herd serve SCENARIO --port P  a real HTTP server on 127.0.0.1 that behaves like the\n"
             "                                     scenario's server (herd serve --help)\n"
             "       herd drive SCENARIO --target URL  the scenario's clients in real time against an HTTP\n"
@@ -765,6 +767,8 @@ static int herd(int argc, char **argv)
     }
     if (!strcmp(cmd, "presets"))
         return cmd_print(argc, argv, rep_print_presets);
+    if (!strcmp(cmd, "plugin"))
+        return cmd_plugin(argc, argv);
     errorf("unknown command '%s' (see herd --help)", cmd);
     return 2;
 }

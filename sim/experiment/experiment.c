@@ -5,6 +5,8 @@
 #define _GNU_SOURCE
 #include "experiment.h"
 
+#include "../plugin/loader.h"
+
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -33,7 +35,7 @@ typedef struct pool {
     atomic_int failed;      /* a job failed: 1 out of memory, 2 its timeseries outgrew its budget */
     atomic_size_t failed_job;
     int queue;              /* sim_queue_kind */
-    char why[160];          /* the failed job's reason (set by the first to fail) */
+    char why[512];          /* the failed job's reason (set by the first to fail) */
 } pool;
 
 /* Simulates job j of plan into *out (its seed into *seed): 0, or 1 out of
@@ -56,7 +58,9 @@ static int simulate(const exp_plan *plan, size_t j, int queue, int keep_ts, mode
                            keep_ts && (pt->timeseries == SCN_TS_ALL || (pt->timeseries == SCN_TS_FIRST && rep == 0)));
     } else {
         rc = md.ts.over ? 2 : 1;
-        if (md.trace_over)
+        if (md.plug_why[0])
+            snprintf(why, whylen, "%s", md.plug_why);
+        else if (md.trace_over)
             snprintf(why, whylen,
                      "the trace drew %llu arrivals, more than the room of %u the plan made (ten standard deviations "
                      "above the mean)",
@@ -74,7 +78,7 @@ static int simulate(const exp_plan *plan, size_t j, int queue, int keep_ts, mode
 
 static void run_job(pool *p, size_t j)
 {
-    char why[160];
+    char why[512];
     int rc = simulate(p->plan, j, p->queue, 1, &p->results[j], &p->seeds[j], why, sizeof why);
     if (rc && !atomic_exchange(&p->failed, rc)) {
         atomic_store(&p->failed_job, j);
@@ -236,6 +240,10 @@ static int run_threads(const exp_plan *plan, int jobs)
         n = (int)fit;
     if ((size_t)n > plan->njobs)
         n = (int)plan->njobs;
+    /* a plugin that is not reentrant (the Python adapter: one interpreter
+     * lock) runs one job at a time; shards run as processes in parallel */
+    if (hpl_any_not_reentrant())
+        n = 1;
     return n < 1 ? 1 : n;
 }
 
@@ -331,6 +339,9 @@ int exp_check(const scn_config *base, const char *path, const exp_options *opt, 
                "%llu buckets (%g s at bucket_s = %g s)\n", a, threads, b, c,
             (unsigned long long)plan.points[0].spec.max_buckets,
             (double)plan.points[0].spec.max_buckets * plan.points[0].spec.bucket_s, plan.points[0].spec.bucket_s);
+    if (hpl_any_not_reentrant())
+        fprintf(f, "threads: 1: a retry plugin is not reentrant (the Python adapter: one interpreter lock), so the "
+                   "jobs run one after the other; for parallelism run shards as processes (--shard, herd merge)\n");
     if (isinf(hi))
         fprintf(f, "events: about 1e%.0f or more in all (unlimited attempts: bounded by horizon_s)\n",
                 floor(log10(fmax(lo, 1))));
@@ -560,7 +571,7 @@ typedef struct batch {
     atomic_size_t next, done;
     atomic_int failed, finished;
     atomic_size_t failed_job;
-    char why[160];
+    char why[512];
 } batch;
 
 static void *batch_worker(void *arg)
@@ -570,7 +581,7 @@ static void *batch_worker(void *arg)
         size_t i = atomic_fetch_add(&b->next, 1);
         if (i >= b->n || atomic_load(&b->failed))
             return NULL;
-        char why[160];
+        char why[512];
         int rc = simulate(b->refs[i].plan, b->refs[i].job, b->queue, 0, &b->out[i], &b->seeds[i], why, sizeof why);
         if (rc && !atomic_exchange(&b->failed, rc)) {
             atomic_store(&b->failed_job, i);
@@ -591,6 +602,8 @@ int exp_run_batch(const exp_job_ref *refs, size_t n, int jobs, int queue, model_
     atomic_init(&b.failed_job, 0);
     memset(out, 0, n * sizeof *out);
     int nthreads = jobs < 1 ? 1 : jobs > 64 ? 64 : jobs;
+    if (hpl_any_not_reentrant()) /* see run_threads */
+        nthreads = 1;
     if ((size_t)nthreads > n)
         nthreads = n ? (int)n : 1;
     pthread_t tid[64];

@@ -277,7 +277,8 @@ static void layer_start(model *md, uint32_t id, uint32_t k, double deadline_s)
 {
     sim_t *sim = md->sim;
     hp_call call;
-    hp_call_start(&call, policy_of(md, id, k, false), md->vnow);
+    hp_plugin_use *use = k + 1 == md->nlayers && md->any_plugin ? model_plugin_use(md, id) : NULL;
+    hp_call_start_plugin(&call, policy_of(md, id, k, false), use, md->vnow);
     if (deadline_s < call.st.deadline_s)
         call.st.deadline_s = deadline_s;
     if (k + 1 == md->nlayers)
@@ -331,7 +332,12 @@ STEP void attempt_in(model *md, uint32_t id, uint32_t k, const bool ahead, hp_ca
     hp_client *guard = innermost && !ahead ? model_guard(md, id) : NULL;
     if (!ahead && innermost && spec->guard.breaker)
         mech_breaker(md); /* the time in the breaker's state so far, before it may change */
-    hp_admit a = ahead ? admit_alone(p, &call->st, now) : hp_call_admit(guard, call, p, now, u);
+    /* a plugin takes part in the admission only with an admit callback */
+    hp_plugin_use *use = innermost && md->any_plugin && md->plug[c->tool] && md->plug[c->tool]->admit
+                             ? model_plugin_use(md, id) : NULL;
+    hp_admit a = use     ? hp_call_admit_plugin(guard, call, p, use, now, u)
+                 : ahead ? admit_alone(p, &call->st, now)
+                         : hp_call_admit(guard, call, p, now, u);
     if (!ahead && innermost && md->mech)
         mech_after_admit(md, &a);
     if (a.deny == HP_DENY_WAIT) { /* AWS adaptive mode: the token comes after a.wait_s */
@@ -524,7 +530,18 @@ STEP void decide_in(model *md, uint32_t id, uint32_t k, const layer_result *r, c
         if (!ahead && md->spec->guard.breaker)
             mech_breaker(md);
         /* without a client (ahead), the client API decides by the policy alone */
-        d = ahead ? hp_decide_result(p, &call.st, res, now, u) : hp_call_outcome(guard, &call, p, res, now, u);
+        hp_plugin_use *use = md->any_plugin ? model_plugin_use(md, id) : NULL;
+        if (use) { /* its uniforms: the one drawn above, then the rest */
+            double uu[HP_PLUGIN_MAX_UNIFORMS];
+            uu[0] = u;
+            for (uint32_t i = 1; i < use->n_uniforms; i++)
+                uu[i] = sim_uniform(sim, RNG_BACKOFF);
+            d = hp_call_outcome_plugin(guard, &call, p, use, res, now, uu);
+            if (use->error)
+                model_plugin_failed(md, id, use);
+        } else {
+            d = ahead ? hp_decide_result(p, &call.st, res, now, u) : hp_call_outcome(guard, &call, p, res, now, u);
+        }
         if (!ahead || d.action != HP_RETRY) /* ahead, a retry stores it (below) */
             call_store(md, id, &call, ahead);
         if (!ahead) /* a limiter, which computing ahead excludes */
@@ -562,9 +579,12 @@ static void layer_decide(model *md, uint32_t id, uint32_t k, const layer_result 
 /* Layer k's loop ended with r: report it to the layer above, or finish. */
 static void layer_done(model *md, uint32_t id, uint32_t k, const layer_result *r)
 {
-    if (k + 1 == md->nlayers && md->retry_cost) { /* a granted retry never sent is released */
+    if (k + 1 == md->nlayers && (md->retry_cost || md->plug_finish)) { /* a granted retry never sent is
+                                                                       * released; a plugin's finish */
         hp_call call = call_load(md, id, false);
-        hp_call_finish(model_guard(md, id), &call, md->vnow);
+        hp_plugin_use *use = md->plug_finish ? model_plugin_use(md, id) : NULL;
+        hp_call_finish_plugin(md->ahead ? NULL : model_guard(md, id), &call, policy_of(md, id, k, false), use,
+                              md->vnow);
         call_store(md, id, &call, false);
     }
     if (k == 0)

@@ -4,7 +4,10 @@
  */
 #include "model.h"
 
+#include "../plugin/loader.h"
+
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -223,6 +226,46 @@ static int trace_clients(model *md, const model_spec *spec, sim_t *sim)
     return 0;
 }
 
+/* The retry plugins of the tools (spec_tool.plugin, [retry]'s for the
+ * implicit tool) and their state blocks: per client, one block per tool
+ * with a plugin and one call block (a client runs one call at a time). */
+static int plugins_init(model *md)
+{
+    const model_spec *spec = md->spec;
+    size_t n = spec->clients;
+    for (uint32_t t = 0; t < md->ntools; t++) {
+        const hpl_instance *in = spec->ntools ? spec->tools[t].plugin : spec->plugin;
+        if (!in)
+            continue;
+        md->plug[t] = in->desc;
+        md->plug_use[t] = (hp_plugin_use){.plugin = in->desc, .config = in->config, .tool = t,
+                                          .n_uniforms = in->n_uniforms};
+        md->plug_client_off[t] = md->plug_client_stride;
+        md->plug_client_stride += (in->desc->client_size + 15u) & ~(size_t)15;
+        size_t call = (in->desc->call_size + 15u) & ~(size_t)15;
+        if (call > md->plug_call_stride)
+            md->plug_call_stride = call;
+        md->plug_finish |= in->desc->finish != NULL;
+        md->any_plugin = true;
+    }
+    if (!md->any_plugin)
+        return 0;
+    if (md->plug_client_stride && !(md->plug_client = herd_calloc(n, md->plug_client_stride)))
+        return -1;
+    if (md->plug_call_stride && !(md->plug_call = herd_calloc(n, md->plug_call_stride)))
+        return -1;
+    return 0;
+}
+
+void model_plugin_failed(model *md, uint32_t id, const hp_plugin_use *u)
+{
+    if (!md->plug_why[0])
+        snprintf(md->plug_why, sizeof md->plug_why, "plugin %s: client %u at t = %.9g s: %s (got %g)%s%s",
+                 u->plugin->name, id, md->vnow, u->error, u->error_value, u->note ? ": " : "",
+                 u->note ? u->note : "");
+    sim_fail(md->sim);
+}
+
 int model_init(model *md, const model_spec *spec, const spec_table *data, hp_strategy strategy, sim_t *sim)
 {
     memset(md, 0, sizeof *md);
@@ -289,6 +332,8 @@ int model_init(model *md, const model_spec *spec, const spec_table *data, hp_str
     }
     md->clients = herd_calloc(n, sizeof *md->clients);
     if (!md->clients)
+        return -1;
+    if (plugins_init(md) != 0)
         return -1;
     if (md->nlayers > 1 && !(md->outer = herd_calloc(n * (md->nlayers - 1), sizeof *md->outer)))
         return -1;
@@ -485,6 +530,14 @@ void model_free(model *md)
 {
     if (!md)
         return;
+    /* a plugin's client blocks refer to state outside them (client_free) */
+    for (uint32_t t = 0; md->plug_client && md->clients && t < md->ntools; t++)
+        if (md->plug[t] && md->plug[t]->client_free)
+            for (uint32_t id = 0; id < md->spec->clients; id++)
+                md->plug[t]->client_free(md->plug_use[t].config,
+                                         md->plug_client + id * md->plug_client_stride + md->plug_client_off[t]);
+    herd_free(md->plug_client);
+    herd_free(md->plug_call);
     herd_free(md->clients);
     herd_free(md->latency);
     lh_free(md->hist);

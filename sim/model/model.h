@@ -21,6 +21,7 @@
 
 #include "../engine/sim.h"
 #include "../policy/herdpolicy.h"
+#include "../policy/herdpolicy/plugin.h"
 #include "../spec/memory.h"
 #include "../spec/spec.h"
 #include "discipline.h"
@@ -186,6 +187,18 @@ typedef struct model {
                          * in-flight level is set); those after were opened by a client ahead */
     bool bare_call;     /* one layer, and none of prev_sleep, deadline, retry_cost, sent_at:
                          * client.c rebuilds the call from the client record alone */
+    /* retry plugins (herdpolicy/plugin.h, sim/plugin/loader.h), per tool:
+     * the descriptor (NULL: the built-in policy) and its configuration;
+     * each client's blocks at plug_client + id * plug_client_stride +
+     * plug_client_off[tool] and plug_call + id * plug_call_stride */
+    const hp_plugin *plug[SPEC_MAX_TOOLS];
+    hp_plugin_use plug_use[SPEC_MAX_TOOLS]; /* what the client API takes (model_plugin_use) */
+    size_t plug_client_off[SPEC_MAX_TOOLS];
+    size_t plug_client_stride, plug_call_stride;
+    unsigned char *plug_client, *plug_call;
+    bool any_plugin;
+    bool plug_finish;   /* some tool's plugin has a finish callback */
+    char plug_why[400]; /* a value a plugin returned that herd refused: the run stops */
     double tool_cum[SPEC_MAX_TOOLS]; /* cumulative tool probabilities */
     uint32_t ntools;
     sim_t *sim;
@@ -358,6 +371,25 @@ static inline ts_bucket *model_bucket_at(model *md, double t)
  * 0 or -1 on allocation failure.  instance_free releases the arrays. */
 int instance_init(model *md);
 void instance_free(model *md);
+
+/* Tool t's plugin for client id's call as the client API takes it (the
+ * client's blocks set in the tool's md->plug_use); NULL when the tool has
+ * none.  O(1), two stores: the rest was set by model_init. */
+static inline hp_plugin_use *model_plugin_use(model *md, uint32_t id)
+{
+    uint32_t t = md->clients[id].tool;
+    hp_plugin_use *u = &md->plug_use[t];
+    if (!u->plugin)
+        return NULL;
+    u->client = md->plug_client ? md->plug_client + id * md->plug_client_stride + md->plug_client_off[t] : NULL;
+    u->call = md->plug_call ? md->plug_call + id * md->plug_call_stride : NULL;
+    return u;
+}
+
+/* A plugin returned a value herd refuses (u->error): the message, with
+ * the plugin's name, the client and the time, into md->plug_why, and the
+ * simulation stops (model_run fails). */
+void model_plugin_failed(model *md, uint32_t id, const hp_plugin_use *u);
 
 /* Makes md->guard hold instance i's state (storing the current one's). */
 void instance_switch(model *md, uint32_t i);

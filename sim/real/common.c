@@ -47,6 +47,9 @@ const char *real_unsupported(const model_spec *spec, int serve)
         return NULL;
     if (spec->start == SPEC_START_TRACE)
         return "[clients] start = trace: herd drive starts clients in a burst, spread or as a Poisson stream";
+    if (spec->plugin)
+        return "[retry] plugin: herd drive runs herd's built-in policies only (a retry plugin runs in herd run); "
+               "expected no plugin";
     if (spec->nlayers)
         return "[layer] sections: herd drive runs one retry loop per request (the client API's); remove the layers";
     if (spec->ntools)

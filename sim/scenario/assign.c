@@ -220,6 +220,83 @@ static int apply_key(pstate *ps, const key *k, void *base, const char *section, 
     return 0;
 }
 
+/* `plugin = PATH.so` and `plugin.KEY = value` in [retry] or [tool NAME]
+ * (kept as text; loaded and configured by validate.c). */
+static int set_plugin(pstate *ps, const char *section, const char *kind, const char *sub, const char *name,
+                      const char *value, int line)
+{
+    scn_plugin *pl;
+    if (!strcmp(kind, "retry")) {
+        pl = &ps->c->plugin;
+    } else if (!strcmp(kind, "tool")) {
+        scn_tool *t = find_tool(ps->c, 0, sub, line > 0 ? ps->section_line : ps->set_origin);
+        if (!t) {
+            scn_ps_fail(ps, line, "[%s]: too many tools (at most 8)", section, NULL, NULL);
+            return 0;
+        }
+        pl = &t->plugin;
+    } else {
+        scn_ps_fail(ps, line,
+                    "[%s] %s: a retry plugin is written in [retry] or a [tool NAME] section (not yet in [layer]: "
+                    "the innermost layer's built-in policy decides there)",
+                    section, name, NULL);
+        return 0;
+    }
+    if (!strcmp(name, "plugin")) {
+        if (line > 0 && pl->origin > 0) {
+            scn_ps_fail(ps, line, "[%s] plugin: duplicate key", section, NULL, NULL);
+            return 0;
+        }
+        if (strlen(value) >= sizeof pl->spec || strchr(value, '\n')) {
+            scn_ps_fail(ps, line, "[%s] plugin: expected PATH.so or python:MODULE:OBJECT shorter than 256 characters",
+                        section, NULL, NULL);
+            return 0;
+        }
+        snprintf(pl->spec, sizeof pl->spec, "%s", value);
+        pl->origin = origin_code(ps, line);
+        return 1;
+    }
+    const char *k = name + 7;
+    size_t kl = strlen(k);
+    if (!kl || strspn(k, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != kl || strchr(value, '\n')) {
+        scn_ps_fail(ps, line, "[%s] %s: expected plugin.KEY with KEY of letters, digits and '_'", section, name, NULL);
+        return 0;
+    }
+    /* an earlier value of the key: a duplicate in the file, replaced by an override */
+    char *at = pl->keys;
+    unsigned idx = 0;
+    while (at && *at) {
+        char *eol = strchr(at, '\n');
+        if (!strncmp(at, k, kl) && at[kl] == '=') {
+            if (line > 0) {
+                scn_ps_fail(ps, line, "[%s] %s: duplicate key", section, name, NULL);
+                return 0;
+            }
+            memmove(at, eol + 1, strlen(eol + 1) + 1);
+            for (unsigned j = idx; j + 1 < SCN_PLUGIN_KEYS; j++)
+                pl->key_origin[j] = pl->key_origin[j + 1];
+            continue;
+        }
+        at = eol ? eol + 1 : NULL;
+        idx++;
+    }
+    if (idx >= SCN_PLUGIN_KEYS) {
+        scn_ps_fail(ps, line, "[%s] %s: at most 32 plugin keys in one section", section, name, NULL);
+        return 0;
+    }
+    pl->key_origin[idx] = origin_code(ps, line);
+    size_t used = strlen(pl->keys);
+    if (used + kl + strlen(value) + 2 >= sizeof pl->keys) {
+        scn_ps_fail(ps, line, "[%s] %s: the plugin keys of one section are longer than 767 characters", section, name,
+                    NULL);
+        return 0;
+    }
+    snprintf(pl->keys + used, sizeof pl->keys - used, "%s=%s\n", k, value);
+    if (!pl->keys_origin)
+        pl->keys_origin = origin_code(ps, line);
+    return 1;
+}
+
 /* Sets section.name = value from `line` (0 for --set).  Returns 1 on
  * success, 0 on error (ps->err filled). */
 int scn_ps_set_key(pstate *ps, const char *section, const char *name, const char *value, int line)
@@ -293,6 +370,9 @@ int scn_ps_set_key(pstate *ps, const char *section, const char *name, const char
         c->errors[c->nerrors++] = (spec_error_rate){.outcome = outcome, .p = p};
         return 1;
     }
+
+    if (!strcmp(name, "plugin") || !strncmp(name, "plugin.", 7))
+        return set_plugin(ps, section, kind, sub, name, value, line);
 
     for (size_t i = 0; i < scn_key_count; i++) {
         const key *k = &scn_key_table[i];

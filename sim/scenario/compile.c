@@ -5,6 +5,9 @@
  */
 #include "keys.h"
 
+#include "../plugin/loader.h"
+#include "data.h"
+
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -112,6 +115,23 @@ static int by_start(const void *a, const void *b)
     return (x->start_s > y->start_s) - (x->start_s < y->start_s);
 }
 
+const scn_plugin *scn_plugin_at(const scn_config *c, uint32_t t)
+{
+    const scn_plugin *pl = &c->plugin;
+    if (t < c->ntools && t < SPEC_MAX_TOOLS && c->tools[t].plugin.spec[0])
+        pl = &c->tools[t].plugin;
+    return pl->spec[0] ? pl : NULL;
+}
+
+/* The loaded instance of tool t's plugin (t >= ntools: [retry]'s), NULL
+ * for none.  scn_check loaded it first (hpl_load returns it again). */
+static const struct hpl_instance *plugin_of(const scn_config *c, uint32_t t)
+{
+    const scn_plugin *pl = scn_plugin_at(c, t);
+    char err[HPL_ERR_MAX];
+    return pl ? hpl_load(pl->spec, scn_data_dir(), pl->keys, err) : NULL;
+}
+
 void scn_compile(const scn_config *c, model_spec *s)
 {
     memset(s, 0, sizeof *s);
@@ -195,6 +215,7 @@ void scn_compile(const scn_config *c, model_spec *s)
     s->content_collision_p = c->content_collision_p;
 
     s->policy = scn_tool_policy(c, SPEC_MAX_TOOLS, c->policy.strategy);
+    s->plugin = plugin_of(c, SPEC_MAX_TOOLS);
     s->side_effect = c->side_effect;
     s->sheddable = c->priority == 1;
     for (uint32_t t = 0; t < c->ntools; t++)
@@ -202,8 +223,19 @@ void scn_compile(const scn_config *c, model_spec *s)
                                   .effect = scn_tool_effect(c, t),
                                   .weight = c->tools[t].weight,
                                   .sheddable = (c->tools[t].priority >= 0 ? c->tools[t].priority : c->priority) == 1,
-                                  .own_strategy = c->tools[t].preset >= SCN_LIBRARY_PRESET};
+                                  .own_strategy = c->tools[t].preset >= SCN_LIBRARY_PRESET,
+                                  .plugin = plugin_of(c, t)};
     s->ntools = c->ntools;
+    size_t call_max = 0; /* the plugins' blocks per client, as model_init lays them out */
+    for (uint32_t t = 0; t < (c->ntools ? c->ntools : 1); t++) {
+        const struct hpl_instance *in = c->ntools ? s->tools[t].plugin : s->plugin;
+        if (!in)
+            continue;
+        s->plugin_bytes += (in->desc->client_size + 15u) & ~15u;
+        if (((in->desc->call_size + 15u) & ~15u) > call_max)
+            call_max = (in->desc->call_size + 15u) & ~15u;
+    }
+    s->plugin_bytes += (uint32_t)call_max;
     uint32_t n = 0;
     for (uint32_t l = 0; l < c->nlayers && n < SPEC_MAX_LAYERS; l++) {
         const scn_tool *L = &c->layers[l];

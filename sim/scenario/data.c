@@ -65,6 +65,11 @@ void scn_data_begin(const char *scenario_path)
         snprintf(base_dir, sizeof base_dir, "%.*s", (int)(slash - scenario_path), scenario_path);
 }
 
+const char *scn_data_dir(void)
+{
+    return base_dir[0] ? base_dir : ".";
+}
+
 const spec_table *scn_data(void)
 {
     return &store;

@@ -44,4 +44,8 @@ int scn_data_row_origin(uint32_t idx, uint32_t row, char *where, size_t n);
  * ("FILE:LINE: column ...: expected ..."). */
 const char *scn_load_data(const char *file, spec_data_kind kind, uint32_t *idx, char *buf, size_t n);
 
+/* The folder of the scenario being read ("." for none): where relative
+ * data files and plugins are found. */
+const char *scn_data_dir(void);
+
 #endif

@@ -23,6 +23,8 @@
  */
 #include "explain.h"
 
+#include "../plugin/loader.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -261,9 +263,45 @@ static const char *sleep_rule(const hp_policy *p, hp_strategy s)
 /* Every policy value of one retry loop.  prefix names its keys ("retry",
  * "tool NAME", "layer NAME"); t is its section (NULL: [retry]); own: the
  * loop fixes its strategy (else it runs each compared one). */
-static void put_loop(xctx *x, const char *title, const char *prefix, const char *kind, const scn_tool *t,
-                     const hp_policy *p, bool own, const char *inner_of)
+/* The plugin lines of a retry loop: the plugin and each plugin.KEY, with
+ * their origins (a tool that takes [retry]'s says so). */
+static void put_plugin(xctx *x, const char *prefix, const scn_plugin *pl)
 {
+    char kn[KEYTXT], o[256], ko[200];
+    unsigned i = 0;
+    bool inherited = pl == &x->c->plugin && strcmp(prefix, "retry");
+    scn_x_origin_text(x, pl->origin, ko, sizeof ko);
+    if (inherited)
+        snprintf(o, sizeof o, "[retry] plugin (%s)", ko);
+    else
+        snprintf(o, sizeof o, "%s", ko);
+    snprintf(kn, sizeof kn, "%s.plugin", prefix);
+    scn_x_put(x, kn, pl->spec, o, NULL);
+    for (const char *at = pl->keys; *at;) {
+        const char *eq = strchr(at, '='), *eol = strchr(at, '\n');
+        if (!eq || !eol)
+            break;
+        char v[256];
+        snprintf(kn, sizeof kn, "%s.plugin.%.*s", prefix, (int)(eq - at), at);
+        snprintf(v, sizeof v, "%.*s", (int)(eol - eq - 1), eq + 1);
+        scn_x_origin_text(x, pl->key_origin[i < SCN_PLUGIN_KEYS ? i : SCN_PLUGIN_KEYS - 1], ko, sizeof ko);
+        i++;
+        snprintf(o, sizeof o, "%s%s", inherited ? "[retry] plugin keys, from " : "", ko);
+        scn_x_put(x, kn, v, o, NULL);
+        at = eol + 1;
+    }
+}
+
+static void put_loop(xctx *x, const char *title, const char *prefix, const char *kind, const scn_tool *t,
+                     const hp_policy *p, bool own, const char *inner_of, const scn_plugin *pl,
+                     const struct hpl_instance *inst)
+{
+    /* a plugin that does not read herd's policy decides the sleep and
+     * whether to retry: the keys of both then change nothing */
+    char decides[160] = "";
+    if (pl && inst && !(inst->desc->flags & HP_PLUGIN_READS_POLICY))
+        snprintf(decides, sizeof decides, "plugin %s decides the retries and sleeps (it does not read herd's policy)",
+                 inst->desc->name);
     hp_strategy S[HP_STRATEGY_COUNT];
     uint32_t nS = own ? 1 : x->nstrategies;
     if (own)
@@ -278,7 +316,7 @@ static void put_loop(xctx *x, const char *title, const char *prefix, const char 
         growth |= strcmp(r, "immediate") && strcmp(r, "constant") && strcmp(r, "decorrelated_jitter") &&
                   strcmp(r, "random");
     }
-    bool retries = p->max_attempts != 1;
+    bool retries = decides[0] || p->max_attempts != 1;
     if (x->origins)
         fprintf(x->f, "%s\n", title);
     else
@@ -304,7 +342,11 @@ static void put_loop(xctx *x, const char *title, const char *prefix, const char 
         section_origin(x, t, kind, "jitter", jo, sizeof jo);
         snprintf(o, sizeof o, "strategy: %s%s; jitter: %s", own ? "" : "compared, ", so, jo);
     }
+    if (decides[0])
+        snprintf(v, sizeof v, "plugin %s", inst->desc->name);
     scn_x_put(x, kn, v, o, retries ? NULL : "max_attempts is 1: no retry");
+    if (pl)
+        put_plugin(x, prefix, pl);
 
     size_t first = scn_first_key("retry");
     for (size_t i = first; i < scn_key_count && !strcmp(scn_key_table[i].section, "retry"); i++) {
@@ -323,7 +365,10 @@ static void put_loop(xctx *x, const char *title, const char *prefix, const char 
                           !strcmp(n, "retry_also") || !strcmp(n, "no_retry_status") ||
                           !strcmp(n, "not_found_ok_on_retry") || !strcmp(n, "budget_mode") ||
                           !strcmp(n, "adaptive_rate_limiter");
-        if (retry_only && !retries)
+        if (decides[0] && (retry_only || !strcmp(n, "max_attempts")) && strcmp(n, "adaptive_rate_limiter") &&
+            strcmp(n, "budget_mode")) /* the loop's own admission reads those two */
+            why = decides;
+        else if (retry_only && !retries)
             why = "max_attempts is 1: no retry";
         else if (backoff && all_immediate)
             why = "the strategy is immediate: it never sleeps";
@@ -573,7 +618,7 @@ static void dump(xctx *x)
             const spec_layer *sl = &s->layers[n++];
             snprintf(title, sizeof title, "[layer %s] retry loop %u of %u (outermost first)", L->name, n, s->nlayers);
             snprintf(prefix, sizeof prefix, "layer %s", L->name);
-            put_loop(x, title, prefix, "layer", L, &sl->policy, sl->own_strategy, NULL);
+            put_loop(x, title, prefix, "layer", L, &sl->policy, sl->own_strategy, NULL, NULL, NULL);
             char k[KEYTXT];
             static const char *const lk[] = {"kind", "obey_overload", "propagate_deadline", "think_time_s",
                                              "reissue_p", "repeat_p", "dedup_window_s"};
@@ -601,7 +646,7 @@ static void dump(xctx *x)
                 snprintf(title, sizeof title, "[layer %s] inner loop (preset %s), retry loop %u of %u", L->name,
                          lp->name, n, s->nlayers);
                 snprintf(prefix, sizeof prefix, "layer %s (inner)", L->name);
-                put_loop(x, title, prefix, "layer", L, &sl->policy, true, lp->name);
+                put_loop(x, title, prefix, "layer", L, &sl->policy, true, lp->name, NULL, NULL);
             }
         }
     }
@@ -643,12 +688,14 @@ static void dump(xctx *x)
             if (!s->nlayers) {
                 snprintf(title, sizeof title, "[tool %s] retry loop", T->name);
                 snprintf(prefix, sizeof prefix, "tool %s", T->name);
-                put_loop(x, title, prefix, "tool", T, &s->tools[t].policy, s->tools[t].own_strategy, NULL);
+                put_loop(x, title, prefix, "tool", T, &s->tools[t].policy, s->tools[t].own_strategy, NULL,
+                         scn_plugin_at(x->c, t), s->tools[t].plugin);
             } else if (x->origins)
                 fprintf(x->f, "  (its policy keys are unused: the [layer] sections are the retry loops)\n");
         }
     } else if (!s->nlayers) {
-        put_loop(x, "[retry] retry loop (every request)", "retry", "retry", NULL, &s->policy, false, NULL);
+        put_loop(x, "[retry] retry loop (every request)", "retry", "retry", NULL, &s->policy, false, NULL,
+                 scn_plugin_at(x->c, SPEC_MAX_TOOLS), s->plugin);
     }
 }
 

@@ -98,6 +98,10 @@ void scn_override_text(const char *const *sets, const char *const *shown, int k,
  * err naming the origin of the key at fault. */
 int scn_check(const scn_config *c, const scn_origins *o, char err[static SCN_ERR_MAX]);
 
+/* The plugin of tool t (t >= ntools: [retry]'s): its own, else [retry]'s;
+ * NULL for none (compile.c). */
+const scn_plugin *scn_plugin_at(const scn_config *c, uint32_t t);
+
 /* Every key of every section, in reference order; a [tool] or [layer]
  * section's keys are contiguous (its set-bit i is the i-th of them). */
 extern const key scn_key_table[];

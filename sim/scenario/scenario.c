@@ -549,6 +549,12 @@ static int assign(pstate *ps, const char *assignment)
     for (const char *p = assignment; eq && p < eq; p++)
         if (*p == '.')
             dot = p;
+    /* SECTION.plugin.KEY: the key is plugin.KEY */
+    for (const char *p = assignment; eq && dot && p + 8 <= eq; p++)
+        if (!strncmp(p, ".plugin.", 8) && p > assignment) {
+            dot = p;
+            break;
+        }
     if (!eq || !dot || dot == assignment || dot + 1 == eq) {
         scn_ps_fail(ps, 0, "expected section.key=value (e.g. server.workers=50)", NULL, NULL, NULL);
         return 0;

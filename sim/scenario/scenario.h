@@ -76,6 +76,19 @@ typedef enum scn_ts_mode { SCN_TS_ALL = 0, SCN_TS_FIRST, SCN_TS_NONE } scn_ts_mo
 /* [tool NAME]: an operation clients call, with its own side effect and
  * retry policy: the [retry] policy, then the tool's preset, then the keys
  * the tool sets (bit i of `set` for the i-th tool key of the key table). */
+/* `plugin = PATH.so` (or python:MODULE:OBJECT) and `plugin.KEY = value`
+ * of a [retry] or [tool NAME] section (sim/plugin/loader.h). */
+#define SCN_PLUGIN_SPEC_MAX 256
+#define SCN_PLUGIN_KEYS_MAX 768
+#define SCN_PLUGIN_KEYS 32
+typedef struct scn_plugin {
+    char spec[SCN_PLUGIN_SPEC_MAX]; /* "": none */
+    char keys[SCN_PLUGIN_KEYS_MAX]; /* "KEY=VALUE\n" lines, in the order written */
+    int origin;                     /* of `plugin` (SCN_ORIGIN_*) */
+    int keys_origin;                /* of the first plugin.KEY */
+    int key_origin[SCN_PLUGIN_KEYS]; /* of each plugin.KEY, in the order of keys */
+} scn_plugin;
+
 typedef struct scn_tool {
     char name[SCN_NAME_MAX];
     int effect;                 /* hp_side_effect; -1: from the preset, else read */
@@ -95,6 +108,7 @@ typedef struct scn_tool {
     double reissue_p;           /* llm: probability of re-issuing a failed call */
     double repeat_p;            /* llm: probability of repeating a call that succeeded */
     double dedup_window_s;      /* llm: a repeated write within this window is intercepted */
+    scn_plugin plugin;          /* [tool]: its own plugin (else [retry]'s) */
     int origin[SCN_MAX_SECTION_KEYS]; /* per key of the section (bit i of `set`): where it was set */
 } scn_tool;
 
@@ -222,6 +236,7 @@ typedef struct scn_config {
     hp_policy policy;           /* policy.strategy: the [retry] strategy */
     int retry_keys_line;        /* first [retry] key other than preset (file order check) */
     int retry_preset;           /* the [retry] preset applied last (scn_tool.preset values), -1: none */
+    scn_plugin plugin;          /* [retry] plugin: every tool's unless it has its own */
 
     /* where each value came from (SCN_ORIGIN_*): per key of the table for
      * the sections that are not repeated, per error_rate key */

@@ -7,6 +7,8 @@
  */
 #include "keys.h"
 
+#include "../plugin/loader.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -187,6 +189,57 @@ static int check_data(const scn_config *c, const scn_origins *from, char *err)
         return 0;
     scn_origin_text(from, l, o, sizeof o);
     snprintf(err, SCN_ERR_MAX, "%s: %s", o, m);
+    return -1;
+}
+
+/* Where origin code o is shown from (a line, a --set; else the file). */
+static int shown_at(int o)
+{
+    return o > 0 || (o <= -2 && o > SCN_ORIGIN_VARIANT(0)) ? o : 0;
+}
+
+/* The plugin of [retry] or of a [tool] (section, e.g. "tool send_email"):
+ * loaded, checked and configured (sim/plugin/loader.h).  0, or -1 with err. */
+static int check_plugin(const scn_config *c, const scn_plugin *pl, const char *section, const scn_origins *from,
+                        char err[static SCN_ERR_MAX])
+{
+    char o[SCN_ERR_MAX / 2], e[HPL_ERR_MAX];
+    if (!pl->spec[0] && !pl->keys[0])
+        return 0;
+    if (!pl->spec[0]) {
+        scn_origin_text(from, shown_at(pl->keys_origin), o, sizeof o);
+        snprintf(err, SCN_ERR_MAX, "%s: [%s] plugin.KEY without plugin in the same section; expected plugin = "
+                                   "PATH.so or python:MODULE:OBJECT", o, section);
+        return -1;
+    }
+    if (c->nlayers) {
+        scn_origin_text(from, shown_at(pl->origin), o, sizeof o);
+        snprintf(err, SCN_ERR_MAX, "%s: [%s] plugin: with [layer] sections the innermost layer's built-in policy "
+                                   "decides each attempt; expected no [layer] sections (plugins in [layer] are not "
+                                   "supported yet)", o, section);
+        return -1;
+    }
+    if (hpl_load(pl->spec, scn_data_dir(), pl->keys, e))
+        return 0;
+    int at = pl->origin; /* a message about plugin.KEY blames that key */
+    const char *kname = strstr(e, "plugin.");
+    if (kname) {
+        kname += 7;
+        size_t kl = strcspn(kname, ": ");
+        unsigned i = 0;
+        for (const char *l = pl->keys; *l && i < SCN_PLUGIN_KEYS; i++) {
+            if (!strncmp(l, kname, kl) && l[kl] == '=') {
+                at = pl->key_origin[i];
+                break;
+            }
+            const char *eol = strchr(l, '\n');
+            if (!eol)
+                break;
+            l = eol + 1;
+        }
+    }
+    scn_origin_text(from, shown_at(at), o, sizeof o);
+    snprintf(err, SCN_ERR_MAX, "%s: [%s] plugin = %s: %s", o, section, pl->spec, e);
     return -1;
 }
 
@@ -438,6 +491,20 @@ int scn_check(const scn_config *c, const scn_origins *from, char err[static SCN_
                     o->name, o->start_s, o->end_s, q->name, q->start_s, q->end_s);
         }
     }
+    if (check_plugin(c, &c->plugin, "retry", from, err) != 0)
+        return -1;
+    bool retry_plugin_read = !c->ntools;
+    for (uint32_t t = 0; t < c->ntools; t++) {
+        char sec[SCN_NAME_MAX + 8];
+        snprintf(sec, sizeof sec, "tool %s", c->tools[t].name);
+        if (check_plugin(c, &c->tools[t].plugin, sec, from, err) != 0)
+            return -1;
+        retry_plugin_read |= !c->tools[t].plugin.spec[0];
+    }
+    if (c->plugin.spec[0] && !retry_plugin_read)
+        BAD(shown_at(c->plugin.origin),
+            "[retry] plugin: no effect, because every [tool] section has its own plugin; expected no [retry] plugin, "
+            "or a tool without its own");
     if ((double)c->clients * c->requests_per_client > 4e9)
         BAD(line_of(from, "clients", "requests_per_client"),
             "clients x requests_per_client exceeds 4e9 logical requests");

@@ -22,6 +22,7 @@ size_t spec_client_bytes(const model_spec *spec)
     b += spec->guard.hedging ? sizeof(double) : 0;
     b += spec->connections_per_host ? 2 * sizeof(uint32_t) + sizeof(uint8_t) + sizeof(double) : 0; /* host.h */
     b += spec->guard.hedging && spec->drop_expired ? sizeof(double) : 0; /* the attempt's deadline */
+    b += spec->plugin_bytes; /* retry plugins' blocks (what a Python object takes is not counted) */
     size_t per_op = (spec_keeps_op_flags(spec) ? sizeof(uint8_t) : 0) +
                     (spec->keys == SPEC_KEYS_CONTENT_HASH ? sizeof(uint32_t) : 0) + (spec->ntools > 1 ? sizeof(uint8_t) : 0) + (total <= SPEC_EXACT_LATENCIES ? sizeof(double) : 0);
     for (uint32_t l = 0; l < spec->nlayers; l++)

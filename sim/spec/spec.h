@@ -69,6 +69,7 @@ typedef struct spec_tool {
     double weight;              /* relative probability that a request uses it (sum > 0) */
     bool own_strategy;          /* a library preset fixes the strategy (else: the one compared) */
     bool sheddable;             /* priority = sheddable (else critical): see shed_sheddable_above */
+    const struct hpl_instance *plugin; /* its retry plugin (sim/plugin/loader.h), NULL: the built-in */
 } spec_tool;
 
 /* One retry loop of a layered stack, outermost first.  Its policy carries
@@ -165,6 +166,9 @@ typedef struct model_spec {
 
     /* what clients call: [retry] (the implicit tool) and [tool] sections */
     hp_policy policy;
+    const struct hpl_instance *plugin; /* [retry]'s retry plugin, NULL: the built-in */
+    uint32_t plugin_bytes;      /* per client, the blocks of every tool's plugin (its client blocks and
+                                 * the largest call block, 16-byte aligned): for the memory estimate */
     hp_side_effect side_effect;
     bool sheddable;             /* [clients] priority = sheddable, without [tool] sections */
     spec_tool tools[SPEC_MAX_TOOLS];

@@ -126,10 +126,11 @@ typedef enum hp_deny {
     HP_DENY_BREAKER,      /* the circuit breaker is open (or half-open, probes out) */
     HP_DENY_WAIT,         /* not yet: the adaptive send-rate limiter's token comes after
                            * wait_s; call hp_call_admit again then */
+    HP_DENY_PLUGIN,       /* a plugin's admit refused it (herdpolicy/plugin.h) */
     HP_DENY_COUNT
 } hp_deny;
 
-/* "none", "deadline", "throttled", "breaker", "wait"; NULL if out of range. */
+/* "none", "deadline", "throttled", "breaker", "wait", "plugin"; NULL if out of range. */
 const char *hp_deny_name(hp_deny d);
 
 typedef struct hp_admit {
