@@ -387,8 +387,14 @@ int rare_run(const scn_config *cfg, const char *shown, const rare_options *o, ch
         csv_dbl(&out[1], t_brute, 0);
         csv_end(&out[1]);
     }
-    if (csv_finish(&out[0], err, errlen) != 0 || csv_finish(&out[1], err, errlen) != 0 ||
-        csv_publish(&out[0], err, errlen) != 0 || csv_publish(&out[1], err, errlen) != 0)
+    if (csv_finish(&out[0], err, errlen) != 0 || csv_finish(&out[1], err, errlen) != 0)
+        goto done;
+    csv_pub pub;
+    if (csv_publish_begin(&pub, o->outdir, err, errlen) != 0)
+        goto done;
+    int bad = csv_publish(&out[0], err, errlen) != 0 || csv_publish(&out[1], err, errlen) != 0;
+    csv_publish_end(&pub);
+    if (bad)
         goto done;
     if (!o->quiet) {
         printf("%s: P(in flight reaches %u before t = %g s)\n", shown, K, spec->horizon_s);

@@ -536,9 +536,14 @@ int rep_write(const rep_table *t, const char *outdir, const char *manifest, char
     for (int i = 0; i < F_COUNT; i++)
         if (want[i] && csv_finish(&out[i], err, errlen) != 0)
             goto done; /* every temporary is removed below: none published */
+    csv_pub pub;
+    if (csv_publish_begin(&pub, outdir, err, errlen) != 0)
+        goto done;
     for (int i = 0; i < F_COUNT; i++)
-        if (want[i] && csv_publish(&out[i], err, errlen) != 0)
+        if (want[i] && csv_publish(&out[i], err, errlen) != 0) {
+            csv_publish_end(&pub);
             goto done;
+        }
     /* the folder holds the results of this run only: the outputs of herd
      * that it did not write (an earlier run's compare.csv, an earlier herd
      * plot's figures) go, once this run's are all in place; a file that
@@ -549,6 +554,7 @@ int rep_write(const rep_table *t, const char *outdir, const char *manifest, char
             unlink(stale);
     }
     plot_remove_figures(outdir);
+    csv_publish_end(&pub);
     rc = 0;
 done:
     for (int i = 0; i < F_COUNT; i++)

@@ -439,34 +439,9 @@ static int write_figure_data(const tune_state *st, const char *wd, int xk)
     return fclose(f) != 0 ? -1 : 0;
 }
 
-/* Draws DIR/tune.png and .svg through plots/tune.gp. */
-static int figure(const tune_state *st, const char *dir, int xk, char *err, size_t errlen)
+/* Removes the figure's private directory wd and what is in it. */
+static void figure_cleanup(const char *wd)
 {
-    char wd[4096];
-    snprintf(wd, sizeof wd, "%s/.tune-figure.XXXXXX", dir);
-    if (!mkdtemp(wd)) {
-        snprintf(err, errlen, "%s: cannot create a temporary directory: %s", dir, strerror(errno));
-        return -1;
-    }
-    int rc = -1;
-    if (write_figure_data(st, wd, xk) != 0) {
-        snprintf(err, errlen, "%s: cannot write the figure's data", wd);
-        goto done;
-    }
-    if (plot_script("tune.gp", wd, NULL, err, errlen) != 0)
-        goto done;
-    rc = 0;
-    const char *ext[] = {"png", "svg"};
-    for (int i = 0; i < 2 && rc == 0; i++) {
-        char a[4200], b[4200];
-        snprintf(a, sizeof a, "%s/tune.%s", wd, ext[i]);
-        snprintf(b, sizeof b, "%s/tune.%s", dir, ext[i]);
-        if (rename(a, b) != 0) {
-            snprintf(err, errlen, "%s: %s", b, strerror(errno));
-            rc = -1;
-        }
-    }
-done:;
     const char *names[] = {"front.csv", "tune.tsv", "tune.png", "tune.svg"};
     for (int i = 0; i < 4; i++) {
         char a[4200];
@@ -474,7 +449,37 @@ done:;
         unlink(a);
     }
     rmdir(wd);
-    return rc;
+}
+
+/* Draws tune.png and .svg through plots/tune.gp into the private
+ * directory wd[4096] it creates in dir, and checks both are whole (gnuplot
+ * exits 0 when it cannot write).  0, or -1 with err (wd removed). */
+static int figure(const tune_state *st, const char *dir, int xk, char *wd, char *err, size_t errlen)
+{
+    snprintf(wd, 4096, "%s/.tune-figure.XXXXXX", dir);
+    if (!mkdtemp(wd)) {
+        snprintf(err, errlen, "%s: cannot create a temporary directory: %s", dir, strerror(errno));
+        wd[0] = '\0';
+        return -1;
+    }
+    if (write_figure_data(st, wd, xk) != 0) {
+        snprintf(err, errlen, "%s: cannot write the figure's data", wd);
+        goto fail;
+    }
+    if (plot_script("tune.gp", wd, NULL, err, errlen) != 0)
+        goto fail;
+    const char *ext[] = {"png", "svg"};
+    for (int i = 0; i < 2; i++) {
+        char a[4200];
+        snprintf(a, sizeof a, "%s/tune.%s", wd, ext[i]);
+        if (plot_check_figure(a, err, errlen) != 0)
+            goto fail;
+    }
+    return 0;
+fail:
+    figure_cleanup(wd);
+    wd[0] = '\0';
+    return -1;
 }
 
 static int summary(const tune_state *st, FILE *f)
@@ -585,27 +590,62 @@ int tune_report(tune_state *st, char *err, size_t errlen)
 {
     const tune_request *rq = st->rq;
     const char *dir = rq->outdir;
+    struct stat dst;
+    int fresh = stat(dir, &dst) != 0; /* removed again if nothing is published */
     if (csv_mkdirs(dir, err, errlen) != 0)
         return -1;
     csv_out out[3];
     memset(out, 0, sizeof out);
     const char *names[] = {"tune.csv", "recommendation.txt", "manifest.txt"};
+    char wd[4096] = "";
     int rc = -1;
+    /* every output is finished (the figures drawn and checked) before any
+     * is published, with SIGINT, SIGTERM and SIGHUP held from the figure's
+     * private directory to the last rename: a failure or a signal leaves
+     * the previous outputs or none (csv.h, plot.h) */
+    plot_hold hold = {.on = 0};
+    plot_hold_signals(&hold);
     for (int i = 0; i < 3; i++)
         if (csv_open(&out[i], dir, names[i], err, errlen) != 0)
-            goto fail;
+            goto done;
     write_csv(st, out[0].f);
     write_recommendation(st, out[1].f);
     write_manifest(st, out[2].f);
     for (int i = 0; i < 3; i++)
         if (csv_finish(&out[i], err, errlen) != 0)
-            goto fail;
-    for (int i = 0; i < 3; i++)
-        if (csv_publish(&out[i], err, errlen) != 0)
-            goto fail;
+            goto done;
     int xk = st->binding >= 0 ? st->binding : rq->ncons ? 0 : -1;
-    if (figure(st, dir, xk, err, errlen) != 0)
-        return -1;
+    if (figure(st, dir, xk, wd, err, errlen) != 0 || plot_held_signal())
+        goto done;
+    csv_pub pub;
+    if (csv_publish_begin(&pub, dir, err, errlen) != 0)
+        goto done;
+    int bad = 0;
+    for (int i = 0; i < 3 && !bad; i++)
+        bad = csv_publish(&out[i], err, errlen) != 0;
+    const char *ext[] = {"png", "svg"};
+    for (int i = 0; i < 2 && !bad; i++) {
+        char a[4200], b[4200];
+        snprintf(a, sizeof a, "%s/tune.%s", wd, ext[i]);
+        snprintf(b, sizeof b, "%s/tune.%s", dir, ext[i]);
+        if (rename(a, b) != 0) {
+            snprintf(err, errlen, "%s: %s", b, strerror(errno));
+            bad = 1;
+        }
+    }
+    csv_publish_end(&pub);
+    if (!bad)
+        rc = 0;
+done:
+    for (int i = 0; i < 3; i++)
+        csv_abort(&out[i]);
+    if (wd[0])
+        figure_cleanup(wd);
+    if (rc != 0 && fresh)
+        rmdir(dir); /* only when empty */
+    plot_release_signals(&hold); /* a signal recorded meanwhile: raised now (exit 128 + signal) */
+    if (rc != 0)
+        return rc;
     if (!rq->quiet) {
         if (summary(st, stdout) != 0 || printf("wrote %s/tune.csv, recommendation.txt, manifest.txt, tune.png, "
                                                "tune.svg\n", dir) < 0 || fflush(stdout) != 0) {
@@ -614,8 +654,4 @@ int tune_report(tune_state *st, char *err, size_t errlen)
         }
     }
     return 0;
-fail:
-    for (int i = 0; i < 3; i++)
-        csv_abort(&out[i]);
-    return rc;
 }
