@@ -188,7 +188,7 @@ static FILE *open_regular(const char *path, csv_rd *r, int *missing, int *rc)
     int e = 0;
     *missing = 0;
     *rc = -1;
-    herd_file_status s = herd_file_open(path, CSV_MAX_BYTES, HERD_FILE_TEXT, &f, &size, &e);
+    herd_file_status s = herd_file_open(path, CSV_MAX_BYTES, HERD_FILE_TEXT | HERD_FILE_NOFOLLOW, &f, &size, &e);
     r->line = 1;
     switch (s) {
     case HERD_FILE_OK:
@@ -199,6 +199,9 @@ static FILE *open_regular(const char *path, csv_rd *r, int *missing, int *rc)
     case HERD_FILE_DIRECTORY:
     case HERD_FILE_NOT_REGULAR:
         *rc = plot_csv_fail(r, "not a regular file; expected a herd CSV");
+        return NULL;
+    case HERD_FILE_SYMLINK:
+        *rc = plot_csv_fail(r, "a symbolic link; expected a herd CSV in the results folder (links are not followed)");
         return NULL;
     case HERD_FILE_TOO_LARGE:
         *rc = plot_csv_fail(r, "the file is %lld bytes; expected at most %lld", size, CSV_MAX_BYTES);

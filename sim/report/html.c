@@ -540,6 +540,22 @@ int html_report(const char *dir, const char *out, char *err, size_t errlen)
     else
         snprintf(odir, sizeof odir, "%.*s", (int)(slash - out), out);
 
+    /* the page never replaces one of the results it is made from */
+    {
+        static const char *const inputs[] = {"summary.csv", "aggregate.csv", "timeseries.csv", "compare.csv",
+                                             "tools.csv", "compare_variants.csv", "mechanisms.csv", "manifest.txt",
+                                             "input.csv", "partial.herd"};
+        struct stat od, dd;
+        int same = stat(odir, &od) == 0 && stat(dir, &dd) == 0 && od.st_dev == dd.st_dev && od.st_ino == dd.st_ino;
+        for (size_t i = 0; same && i < sizeof inputs / sizeof *inputs; i++)
+            if (!strcmp(oname, inputs[i])) {
+                html_shown_path(shown, sizeof shown, out);
+                snprintf(err, errlen, "-o %s: one of the results the report is made from; expected another file "
+                         "name, e.g. -o report.html", shown);
+                rc = HTML_INVALID;
+                goto done;
+            }
+    }
     fig = herd_calloc(HTML_MAX_FIGS, sizeof *fig);
     if (!fig) {
         snprintf(err, errlen, "out of memory");
