@@ -191,6 +191,7 @@ cli-test: herd $(CLI_TEST_BUILDS)
 	@sh tests/plot-signal.sh ./herd
 	@sh tests/figure-write.sh ./herd
 	@sh tests/publish.sh ./herd
+	@sh tests/hardening.sh ./herd
 	@sh tests/report.sh ./herd
 	@sh tests/term.sh ./herd
 	@sh tests/workshop.sh ./herd --check

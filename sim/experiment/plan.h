@@ -23,7 +23,7 @@
 
 #include "../scenario/scenario.h"
 
-#define EXP_MAX_POINTS 10000
+#define EXP_MAX_POINTS SCN_SWEEP_POINTS_MAX
 #define EXP_MAX_NAMES 128
 
 typedef struct exp_point {

@@ -331,14 +331,10 @@ int plot_valid_variant(const char *s)
     return 1;
 }
 
-static int label_char(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr(" ._+-(),:/", c);
-}
-
-/* A sweep value: 1-63 of letters, digits, space and . _ + - ( ) , : /
- * (numbers, names, distributions such as normal(0.1, 0.02)); commas only
- * within balanced parentheses, as a sweep list is split at the others. */
+/* A sweep value: 1-63 bytes herd run may write in one (scn_label_byte:
+ * numbers, names, distributions such as normal(0.1, 0.02), data file
+ * paths such as empirical(o'brien.csv)); commas only within balanced
+ * parentheses, as a sweep list is split at the others. */
 static int valid_keyval(const char *s)
 {
     size_t n = strlen(s);
@@ -346,7 +342,7 @@ static int valid_keyval(const char *s)
     if (n == 0 || n > LABEL_MAX || s[0] == ' ' || s[n - 1] == ' ')
         return 0;
     for (; *s; s++) {
-        if (!label_char(*s) || (*s == ',' && depth == 0))
+        if (!scn_label_byte((unsigned char)*s) || (*s == ',' && depth == 0))
             return 0;
         depth += *s == '(' ? 1 : *s == ')' ? -1 : 0;
         if (depth < 0)
@@ -540,8 +536,8 @@ int plot_csv_row(csv_rd *r, const keyset *ks, const colspec *tail, int ntail, in
             break;
         case T_KEYVAL:
             if (!valid_keyval(f))
-                return plot_csv_fail(r, "column %d (%s) is '%s'; expected a sweep value of 1-%d letters, digits, "
-                                        "spaces and . _ + - ( ) : / (commas only within parentheses)",
+                return plot_csv_fail(r, "column %d (%s) is '%s'; expected a sweep value of 1-%d characters, none "
+                                        "a control character, '\"', '\\', '`' or '@' (commas only within parentheses)",
                                      i + 1, name, v, LABEL_MAX);
             break;
         case T_STRATEGY: {

@@ -675,8 +675,8 @@ int scn_explain_points(FILE *f, const scn_config *c, const char *path, const cha
         goto out;
     for (uint32_t i = 0; i < c->nsweeps; i++) {
         const char *msg;
-        labels[i] = herd_malloc_array(SCN_SWEEP_VALUES_MAX, sizeof *labels[i]);
-        nl[i] = labels[i] ? scn_sweep_labels(&c->sweeps[i], labels[i], SCN_SWEEP_VALUES_MAX, &msg) : -1;
+        labels[i] = herd_malloc_array(SCN_SWEEP_POINTS_MAX, sizeof *labels[i]);
+        nl[i] = labels[i] ? scn_sweep_labels(&c->sweeps[i], labels[i], SCN_SWEEP_POINTS_MAX, &msg) : -1;
         if (nl[i] <= 0)
             goto out;
         total *= nl[i];

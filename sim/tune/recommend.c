@@ -439,6 +439,43 @@ static int write_figure_data(const tune_state *st, const char *wd, int xk)
     return fclose(f) != 0 ? -1 : 0;
 }
 
+/* recommendation.txt through write_recommendation, with no "--set" in a
+ * comment line: a comment echoes names the user chose (the scenario's
+ * path, a constraint, a variant, a sweep value), and the documented
+ * `herd run SCENARIO $(grep -- --set DIR/recommendation.txt)` must take
+ * the setting lines only; "--set" in a comment is written "-\\-set".
+ * 0, or -1 (memory). */
+static int write_recommendation_safe(const tune_state *st, FILE *f)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return -1;
+    write_recommendation(st, m);
+    if (fclose(m) != 0) {
+        free(buf);
+        return -1;
+    }
+    for (const char *p = buf; *p;) {
+        size_t n = strcspn(p, "\n");
+        int comment = p[0] == '#';
+        for (size_t i = 0; i < n; i++) {
+            if (comment && !strncmp(p + i, "--set", 5) && i + 5 <= n) {
+                fputs("-\\-", f);
+                i++;
+                continue;
+            }
+            fputc(p[i], f);
+        }
+        if (p[n] == '\n')
+            fputc('\n', f);
+        p += n + (p[n] == '\n');
+    }
+    free(buf); /* open_memstream's buffer: the C library's allocation */
+    return 0;
+}
+
 /* Removes the figure's private directory wd and what is in it. */
 static void figure_cleanup(const char *wd)
 {
@@ -609,7 +646,10 @@ int tune_report(tune_state *st, char *err, size_t errlen)
         if (csv_open(&out[i], dir, names[i], err, errlen) != 0)
             goto done;
     write_csv(st, out[0].f);
-    write_recommendation(st, out[1].f);
+    if (write_recommendation_safe(st, out[1].f) != 0) {
+        snprintf(err, errlen, "%s/recommendation.txt: out of memory", dir);
+        goto done;
+    }
     write_manifest(st, out[2].f);
     for (int i = 0; i < 3; i++)
         if (csv_finish(&out[i], err, errlen) != 0)

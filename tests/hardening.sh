@@ -1,0 +1,96 @@
+#!/bin/sh
+# Hardening round 4 (issue 42): limits, names and texts that one part of
+# herd got wrong against another.
+#   5  a 1,025-point sweep: herd check --explain and herd run's manifest
+#      hold the resolved model of every point (the label tables are sized
+#      by the 10,000-point limit, not by the values text's 1,024 bytes)
+#   8  a limit broken is named: tune's 2,048 candidates, not the sweep's
+#   9  --search refuses what --sweep refuses (run.name, run.columns)
+#   11 recommendation.txt: `grep -- --set` takes the setting lines only,
+#      whatever the names in the comments
+#   12 a sweep value herd run writes (empirical(o'brien.csv)) is read back
+#      by herd plot and herd report
+#   13 the key table's text for codel_target_s names codel_dropped
+#
+#   sh tests/hardening.sh ./herd
+set -u
+HERD=${1:-./herd}
+case $HERD in /*) ;; *) HERD=$(pwd)/$HERD ;; esac
+T=$(mktemp -d /tmp/herd-hardening.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0 failn=0
+ok() { pass=$((pass + 1)); }
+bad() { failn=$((failn + 1)); echo "FAIL: $*"; }
+cat >"$T/s.ini" <<'EOS'
+[run]
+strategies = full_jitter
+replications = 1
+horizon_s = 5
+[clients]
+count = 2
+requests_per_client = 1
+[server]
+workers = 4
+queue = 4
+service_time_s = 0.01
+EOS
+
+# 5
+"$HERD" check "$T/s.ini" --sweep retry.cap_s=1:1025:1 --explain >"$T/explain" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 0 ] && ok || bad "5: check --explain of 1,025 points: exit $rc: $(cat "$T/err")"
+[ "$(grep -c '^== point' "$T/explain")" -eq 1025 ] && ok || bad "5: check --explain: $(grep -c '^== point' "$T/explain") points"
+"$HERD" run "$T/s.ini" --sweep retry.cap_s=1:1025:1 --quiet -o "$T/big" 2>"$T/err" && ok || bad "5: run: $(cat "$T/err")"
+[ "$(grep -c '^== point' "$T/big/manifest.txt" 2>/dev/null)" = 1025 ] && ok ||
+    bad "5: manifest.txt of a 1,025-point run: $(grep -c '^== point' "$T/big/manifest.txt" 2>/dev/null) resolved points"
+
+# 8
+"$HERD" tune tests/tune/known.ini --search retry.max_attempts=1:2049:1 --minimize failures -o "$T/t8" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "more than 2048 candidates" "$T/err" && ! grep -q 10000 "$T/err" && [ ! -e "$T/t8" ] && ok ||
+    bad "8: 2,049 candidates: exit $rc: $(cat "$T/err")"
+"$HERD" check "$T/s.ini" --sweep retry.cap_s=1:10001:1 2>"$T/err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "at most 10000 points" "$T/err" && ok || bad "8: 10,001 sweep points: exit $rc: $(cat "$T/err")"
+
+# 9
+for key in run.name run.columns; do
+    "$HERD" tune tests/tune/known.ini --search "$key=a,b" --minimize failures -o "$T/t9" 2>"$T/err"
+    rc=$?
+    [ "$rc" -eq 2 ] && grep -q "cannot be searched" "$T/err" && [ ! -e "$T/t9" ] && ok ||
+        bad "9: --search $key=a,b: exit $rc: $(cat "$T/err")"
+done
+
+# 11
+cp tests/tune/known.ini "$T/v--set.ini"
+printf '[variant a--set]\nserver.error_rate_503 = 0.3\n[variant b]\nserver.error_rate_503 = 0.4\n' >>"$T/v--set.ini"
+if "$HERD" tune "$T/v--set.ini" --search retry.max_attempts=1:3:1 --minimize failures --quiet -o "$T/t11" 2>"$T/err"; then
+    n=$(grep -c -- --set "$T/t11/recommendation.txt")
+    [ "$n" -eq 1 ] && ! grep -- --set "$T/t11/recommendation.txt" | grep -q '^#' && ok ||
+        bad "11: grep -- --set takes $n lines: $(grep -- --set "$T/t11/recommendation.txt")"
+    # shellcheck disable=SC2046
+    "$HERD" check "$T/v--set.ini" $(grep -- --set "$T/t11/recommendation.txt") >/dev/null 2>"$T/err" && ok ||
+        bad "11: the documented command: $(cat "$T/err")"
+else
+    bad "11: tune: $(cat "$T/err")"
+fi
+
+# 12
+mkdir -p "$T/e"
+printf 'value_s\n0.01\n0.02\n0.03\n' >"$T/e/o'brien.csv"
+cp "$T/s.ini" "$T/e/s.ini"
+(cd "$T/e" && "$HERD" run s.ini --sweep "server.service_time_s=empirical(o'brien.csv),0.02" --quiet -o out) 2>"$T/err" &&
+    ok || bad "12: run: $(cat "$T/err")"
+"$HERD" plot "$T/e/out" --quiet 2>"$T/err" && ok || bad "12: herd plot of herd run's own folder: $(cat "$T/err")"
+"$HERD" report "$T/e/out" >/dev/null 2>"$T/err" && ok || bad "12: herd report of herd run's own folder: $(cat "$T/err")"
+"$HERD" check "$T/s.ini" --sweep 'server.service_time_s=empirical(a@b.csv),0.1' 2>"$T/err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "a sweep value holds" "$T/err" && ok || bad "12: a value no reader takes back: exit $rc: $(cat "$T/err")"
+
+# 13
+"$HERD" keys | grep "codel_target_s" | grep -q codel_dropped && ok ||
+    bad "13: herd keys: $("$HERD" keys | grep codel_target_s)"
+grep -A2 'codel_target_s' herd-scenario.5 | grep -q 'counted as rejected' && bad "13: herd-scenario.5 still says 'counted as rejected'" || ok
+
+echo "hardening: $pass passed, $failn failed"
+[ "$failn" -eq 0 ]
