@@ -4,6 +4,8 @@
 #   5  a 1,025-point sweep: herd check --explain and herd run's manifest
 #      hold the resolved model of every point (the label tables are sized
 #      by the 10,000-point limit, not by the values text's 1,024 bytes)
+#   7  a search whose plans and results exceed the memory bound is refused
+#      before any candidate's plan is built
 #   8  a limit broken is named: tune's 2,048 candidates, not the sweep's
 #   9  --search refuses what --sweep refuses (run.name, run.columns)
 #   11 recommendation.txt: `grep -- --set` takes the setting lines only,
@@ -52,6 +54,15 @@ rc=$?
 "$HERD" check "$T/s.ini" --sweep retry.cap_s=1:10001:1 2>"$T/err"
 rc=$?
 [ "$rc" -eq 2 ] && grep -q "at most 10000 points" "$T/err" && ok || bad "8: 10,001 sweep points: exit $rc: $(cat "$T/err")"
+
+# 7: 2,048 candidates x 1,000 points at 4,096 + 4,096 replications: refused
+# before any candidate's plan is built (at most 4 GB of address space, 60 s)
+sed 's/^service_time_s = 0.01$/service_time_s = 0.01\n[sweep]\nkey = retry.cap_s\nvalues = 1:1000:1/' "$T/s.ini" >"$T/mid.ini"
+(ulimit -v 4000000; timeout 60 "$HERD" tune "$T/mid.ini" --search retry.max_attempts=1:2048:1 --max-replications 4096 \
+    --validation-replications 4096 --minimize failures -o "$T/t7") 2>"$T/err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "needs about .* GB for its plans and results" "$T/err" && [ ! -e "$T/t7" ] && ok ||
+    bad "7: a search over the memory bound: exit $rc: $(cat "$T/err")"
 
 # 9
 for key in run.name run.columns; do

@@ -356,3 +356,13 @@ void exp_plan_free(exp_plan *plan)
     herd_free(plan->groups);
     memset(plan, 0, sizeof *plan);
 }
+
+double exp_plan_bytes(const exp_plan *plan)
+{
+    double b = (double)sizeof *plan + (double)plan->npoints * sizeof *plan->points +
+               (double)plan->ngroups * sizeof *plan->groups;
+    for (int i = 0; i < SCN_MAX_SWEEPS; i++)
+        if (plan->labels[i])
+            b += (double)(plan->nlabels[i] > 0 ? plan->nlabels[i] : 1) * sizeof *plan->labels[i];
+    return b;
+}

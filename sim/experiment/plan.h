@@ -90,6 +90,10 @@ double exp_point_memory(const exp_point *p);
  * until the reports are written (the kept timeseries among them). */
 double exp_plan_memory(const exp_plan *plan, int threads);
 
+/* Bytes the built plan itself holds (its points, groups and labels), not
+ * counting the runs: herd tune keeps one plan per candidate. */
+double exp_plan_bytes(const exp_plan *plan);
+
 /* Shares `limit` bytes between the timeseries that can exist at once
  * (those of running simulations and those kept for the reports) and sets
  * every point's spec.max_buckets: a run whose series would outgrow it

@@ -537,6 +537,20 @@ int tune_run(const tune_request *rq, char *err, size_t errlen)
         goto done;
     }
     int b = build(&st, st.ncand, err, errlen); /* the scenario as written first: the points' names */
+    if (b == 0) {
+        /* every candidate keeps a plan like this one and its results: the
+         * whole search's memory, refused before any candidate is built */
+        const exp_plan *p0 = &st.c[st.ncand].plan;
+        double per = exp_plan_bytes(p0) + (double)(st.nm + 1) * (double)st.npoints *
+                                              (double)(rq->max_reps + rq->val_reps) * sizeof(double);
+        double need = per * (double)(st.ncand + 1) + exp_plan_memory(p0, rq->jobs), limit = scn_memory_limit();
+        if (need > limit) {
+            snprintf(err, errlen, "the search (%zu candidates x %zu operating points) needs about %.3g GB for its "
+                     "plans and results, more than the %.3g GB this machine may use; expected fewer candidates or "
+                     "operating points", st.ncand, st.npoints, need / 1e9, limit / 1e9);
+            b = -2;
+        }
+    }
     for (size_t c = 0; b == 0 && c < st.ncand; c++)
         b = build(&st, c, err, errlen);
     if (b != 0) {
