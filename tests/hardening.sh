@@ -57,7 +57,7 @@ rc=$?
 
 # 7: 2,048 candidates x 1,000 points at 4,096 + 4,096 replications: refused
 # before any candidate's plan is built (at most 4 GB of address space, 60 s)
-sed 's/^service_time_s = 0.01$/service_time_s = 0.01\n[sweep]\nkey = retry.cap_s\nvalues = 1:1000:1/' "$T/s.ini" >"$T/mid.ini"
+sed 's/^service_time_s = 0.01$/service_time_s = 0.01\n[sweep]\nkey = server.workers\nvalues = 1:1000:1/' "$T/s.ini" >"$T/mid.ini"
 (ulimit -v 4000000; timeout 60 "$HERD" tune "$T/mid.ini" --search retry.max_attempts=1:2048:1 --max-replications 4096 \
     --validation-replications 4096 --minimize failures -o "$T/t7") 2>"$T/err"
 rc=$?
