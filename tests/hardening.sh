@@ -8,6 +8,8 @@
 #      before any candidate's plan is built
 #   8  a limit broken is named: tune's 2,048 candidates, not the sweep's
 #   9  --search refuses what --sweep refuses (run.name, run.columns)
+#   10 racing: candidates identical so far are one group, split when
+#      their results part (never dropped as identical on few replications)
 #   11 recommendation.txt: `grep -- --set` takes the setting lines only,
 #      whatever the names in the comments
 #   12 a sweep value herd run writes (empirical(o'brien.csv)) is read back
@@ -71,6 +73,20 @@ for key in run.name run.columns; do
     [ "$rc" -eq 2 ] && grep -q "cannot be searched" "$T/err" && [ ! -e "$T/t9" ] && ok ||
         bad "9: --search $key=a,b: exit $rc: $(cat "$T/err")"
 done
+
+# 10: max_attempts 6..12 at p = 0.3: 9..12 match 8 on the first
+# replications; a candidate is dropped as identical only with its group's
+# first (the same test) or after every search replication, and the
+# recommendation fails no request on the validation seeds
+if "$HERD" tune tests/tune/known.ini --set server.error_rate_503=0.3 --search retry.max_attempts=6:12:1 \
+    --minimize failures --quiet -o "$T/t10" 2>"$T/err"; then
+    early=$(awk -F, 'NR > 1 && /identical results/ && !/all 64 search replications/ && !/dropped:/' "$T/t10/tune.csv")
+    [ -z "$early" ] && ok || bad "10: dropped as identical on fewer replications: $early"
+    grep -q '^# failures = 0 +/- 0 ' "$T/t10/recommendation.txt" && ok ||
+        bad "10: the recommendation fails on the validation seeds: $(grep '^# failures' "$T/t10/recommendation.txt")"
+else
+    bad "10: tune: $(cat "$T/err")"
+fi
 
 # 11
 cp tests/tune/known.ini "$T/v--set.ini"

@@ -24,6 +24,9 @@ typedef struct tune_cand {
     int con;            /* infeasible: the constraint that failed (-1: an undefined metric) */
     size_t con_point;
     long versus;        /* dominated: the candidate that dominates it */
+    long twin;          /* alive: the candidate whose results it has matched run for run so far (the
+                         * group's first, which stands for it in the tests; -1: none); regrouped
+                         * every round, so a group splits when its results part */
     char why[240];
 } tune_cand;
 
