@@ -119,5 +119,14 @@ rc=$?
     bad "13: herd keys: $("$HERD" keys | grep codel_target_s)"
 grep -A2 'codel_target_s' herd-scenario.5 | grep -q 'counted as rejected' && bad "13: herd-scenario.5 still says 'counted as rejected'" || ok
 
+# also: the "wrote ..." lines escape a folder name's control bytes (a
+# newline, an escape sequence) as every message does
+ESC=$(printf 'x\033[2Jy\nz')
+"$HERD" run "$T/s.ini" -o "$T/$ESC" >"$T/out" 2>&1 && "$HERD" report "$T/$ESC" >>"$T/out" 2>&1 &&
+    "$HERD" tune tests/tune/known.ini --search retry.max_attempts=1:2:1 --minimize failures -o "$T/$ESC/t" \
+        >>"$T/out" 2>&1 || bad "wrote: a run into a hostile name: $(cat "$T/out")"
+[ "$(grep -c '^wrote ' "$T/out")" -eq 3 ] && ! grep -q "$(printf '\033')" "$T/out" && grep -q 'x\\x1b\[2Jy\\nz' "$T/out" && ok ||
+    bad "wrote: a folder name's control bytes printed raw: $(grep -c '^wrote ' "$T/out") wrote lines"
+
 echo "hardening: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

@@ -506,9 +506,11 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
         if (rep_partial_write(opt->outdir, &table, man, exp_plan_fingerprint(man), opt->shard_k, opt->shard_n,
                               pl.results, pl.seeds, mine, njobs, err, errlen) != 0)
             goto done;
+        char od[4 * 4096];
+        text_visible(opt->outdir, od, sizeof od);
         if (!opt->quiet && (printf("herd: %s: shard %u/%u: %zu of %zu jobs; wrote %s/partial.herd (combine the "
                                    "shards with herd merge)\n", base->name, opt->shard_k, opt->shard_n, pl.ntodo,
-                                   njobs, opt->outdir) < 0 || fflush(stdout) != 0)) {
+                                   njobs, od) < 0 || fflush(stdout) != 0)) {
             snprintf(err, errlen, "cannot write to standard output");
             goto done;
         }

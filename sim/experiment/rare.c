@@ -22,6 +22,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "../base/alloc.h"
+#include "../base/text.h"
 #include "../engine/sim.h"
 #include "experiment.h"
 #include "../model/model.h"
@@ -406,7 +407,9 @@ int rare_run(const scn_config *cfg, const char *shown, const rare_options *o, ch
                    "at the horizon; %.1f s)\n",
                    (double)bh / (double)o->brute, blo, bhi, (unsigned long long)bh, (unsigned long long)o->brute,
                    (unsigned long long)still, K / 2, t_brute);
-        printf("wrote %s/rare.csv, %s/rare-summary.csv\n", o->outdir, o->outdir);
+        char od[4 * 4096];
+        text_visible(o->outdir, od, sizeof od);
+        printf("wrote %s/rare.csv, %s/rare-summary.csv\n", od, od);
     }
     rc = 0;
 done:

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../base/alloc.h"
+#include "../base/text.h"
 #include "csv.h"
 #include "../plot/plot.h"
 #include "stats.h"
@@ -773,14 +774,16 @@ int rep_print_table(FILE *f, const rep_table *t, const char *outdir)
         }
         fputc('\n', f);
     }
-    fprintf(f, "\nwrote %s/summary.csv, %s/aggregate.csv, %s/timeseries.csv", outdir, outdir, outdir);
+    char od[4 * PATH_MAX]; /* a folder name's control bytes escaped, as in every message */
+    text_visible(outdir, od, sizeof od);
+    fprintf(f, "\nwrote %s/summary.csv, %s/aggregate.csv, %s/timeseries.csv", od, od, od);
     if (any_compare(t))
-        fprintf(f, ", %s/compare.csv", outdir);
+        fprintf(f, ", %s/compare.csv", od);
     if (any_tools(t))
-        fprintf(f, ", %s/tools.csv", outdir);
+        fprintf(f, ", %s/tools.csv", od);
     if (any_vcompare(t))
-        fprintf(f, ", %s/compare_variants.csv", outdir);
-    fprintf(f, ", %s/manifest.txt\n", outdir);
+        fprintf(f, ", %s/compare_variants.csv", od);
+    fprintf(f, ", %s/manifest.txt\n", od);
     herd_free(scratch);
     return fflush(f) != 0 || ferror(f) ? -1 : 0;
 }

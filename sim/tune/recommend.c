@@ -687,8 +687,10 @@ done:
     if (rc != 0)
         return rc;
     if (!rq->quiet) {
+        char od[4 * 4096];
+        text_visible(dir, od, sizeof od);
         if (summary(st, stdout) != 0 || printf("wrote %s/tune.csv, recommendation.txt, manifest.txt, tune.png, "
-                                               "tune.svg\n", dir) < 0 || fflush(stdout) != 0) {
+                                               "tune.svg\n", od) < 0 || fflush(stdout) != 0) {
             snprintf(err, errlen, "cannot write to standard output");
             return -1;
         }
