@@ -194,6 +194,7 @@ cli-test: herd $(CLI_TEST_BUILDS)
 	@sh tests/hardening.sh ./herd
 	@sh tests/report.sh ./herd
 	@sh tests/term.sh ./herd
+	@sh tests/live-term.sh ./herd
 	@sh tests/workshop.sh ./herd --check
 	@sh tests/bad.sh ./herd
 	@sh tests/noop.sh ./herd '' $(BUILD)/herd-nocheck

@@ -488,7 +488,9 @@ static int cmd_run(int argc, char **argv, int check)
         herd_free(text);
         return 2;
     }
-    exp_options opt = {.live_cols = live_cols, .live_lines = live_lines, .outdir = outdir, .quiet = quiet, .jobs = jobs, .stats = stats, .queue = queue,
+    const char *ec = getenv("COLUMNS"), *el = getenv("LINES");
+    exp_options opt = {.live_cols = live_cols, .live_lines = live_lines, .live_follow = !(ec && *ec) && !(el && *el),
+                       .outdir = outdir, .quiet = quiet, .jobs = jobs, .stats = stats, .queue = queue,
                        .shard_k = shard_k, .shard_n = shard_n, .mpi = mpi, .live = check ? 0 : live,
                        .version = HERD_VERSION, .argc = argc, .argv = argv,
                        .text = text, .textlen = textlen, .sets = flags, .nsets = nflags,

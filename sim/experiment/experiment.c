@@ -359,7 +359,8 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
         return -2;
     }
     exp_plan_budget(&plan, run_threads(&plan, opt->jobs), scn_memory_limit());
-    if (opt->live > 0 && exp_live(&plan, base->name, opt->live, opt->live_cols, opt->live_lines, stdout, err, errlen) != 0) {
+    if (opt->live > 0 && exp_live(&plan, base->name, opt->live, opt->live_cols, opt->live_lines, opt->live_follow, stdout,
+                                     err, errlen) != 0) {
         exp_plan_free(&plan);
         return -1;
     }
