@@ -119,6 +119,19 @@ rc=$?
     bad "13: herd keys: $("$HERD" keys | grep codel_target_s)"
 grep -A2 'codel_target_s' herd-scenario.5 | grep -q 'counted as rejected' && bad "13: herd-scenario.5 still says 'counted as rejected'" || ok
 
+# also: every "KEY = VALUE" line herd check --explain prints is input
+# --set takes (or refuses only as a key that changes nothing); what is not
+# (a window or trigger not set, a data file's entry) is a comment
+"$HERD" check "$T/s.ini" --explain | sed -n 's/^  \([a-z_]*\.[a-z_0-9]*\) = \(.*[^ ]\) *#.*/\1=\2/p' >"$T/lines"
+n=0
+while IFS= read -r l; do
+    if ! "$HERD" check "$T/s.ini" --set "$l" >/dev/null 2>"$T/err" && ! grep -q "no effect" "$T/err"; then
+        bad "explain: '$l' is printed as input but refused: $(cat "$T/err")"
+    fi
+    n=$((n + 1))
+done <"$T/lines"
+[ "$n" -ge 100 ] && ok || bad "explain: only $n lines checked"
+
 # also: the "wrote ..." lines escape a folder name's control bytes (a
 # newline, an escape sequence) as every message does
 ESC=$(printf 'x\033[2Jy\nz')
