@@ -132,6 +132,11 @@ while IFS= read -r l; do
 done <"$T/lines"
 [ "$n" -ge 100 ] && ok || bad "explain: only $n lines checked"
 
+# also: an objective that is always n/a is named as such, with the reason
+"$HERD" tune "$T/s.ini" --search retry.max_attempts=1:3:1 --minimize recovery_time_s --quiet -o "$T/tna" 2>"$T/err" &&
+    grep -q "^# the objective recovery_time_s is undefined (n/a) in every candidate's runs (no trigger" \
+        "$T/tna/recommendation.txt" && ok || bad "tune: an objective always n/a: $(cat "$T/err" "$T/tna/recommendation.txt")"
+
 # also: the "wrote ..." lines escape a folder name's control bytes (a
 # newline, an escape sequence) as every message does
 ESC=$(printf 'x\033[2Jy\nz')

@@ -47,6 +47,7 @@ typedef struct tune_state {
     long recommended;           /* -1: none feasible */
     int binding;                /* the constraint that binds (-1: none) */
     char rounds_log[4096];      /* one line per round, for the manifest */
+    char obj_na[160];           /* why the objective was n/a in the first search run where it was ("": never) */
 } tune_state;
 
 /* Values: metric k of candidate c at point p, replication r (search). */

@@ -192,6 +192,9 @@ static int run(tune_state *st, int validation, uint32_t target, char *err, size_
         uint32_t r = who[3 * i + 2];
         for (int k = 0; k < st->nm; k++)
             (validation ? tune_vy(st, cd, k, p) : tune_y(st, cd, k, p))[r] = metric_value(&res[i].m, st->m[k]);
+        const char *na = metric_reason(&res[i].m, st->m[0]);
+        if (!validation && na && !st->obj_na[0])
+            snprintf(st->obj_na, sizeof st->obj_na, "%s", na);
         (validation ? cd->vev : cd->ev)[p * (validation ? rq->val_reps : rq->max_reps) + r] = (double)res[i].m.events;
         if (validation)
             st->vevents += res[i].m.events;

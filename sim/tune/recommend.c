@@ -224,6 +224,33 @@ static void paired_diff(const tune_state *st, const tune_cand *rec, const tune_c
     herd_free(d);
 }
 
+/* Why no candidate is recommended: the objective undefined (n/a) in every
+ * candidate's runs, and why; a metric undefined somewhere in each without
+ * constraints; or no candidate satisfying every constraint. */
+static const char *none_why(const tune_state *st, char *buf, size_t n)
+{
+    const tune_request *rq = st->rq;
+    size_t obj_na = 0, na = 0;
+    for (size_t c = 0; c < st->ncand; c++) {
+        const tune_cand *cd = &st->c[c];
+        if (cd->reason != TUNE_INFEASIBLE || cd->con >= 0)
+            continue;
+        na++;
+        if (!strncmp(cd->why, rq->objective->name, strlen(rq->objective->name)) &&
+            !strncmp(cd->why + strlen(rq->objective->name), " is n/a", 7)) {
+            obj_na++;
+        }
+    }
+    if (st->ncand && obj_na == st->ncand)
+        snprintf(buf, n, "the objective %s is undefined (n/a) in every candidate's runs (%s); expected an objective "
+                 "this scenario defines", rq->objective->name, st->obj_na[0] ? st->obj_na : "not measurable");
+    else if (!rq->ncons && na)
+        snprintf(buf, n, "every candidate has a metric undefined (n/a) at some operating point; no constraint was given");
+    else
+        snprintf(buf, n, "no candidate satisfies every constraint at every operating point");
+    return buf;
+}
+
 static void write_recommendation(const tune_state *st, FILE *f)
 {
     const tune_request *rq = st->rq;
@@ -233,7 +260,8 @@ static void write_recommendation(const tune_state *st, FILE *f)
     fprintf(f, " (%s)\n", rq->aggregate_mean ? "the mean over operating points" :
                           "at every operating point; the objective's worst point");
     if (st->recommended < 0) {
-        fprintf(f, "# no candidate satisfies every constraint at every operating point: nothing to set\n");
+        char why[400];
+        fprintf(f, "# %s: nothing to set\n", none_why(st, why, sizeof why));
         return;
     }
     const tune_cand *rc = &st->c[st->recommended];
@@ -540,7 +568,8 @@ static int summary(const tune_state *st, FILE *f)
             st->grid_events > 0 ? 100.0 * (double)st->events / st->grid_events : 0.0, st->final_reps, st->grid_events,
             (unsigned long long)st->vevents);
     if (st->recommended < 0) {
-        fprintf(f, "recommended: none: no candidate satisfies every constraint at every operating point\n");
+        char why[400];
+        fprintf(f, "recommended: none: %s\n", none_why(st, why, sizeof why));
         return ferror(f) ? -1 : 0;
     }
     const tune_cand *rc = &st->c[st->recommended];
