@@ -137,6 +137,14 @@ done <"$T/lines"
     grep -q "^# the objective recovery_time_s is undefined (n/a) in every candidate's runs (no trigger" \
         "$T/tna/recommendation.txt" && ok || bad "tune: an objective always n/a: $(cat "$T/err" "$T/tna/recommendation.txt")"
 
+# also: the plan's timeseries bound is the horizon's, not beyond it; a
+# window's refusal shows the values as written (not rounded)
+"$HERD" check "$T/s.ini" >"$T/plan" 2>&1
+grep -q "a timeseries holds at most 6 buckets (the whole horizon_s = 5 s at bucket_s = 1 s)" "$T/plan" && ok ||
+    bad "plan: the timeseries bound: $(grep memory "$T/plan")"
+"$HERD" check "$T/s.ini" --set run.window_s=0:5.000000001 2>"$T/err"
+grep -q "window_s = 0:5.000000001 ends after horizon_s = 5 s" "$T/err" && ok || bad "window: $(cat "$T/err")"
+
 # also: the "wrote ..." lines escape a folder name's control bytes (a
 # newline, an escape sequence) as every message does
 ESC=$(printf 'x\033[2Jy\nz')

@@ -326,11 +326,20 @@ int exp_check(const scn_config *base, const char *path, const exp_options *opt, 
     human_bytes(a, sizeof a, exp_plan_memory(&plan, threads));
     human_bytes(b, sizeof b, one);
     human_bytes(c, sizeof c, scn_memory_limit());
+    /* a series never outgrows the horizon: the memory bound is named only
+     * when it is the tighter one */
+    const model_spec *s0 = &plan.points[0].spec;
+    double whole = ceil(s0->horizon_s / s0->bucket_s) + 1;
     fprintf(f, "memory: about %s at peak with %d thread(s) (largest simulation %s, with its timeseries up to "
-               "the end of the last outage or load change); at most %s may be used; a timeseries may grow to "
-               "%llu buckets (%g s at bucket_s = %g s)\n", a, threads, b, c,
-            (unsigned long long)plan.points[0].spec.max_buckets,
-            (double)plan.points[0].spec.max_buckets * plan.points[0].spec.bucket_s, plan.points[0].spec.bucket_s);
+               "the end of the last outage or load change); at most %s may be used; ", a, threads, b, c);
+    if ((double)s0->max_buckets >= whole)
+        fprintf(f, "a timeseries holds at most %.0f buckets (the whole horizon_s = %g s at bucket_s = %g s)\n", whole,
+                s0->horizon_s, s0->bucket_s);
+    else
+        fprintf(f, "a timeseries may grow to %llu buckets (%g of horizon_s = %g s at bucket_s = %g s: the memory "
+                   "bound; a run whose series outgrows it stops with an error)\n",
+                (unsigned long long)s0->max_buckets, (double)s0->max_buckets * s0->bucket_s, s0->horizon_s,
+                s0->bucket_s);
     if (isinf(hi))
         fprintf(f, "events: about 1e%.0f or more in all (unlimited attempts: bounded by horizon_s)\n",
                 floor(log10(fmax(lo, 1))));

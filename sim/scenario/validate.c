@@ -14,6 +14,7 @@
 
 #include "../spec/memory.h"
 #include "data.h"
+#include "explain.h"
 
 /* "PATH:LINE", "--set ASSIGNMENT" or "PATH" for an origin. */
 void scn_origin_text(const scn_origins *o, int where, char *out, size_t n)
@@ -400,9 +401,9 @@ int scn_check(const scn_config *c, const scn_origins *from, char err[static SCN_
     if (c->window_s[1] > c->window_s[0] && c->window_s[1] > c->horizon_s) {
         int l = line_of(from, "run", "window_s");
         BAD(l ? l : line_of(from, "run", "horizon_s"),
-            "[run] window_s = %g:%g ends after horizon_s = %g s: requests started after the horizon never "
+            "[run] window_s = %s:%s ends after horizon_s = %s s: requests started after the horizon never "
             "happen; expected TO <= horizon_s",
-            c->window_s[0], c->window_s[1], c->horizon_s);
+            scn_x_num(c->window_s[0]).s, scn_x_num(c->window_s[1]).s, scn_x_num(c->horizon_s).s);
     }
     if (c->start == SPEC_START_SPREAD && !(c->spread_s > 0))
         BAD(line_of(from, "clients", "start"), "[clients] start = spread needs spread_s > 0");
