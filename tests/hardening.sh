@@ -145,6 +145,34 @@ grep -q "a timeseries holds at most 6 buckets (the whole horizon_s = 5 s at buck
 "$HERD" check "$T/s.ini" --set run.window_s=0:5.000000001 2>"$T/err"
 grep -q "window_s = 0:5.000000001 ends after horizon_s = 5 s" "$T/err" && ok || bad "window: $(cat "$T/err")"
 
+# also: herd plot --gif's work is bounded in all, whatever the number of
+# strategies: at most 2,000 points a frame (the figure's data, kept with
+# HERD_PLOT_DATA; a stand-in gnuplot writes a minimal GIF)
+cat >"$T/gif.ini" <<'EOS'
+[run]
+strategies = immediate, constant, exponential, full_jitter, equal_jitter, decorrelated_jitter
+replications = 1
+horizon_s = 100
+bucket_s = 0.01
+[clients]
+count = 5000
+requests_per_client = 1
+start = poisson
+rate_per_s = 50
+[server]
+workers = 4
+queue = 100
+service_time_s = 0.01
+EOS
+mkdir -p "$T/bin" "$T/gifdata"
+printf '#!/bin/sh\nprintf "GIF89a;" >"$3/load.gif"\n' >"$T/bin/gnuplot"
+chmod +x "$T/bin/gnuplot"
+"$HERD" run "$T/gif.ini" --quiet -o "$T/gif" 2>"$T/err" &&
+    PATH="$T/bin:$PATH" HERD_PLOT_DATA="$T/gifdata" "$HERD" plot "$T/gif" --gif --figure load --quiet 2>"$T/err" ||
+    bad "gif: $(cat "$T/err")"
+rows=$(grep -c '^[0-9]' "$T/gifdata/load.csv" 2>/dev/null)
+[ -n "$rows" ] && [ "$rows" -le 2006 ] && ok || bad "gif: $rows points a frame, want at most 2,000 in all"
+
 # also: the "wrote ..." lines escape a folder name's control bytes (a
 # newline, an escape sequence) as every message does
 ESC=$(printf 'x\033[2Jy\nz')
