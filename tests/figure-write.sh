@@ -62,21 +62,40 @@ done
 echo 4096 >"$T/mode"
 expect "gif" "$HERD" plot "$T/res" --gif --figure load
 
-# a real full file system: a 20 KiB tmpfs (root and unshare only)
+# real full file systems (tmpfs; root and unshare only): every command
+# that writes, into a tmpfs too small for its outputs, exits 1 and
+# publishes nothing (herd plot: the results fit, their figures do not)
 if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
     mkdir -p "$T/small"
     unshare -m sh -c '
-        mount -t tmpfs -o size=20k tmpfs "$1/small" || exit 3
-        "$2" tune tests/tune/known.ini --search retry.max_attempts=1:2:1 --minimize failures --quiet \
-            -o "$1/small/t" 2>"$1/small.err"
-        echo $? >"$1/small.rc"
-        ls -A "$1/small/t" >"$1/small.ls" 2>/dev/null
+        T=$1 HERD=$2
+        try() { # NAME SIZE CMD...: a fresh tmpfs of SIZE at $T/small, CMD, its status and what is left
+            name=$1 size=$2
+            shift 2
+            umount "$T/small" 2>/dev/null
+            mount -t tmpfs -o size=$size tmpfs "$T/small" || exit 3
+            [ "$name" = plot ] && mkdir "$T/small/res" && cp "$T"/res/*.csv "$T"/res/*.txt "$T/small/res/"
+            ls -AR "$T/small" >"$T/$name.before"
+            "$@" >/dev/null 2>"$T/$name.err"
+            echo $? >"$T/$name.rc"
+            ls -AR "$T/small" >"$T/$name.after"
+        }
+        try run 20k "$HERD" run scenarios/thundering-herd.ini --quiet --set clients.count=200 --replications 2 \
+            -o "$T/small/r"
+        try plot 72k "$HERD" plot "$T/small/res" --quiet
+        try report 8k "$HERD" report "$T/res" -o "$T/small/report.html"
+        try tune 20k "$HERD" tune tests/tune/known.ini --search retry.max_attempts=1:2:1 --minimize failures \
+            --quiet -o "$T/small/t"
+        umount "$T/small"
         exit 0' sh "$T" "$HERD"
-    rc=$(cat "$T/small.rc" 2>/dev/null)
-    [ "$rc" = 1 ] && ok || bad "tune on a 20 KiB tmpfs: exit $rc, want 1: $(cat "$T/small.err" 2>/dev/null)"
-    [ ! -s "$T/small.ls" ] && ok || bad "tune on a 20 KiB tmpfs left: $(cat "$T/small.ls")"
+    for name in run plot report tune; do
+        rc=$(cat "$T/$name.rc" 2>/dev/null)
+        [ "$rc" = 1 ] && ok || bad "$name on a full tmpfs: exit $rc, want 1: $(cat "$T/$name.err" 2>/dev/null)"
+        cmp -s "$T/$name.before" "$T/$name.after" && ok ||
+            bad "$name on a full tmpfs left: $(diff "$T/$name.before" "$T/$name.after" | grep '^>' | tr '\n' ' ')"
+    done
 else
-    echo "figure-write: the tmpfs case skipped (needs root and unshare)"
+    echo "figure-write: the tmpfs cases skipped (need root and unshare)"
 fi
 echo "figure-write: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]
