@@ -471,6 +471,11 @@ static int write_page(FILE *f, const char *dir, const hman *man, const ctab *agg
 
 int html_report(const char *dir, const char *out, char *err, size_t errlen)
 {
+    return html_report_ex(dir, out, 1, err, errlen);
+}
+
+int html_report_ex(const char *dir, const char *out, int figures, char *err, size_t errlen)
+{
     char shown[SHOWN + 8], outbuf[PATH_MAX], odir[PATH_MAX], oname[NAME_MAX + 1];
     hbuf mb = {0};
     hman man;
@@ -562,7 +567,7 @@ int html_report(const char *dir, const char *out, char *err, size_t errlen)
         goto done;
     }
     /* validates every CSV of dir (a malformed one: HTML_INVALID) */
-    if ((rc = html_draw_figures(dir, fig, &nfig, err, errlen)) != 0)
+    if (figures && (rc = html_draw_figures(dir, fig, &nfig, err, errlen)) != 0)
         goto done;
     rc = -1;
     if (html_man_parse(&man, &mb) != 0) {

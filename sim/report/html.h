@@ -38,4 +38,9 @@
  * or memory failure or when gnuplot fails. */
 int html_report(const char *dir, const char *out, char *err, size_t errlen);
 
+/* html_report, with figures = 0 without any figure (no gnuplot): every
+ * file of dir read, checked and laid out as the page does.  For the fuzzer
+ * (tests/fuzz_report.c). */
+int html_report_ex(const char *dir, const char *out, int figures, char *err, size_t errlen);
+
 #endif
