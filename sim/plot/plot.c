@@ -638,7 +638,7 @@ int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errl
     job *jobs = NULL;
     folder fo;
     plot_hold hold = {.on = 0};
-    csv_pub pub = {.lockfd = -1};
+    csv_pub pub = {.on = 0, .lockfd = -1};
     if ((rc = load_folder(dir, o, &fo, d, shown, &jobs, &njobs, err, errlen)) != 0)
         goto done;
     rc = -1;

@@ -189,40 +189,43 @@ int csv_publish(csv_out *o, char *err, size_t errlen)
 
 int csv_publish_begin(csv_pub *p, const char *dir, char *err, size_t errlen)
 {
+    (void)err;
+    (void)errlen;
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGHUP);
-    p->lockfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (p->lockfd < 0) {
-        snprintf(err, errlen, "%s: cannot open the output directory: %s", dir, strerror(errno));
-        return -1;
-    }
     /* a second herd publishing into dir waits for this one to finish: the
-     * folder holds one run's outputs, whole */
-    while (flock(p->lockfd, LOCK_EX) != 0) {
+     * folder holds one run's outputs, whole.  A folder that cannot be
+     * opened for reading (mode -wx) or locked (a file system without
+     * locks) is published into unlocked, as before: the lock only orders
+     * two herds */
+    p->lockfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    while (p->lockfd >= 0 && flock(p->lockfd, LOCK_EX) != 0) {
         if (errno != EINTR) {
-            snprintf(err, errlen, "%s: cannot lock the output directory: %s", dir, strerror(errno));
             close(p->lockfd);
             p->lockfd = -1;
-            return -1;
         }
     }
     pthread_sigmask(SIG_BLOCK, &set, &p->old);
     deferred = 0;
     publishing = 1;
+    p->on = 1;
     return 0;
 }
 
 void csv_publish_end(csv_pub *p)
 {
-    if (p->lockfd < 0)
+    if (!p->on)
         return;
+    p->on = 0;
     publishing = 0;
-    flock(p->lockfd, LOCK_UN);
-    close(p->lockfd);
-    p->lockfd = -1;
+    if (p->lockfd >= 0) {
+        flock(p->lockfd, LOCK_UN);
+        close(p->lockfd);
+        p->lockfd = -1;
+    }
     int sig = deferred;
     deferred = 0;
     pthread_sigmask(SIG_SETMASK, &p->old, NULL); /* a signal blocked meanwhile acts now */

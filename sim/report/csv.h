@@ -56,14 +56,16 @@ int csv_publish(csv_out *o, char *err, size_t errlen);
  * holds one run's outputs, never a mix of two), and SIGINT, SIGTERM and
  * SIGHUP are held: they act once the last rename is done, so an
  * interrupted run leaves the previous complete outputs or the new ones.
- * Begin returns 0, or -1 with err (nothing held). */
+ * Begin returns 0 (a folder that cannot be locked is published into
+ * unlocked); the -1 with err is kept for callers' sake. */
 typedef struct csv_pub {
-    int lockfd;
+    int on;     /* between begin and end */
+    int lockfd; /* the folder, locked (-1: not lockable here) */
     sigset_t old;
 } csv_pub;
 int csv_publish_begin(csv_pub *p, const char *dir, char *err, size_t errlen);
-/* Unlocks dir; a signal that arrived meanwhile acts now.  Safe after a
- * failed begin only if p->lockfd was set to -1 by it. */
+/* Unlocks dir; a signal that arrived meanwhile acts now.  Safe on a
+ * zeroed csv_pub (nothing begun). */
 void csv_publish_end(csv_pub *p);
 
 /* Closes and removes the temporary.  Safe on a zeroed or finished csv_out. */
