@@ -46,6 +46,13 @@ cp "$T/res/aggregate.csv" "$T/agg"
 rc=$?
 [ "$rc" -eq 2 ] && grep -q "one of the results the report is made from" "$T/err" && cmp -s "$T/agg" "$T/res/aggregate.csv" ||
     { echo "report -o DIR/aggregate.csv: exit $rc: $(cat "$T/err")"; fails=$((fails + 1)); }
+# herd merge: a shard's partial.herd through a link is refused
+"$HERD" run scenarios/thundering-herd.ini --set clients.count=30 --replications 2 --shard 1/1 -o "$T/shard" --quiet &&
+    mkdir -p "$T/shardlink" && ln -s "$T/shard/partial.herd" "$T/shardlink/partial.herd" || exit 1
+"$HERD" merge "$T/merged" "$T/shardlink" >/dev/null 2>"$T/err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "is a symbolic link" "$T/err" && [ ! -e "$T/merged" ] ||
+    { echo "merge of a linked partial.herd: exit $rc: $(cat "$T/err")"; fails=$((fails + 1)); }
 # a symlink loop as scenario says why
 ln -sf loop.ini "$T/loop.ini"
 "$HERD" run "$T/loop.ini" -o "$T/loop-out" >/dev/null 2>"$T/err"
