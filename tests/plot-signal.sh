@@ -92,5 +92,21 @@ try run-plot-term TERM "$HERD" run scenarios/thundering-herd.ini --quiet --set c
 # the results of the run are whole (published before the plot began)
 [ -s "$T/runplot/aggregate.csv" ] && ok || bad "run --plot: no aggregate.csv after SIGTERM in the plot"
 
+# herd tune and herd report draw with the same hold (issue 42, items 2
+# and 4): exit 128 + signal, and a fresh tune folder keeps nothing (no
+# tune.csv, recommendation.txt or manifest.txt without figures); the
+# report's figure directory in TMPDIR is removed
+mkdir -p "$T/tmp"
+dir=tmp
+try tune-term TERM "$HERD" tune tests/tune/known.ini --search retry.max_attempts=1:2:1 --minimize failures \
+    --quiet -o "$T/tunefresh"
+[ ! -e "$T/tunefresh" ] && ok || bad "tune: SIGTERM while drawing left $(ls -A "$T/tunefresh")"
+try tune-hup HUP "$HERD" tune tests/tune/known.ini --search retry.max_attempts=1:2:1 --minimize failures \
+    --quiet -o "$T/tunefresh"
+[ ! -e "$T/tunefresh" ] && ok || bad "tune: SIGHUP while drawing left $(ls -A "$T/tunefresh")"
+try report-term TERM env TMPDIR="$T/tmp" "$HERD" report "$T/res"
+[ -z "$(ls -A "$T/tmp")" ] && ok || bad "report: SIGTERM while drawing left $(ls -A "$T/tmp") in TMPDIR"
+[ ! -e "$T/res/report.html" ] && ok || bad "report: SIGTERM while drawing published report.html"
+
 echo "plot-signal: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

@@ -175,7 +175,12 @@ int html_draw_figures(const char *dir, hfig *fig, int *n, char *err, size_t errl
         snprintf(err, errlen, "TMPDIR: path too long");
         return -1;
     }
+    /* the private directory is outside herd's signal clean-up: signals
+     * held until it is removed (plot.h) */
+    plot_hold hold = {.on = 0};
+    plot_hold_signals(&hold);
     if (!mkdtemp(wd)) {
+        plot_release_signals(&hold);
         char shown[SHOWN + 8];
         html_shown_path(shown, sizeof shown, wd);
         snprintf(err, errlen, "%s: cannot create a temporary directory for the figures: %s", shown, strerror(errno));
@@ -227,6 +232,7 @@ done:
         html_figs_free(fig, *n);
         *n = 0;
     }
+    plot_release_signals(&hold); /* a signal recorded meanwhile: raised now */
     return rc;
 }
 

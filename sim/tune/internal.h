@@ -25,7 +25,12 @@ typedef struct tune_cand {
     size_t con_point;
     long versus;        /* dominated: the candidate that dominates it; identical results or the same
                            model (TUNE_SAME_MODEL, never run): the candidate kept */
-    int identical;      /* dropped for results identical, run for run, to `versus` */
+    long twin;          /* alive: the candidate whose results it has matched run for run so far (the
+                         * group's first, which stands for it in the tests; -1: none); regrouped
+                         * every round, so a group splits when its results part.  Dropped with
+                         * identical set: the group's first it left the race with */
+    int identical;      /* left the race identical, run for run over every replication it got, to
+                           `twin` (with its group's first, or a group left at the end) */
     uint64_t model;     /* FNV-1a of its resolved model at every point (herd check --explain) */
     char *model_text;   /* that text, until the candidates are compared */
     char why[240];
@@ -48,6 +53,7 @@ typedef struct tune_state {
     long recommended;           /* -1: none feasible */
     int binding;                /* the constraint that binds (-1: none) */
     char rounds_log[4096];      /* one line per round, for the manifest */
+    char obj_na[160];           /* why the objective was n/a in the first search run where it was ("": never) */
 } tune_state;
 
 /* Values: metric k of candidate c at point p, replication r (search). */

@@ -173,6 +173,7 @@ static int build(tune_state *st, size_t c, char *err, size_t errlen)
     cd->ev = herd_malloc_array(st->npoints * rq->max_reps, sizeof *cd->ev);
     cd->con = -1;
     cd->versus = -1;
+    cd->twin = -1;
     if (!cd->y || !cd->ev) {
         snprintf(err, errlen, "out of memory building %s", who);
         return -1;
@@ -231,6 +232,9 @@ static int run(tune_state *st, int validation, uint32_t target, char *err, size_
         uint32_t r = who[3 * i + 2];
         for (int k = 0; k < st->nm; k++)
             (validation ? tune_vy(st, cd, k, p) : tune_y(st, cd, k, p))[r] = metric_value(&res[i].m, st->m[k]);
+        const char *na = metric_reason(&res[i].m, st->m[0]);
+        if (!validation && na && !st->obj_na[0])
+            snprintf(st->obj_na, sizeof st->obj_na, "%s", na);
         (validation ? cd->vev : cd->ev)[p * (validation ? rq->val_reps : rq->max_reps) + r] = (double)res[i].m.events;
         if (validation)
             st->vevents += res[i].m.events;
@@ -400,25 +404,26 @@ static long decide(tune_state *st, uint32_t round, uint32_t n)
             cd->reason = TUNE_INFEASIBLE;
         }
     }
-    for (size_t c = 0; c < nc; c++) { /* the same results as one kept: the first is kept */
+    /* the same results as another so far: one group, its first candidate
+     * tested for all (identical on few replications is not identical:
+     * the groups are formed again each round, so they split when the
+     * results part) */
+    for (size_t c = 0; c < nc; c++) {
         tune_cand *cd = &st->c[c];
+        if (!cd->identical)
+            cd->twin = -1; /* one dropped identical keeps its group's first (the summary's identical: lines) */
         if (cd->status != TUNE_ALIVE)
             continue;
         for (size_t e = 0; e < c; e++)
-            if (st->c[e].status == TUNE_ALIVE && identical(st, cd, &st->c[e], n)) {
-                cd->status = TUNE_DROPPED;
-                cd->round = (int)round;
-                cd->reason = TUNE_DOMINATED;
-                cd->versus = (long)e;
-                cd->identical = 1;
-                snprintf(cd->why, sizeof cd->why, "identical results, run for run, to candidate %zu", e + 1);
+            if (st->c[e].status == TUNE_ALIVE && st->c[e].twin < 0 && identical(st, cd, &st->c[e], n)) {
+                cd->twin = (long)e;
                 break;
             }
     }
     long inc = -1;
     double best = INFINITY;
     for (size_t c = 0; c < nc; c++)
-        if (st->c[c].status == TUNE_ALIVE && feas[c] > 0) {
+        if (st->c[c].status == TUNE_ALIVE && st->c[c].twin < 0 && feas[c] > 0) {
             double o = agg_objective(st, &st->c[c], n);
             if (o < best) {
                 best = o;
@@ -431,13 +436,14 @@ static long decide(tune_state *st, uint32_t round, uint32_t n)
      * run at every point: that one is feasible whenever it is. */
     size_t m = 0;
     for (size_t c = 0; c < nc; c++) {
-        if (st->c[c].status != TUNE_ALIVE || (long)c == inc)
+        if (st->c[c].status != TUNE_ALIVE || st->c[c].twin >= 0 || (long)c == inc)
             continue;
         long vs = inc;
         if (vs < 0) {
             double bo = agg_objective(st, &st->c[c], n);
             for (size_t e = 0; e < nc; e++) {
-                if (e == c || st->c[e].status != TUNE_ALIVE || !no_worse(st, &st->c[e], &st->c[c], n))
+                if (e == c || st->c[e].status != TUNE_ALIVE || st->c[e].twin >= 0 ||
+                    !no_worse(st, &st->c[e], &st->c[c], n))
                     continue;
                 double o = agg_objective(st, &st->c[e], n);
                 if (o < bo) {
@@ -465,9 +471,24 @@ static long decide(tune_state *st, uint32_t round, uint32_t n)
                      "Holm over %zu tests at %g)", rq->objective->name, vsx[k] + 1,
                      inc < 0 ? ", whose constrained metrics are no worse in any run" : "", pv[k], m, rq->alpha);
         }
-    alive = 0;
+    for (size_t c = 0; c < nc; c++) { /* a group's members go with its first: the same runs, the same test */
+        tune_cand *cd = &st->c[c];
+        const tune_cand *g = cd->twin >= 0 ? &st->c[cd->twin] : NULL;
+        if (cd->status == TUNE_ALIVE && g && g->status == TUNE_DROPPED) {
+            cd->status = TUNE_DROPPED;
+            cd->round = (int)round;
+            cd->reason = g->reason;
+            cd->versus = g->versus;
+            cd->identical = 1;
+            char gw[sizeof g->why];
+            memcpy(gw, g->why, sizeof gw);
+            snprintf(cd->why, sizeof cd->why, "identical results, run for run over %u replications, to candidate "
+                     "%ld, dropped: %.150s", n, cd->twin + 1, gw);
+        }
+    }
+    alive = 0; /* the groups still in the race (a group: one candidate, or several identical so far) */
     for (size_t c = 0; c < nc; c++)
-        alive += st->c[c].status == TUNE_ALIVE;
+        alive += st->c[c].status == TUNE_ALIVE && st->c[c].twin < 0;
     size_t o = strlen(st->rounds_log);
     if (o < sizeof st->rounds_log - 200)
         snprintf(st->rounds_log + o, sizeof st->rounds_log - o,
@@ -689,6 +710,20 @@ int tune_run(const tune_request *rq, char *err, size_t errlen)
         goto done;
     }
     int b = build(&st, st.ncand, err, errlen); /* the scenario as written first: the points' names */
+    if (b == 0) {
+        /* every candidate keeps a plan like this one and its results: the
+         * whole search's memory, refused before any candidate is built */
+        const exp_plan *p0 = &st.c[st.ncand].plan;
+        double per = exp_plan_bytes(p0) + (double)(st.nm + 1) * (double)st.npoints *
+                                              (double)(rq->max_reps + rq->val_reps) * sizeof(double);
+        double need = per * (double)(st.ncand + 1) + exp_plan_memory(p0, rq->jobs), limit = scn_memory_limit();
+        if (need > limit) {
+            snprintf(err, errlen, "the search (%zu candidates x %zu operating points) needs about %.3g GB for its "
+                     "plans and results, more than the %.3g GB this machine may use; expected fewer candidates or "
+                     "operating points", st.ncand, st.npoints, need / 1e9, limit / 1e9);
+            b = -2;
+        }
+    }
     for (size_t c = 0; b == 0 && c < st.ncand; c++)
         b = build(&st, c, err, errlen);
     if (b == 0)
@@ -730,14 +765,28 @@ int tune_run(const tune_request *rq, char *err, size_t errlen)
         if (tty)
             fprintf(stderr, "\rherd tune: round %u, %u replications: %ld candidate(s) alive, %llu events\n", round,
                     n, alive, (unsigned long long)st.events);
-        int settled = alive == 0;
-        if (alive == 1)
+        int settled = alive == 0, grouped = 0;
+        for (size_t c = 0; c < st.ncand; c++)
+            grouped |= st.c[c].status == TUNE_ALIVE && st.c[c].twin >= 0;
+        if (alive == 1 && !grouped) /* a group left: more replications may split it */
             for (size_t c = 0; c < st.ncand; c++)
                 if (st.c[c].status == TUNE_ALIVE)
                     settled = feasibility(&st, &st.c[c], n) > 0;
         if (settled || n >= rq->max_reps)
             break;
         n = n * 2 > rq->max_reps ? rq->max_reps : n * 2;
+    }
+    for (size_t c = 0; c < st.ncand; c++) { /* identical over every search replication: the group's first stays */
+        tune_cand *cd = &st.c[c];
+        if (cd->status == TUNE_ALIVE && cd->twin >= 0) {
+            cd->status = TUNE_DROPPED;
+            cd->round = (int)st.rounds;
+            cd->reason = TUNE_DOMINATED;
+            cd->versus = cd->twin;
+            cd->identical = 1;
+            snprintf(cd->why, sizeof cd->why, "identical results, run for run over all %u search replications, to "
+                     "candidate %ld", st.final_reps, cd->twin + 1);
+        }
     }
     for (size_t c = 0; c < st.ncand; c++)
         if (st.c[c].status == TUNE_ALIVE) {
