@@ -58,7 +58,7 @@ SIM_SRC    := sim/base/alloc.c sim/base/text.c sim/base/csvread.c sim/base/filei
               sim/plot/plot_csv.c sim/plot/plot_load.c sim/plot/plot_manifest.c sim/plot/plot_data.c sim/plot/plot_time.c sim/plot/plot_figure.c \
               sim/report/presets.c sim/report/html.c sim/report/html_read.c sim/report/html_figs.c sim/report/html_md.c \
               sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c sim/experiment/rare.c \
-              sim/tune/paired.c sim/tune/space.c sim/tune/race.c sim/tune/recommend.c \
+              sim/tune/paired.c sim/tune/space.c sim/tune/race.c sim/tune/models.c sim/tune/recommend.c \
               sim/real/common.c sim/real/serve.c sim/real/backend.c sim/real/drive.c sim/real/session.c
 CLI_SRC    := sim/cli/main.c sim/cli/common.c sim/cli/rare_cmd.c sim/cli/real_cmd.c sim/cli/report_cmd.c sim/cli/tune_cmd.c
 TESTS      := test_fileio test_html test_policy test_zero test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model test_recovery test_tune test_discipline test_host test_limiter

@@ -1,11 +1,13 @@
 /*
  * internal.h - the state herd tune's rooms share (race.c decides,
- * recommend.c reports).  Not a public header.
+ * models.c finds the candidates that are the same, recommend.c reports).
+ * Not a public header.
  */
 #ifndef HERD_TUNE_INTERNAL_H
 #define HERD_TUNE_INTERNAL_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../experiment/plan.h"
 #include "tune.h"
@@ -69,6 +71,25 @@ static inline double *tune_vy(const tune_state *st, const tune_cand *c, int k, s
 /* The point's label "KEY=VALUE KEY=VALUE" (variant=NAME first), or "all"
  * without sweeps and variants. */
 void tune_point_label(const tune_state *st, size_t p, char *out, size_t n);
+
+/* models.c: candidate c's overrides (tune's --set first, then its
+ * values; c == ncand: the scenario as written) into sets, the texts in
+ * buf; returns their number. */
+int tune_cand_sets(const tune_state *st, size_t c, const char **sets,
+                   char (*buf)[SCN_SWEEP_KEY_MAX + SCN_VALUE_MAX + 2]);
+
+/* models.c: the resolved model of cfg at every point, as herd check
+ * --explain prints it without origins: a new string (herd_free it), or
+ * NULL when out of memory. */
+char *tune_model_text(const scn_config *cfg);
+
+/* models.c: candidates of the same model at every point dropped before
+ * the search (TUNE_SAME_MODEL) in favour of the first; a searched key no
+ * value of which changes any candidate refused.  0; -2 refused (err). */
+int tune_same_models(tune_state *st, char *err, size_t errlen);
+
+/* models.c: the summary's "identical: ..." lines into f. */
+void tune_identical_lines(const tune_state *st, FILE *f);
 
 /* recommend.c: every output of a finished search.  0, or -1 with err. */
 int tune_report(tune_state *st, char *err, size_t errlen);

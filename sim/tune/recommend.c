@@ -550,72 +550,6 @@ fail:
     return -1;
 }
 
-/* Why a searched key can give identical results, run for run, whatever
- * its value: what did not happen in the runs. */
-static const char *idle_reason(const char *key)
-{
-    static const struct {
-        const char *key, *why;
-    } why[] = {
-        {"limits.breaker", "the breaker never opened"},
-        {"limits.limiter", "the limiter never refused a retry"},
-        {"limits.retry_budget", "the budget never ran out"},
-        {"limits.throttle", "the throttle never rejected a request"},
-        {"retry.cap_s", "no sleep reached the cap"},
-        {"retry.max_attempts", "no request used the extra attempts"},
-        {"retry.attempt_timeout_s", "no attempt ran into the timeout"},
-    };
-    for (size_t i = 0; i < sizeof why / sizeof why[0]; i++)
-        if (!strncmp(key, why[i].key, strlen(why[i].key)))
-            return why[i].why;
-    return "it changed no metric in any run";
-}
-
-/* The lines "identical: ..." of the summary: for every searched key and
- * value, the candidates dropped before the search as the same model as
- * another, or that left the race with results identical, run for run, to
- * their group's first (racing's groups), that differ from that candidate
- * in that key alone (a value that changed nothing there).  The first line
- * names the recommendation's keys. */
-static void identical_lines(const tune_state *st, FILE *f)
-{
-    const tune_space *sp = st->rq->space;
-    long idx[TUNE_MAX_DIMS], kdx[TUNE_MAX_DIMS];
-    for (int d = 0; d < sp->ndims; d++)
-        for (long vk = 0; vk < sp->dims[d].n; vk++) {
-            size_t n = 0, model = 0, rec = 0, o = 0;
-            char vals[512] = "";
-            for (long va = 0; va < sp->dims[d].n; va++) {
-                size_t m = 0;
-                for (size_t c = 0; c < st->ncand; c++) {
-                    const tune_cand *cd = &st->c[c];
-                    long kept = cd->identical ? cd->twin : cd->reason == TUNE_SAME_MODEL ? cd->versus : -1;
-                    if (kept < 0)
-                        continue;
-                    tune_space_index(sp, c, idx);
-                    tune_space_index(sp, (size_t)kept, kdx);
-                    int only = idx[d] == va && kdx[d] == vk;
-                    for (int e = 0; e < sp->ndims && only; e++)
-                        only = e == d || idx[e] == kdx[e];
-                    if (!only)
-                        continue;
-                    m++;
-                    model += cd->reason == TUNE_SAME_MODEL;
-                    rec += kept == st->recommended;
-                }
-                if (m && o < sizeof vals)
-                    o += (size_t)snprintf(vals + o, sizeof vals - o, "%s%s", n ? ", " : "", sp->dims[d].labels[va]);
-                n += m;
-            }
-            if (!n)
-                continue;
-            fprintf(f, "identical: %s=%s %s %s=%s (%zu candidate(s)%s): %s\n", sp->dims[d].key, vals,
-                    model == n ? "is the same model as" : "gave the same results in every run as", sp->dims[d].key,
-                    sp->dims[d].labels[vk], n, rec ? ", the recommendation's among them" : "",
-                    model == n ? "the value changes nothing there (tune.csv: same_model)" : idle_reason(sp->dims[d].key));
-        }
-}
-
 static int summary(const tune_state *st, FILE *f)
 {
     const tune_request *rq = st->rq;
@@ -690,7 +624,7 @@ static int summary(const tune_state *st, FILE *f)
         fprintf(f, "  %s = %s (validation, %u replications; %s%s)\n", st->m[k]->name, pm(b, sizeof b, m, h), rc->vreps,
                 wp >= 0 ? "worst point " : "", pl);
     }
-    identical_lines(st, f);
+    tune_identical_lines(st, f);
     if (st->binding >= 0) {
         size_t better = 0;
         for (size_t c = 0; c < st->ncand; c++)
