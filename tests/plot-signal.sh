@@ -108,5 +108,34 @@ try report-term TERM env TMPDIR="$T/tmp" "$HERD" report "$T/res"
 [ -z "$(ls -A "$T/tmp")" ] && ok || bad "report: SIGTERM while drawing left $(ls -A "$T/tmp") in TMPDIR"
 [ ! -e "$T/res/report.html" ] && ok || bad "report: SIGTERM while drawing published report.html"
 
+# the time series per variant (herd report draws one for each, issue 41)
+# is drawn in a TMPDIR directory of its own, under the same hold: the fake
+# gnuplot waits on the second timeseries.gp (the first variant's series),
+# the real one draws before it
+"$HERD" run scenarios/deadline.ini --quiet --set clients.count=50 --replications 2 -o "$T/var" ||
+    { echo "FAIL: herd run deadline.ini"; exit 1; }
+real=$(command -v gnuplot)
+cat >"$T/bin/gnuplot.series" <<EOS
+#!/bin/sh
+case "\$*" in
+*/timeseries.gp*)
+    if [ -e "$T/seen-ts" ]; then
+        sleep 60 &
+        echo "\$\$ \$!" >"$T/fake.\$\$"
+        wait
+        exit 0
+    fi
+    : >"$T/seen-ts" ;;
+esac
+exec "$real" "\$@"
+EOS
+chmod +x "$T/bin/gnuplot.series"
+mv "$T/bin/gnuplot.series" "$T/bin/gnuplot"
+rm -rf "$T/tmp" "$T/seen-ts" && mkdir -p "$T/tmp"
+dir=var
+try report-series-term TERM env TMPDIR="$T/tmp" "$HERD" report "$T/var"
+[ -z "$(ls -A "$T/tmp")" ] && ok || bad "report: SIGTERM while drawing a variant's series left $(ls -A "$T/tmp") in TMPDIR"
+[ ! -e "$T/var/report.html" ] && ok || bad "report: SIGTERM while drawing a variant's series published report.html"
+
 echo "plot-signal: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]
