@@ -9,7 +9,7 @@
 #   make workshop the five lessons of scenarios/workshop/: run, check every number of the pages, draw into build/
 #   make tune-doc doc/tune.md's brown-out figures against both searches run again (about 2 min)
 #   make validate the engine against queueing theory (full table)
-#   make fuzz     libFuzzer over scenarios, shards, results folders, data files, serve (FUZZ_SECONDS=600 in all)
+#   make fuzz     libFuzzer over scenarios, shards, results folders, data files, serve, tune flags, report (FUZZ_SECONDS=600 in all)
 #   make realcheck  herd serve + herd drive (real, loopback) against herd run, side by side
 #   make stress   the tests that use wall-clock time, 20 times with both cores busy (20/20 to pass)
 #   make bench    events/s and peak memory, ladder queue vs heap, 1e4..1e7 clients and the OCC sweep
@@ -59,7 +59,7 @@ SIM_SRC    := sim/plugin/loader.c sim/base/alloc.c sim/base/text.c sim/base/csvr
               sim/plot/plot_csv.c sim/plot/plot_load.c sim/plot/plot_manifest.c sim/plot/plot_data.c sim/plot/plot_time.c sim/plot/plot_figure.c \
               sim/report/presets.c sim/report/html.c sim/report/html_read.c sim/report/html_figs.c sim/report/html_md.c \
               sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c sim/experiment/rare.c \
-              sim/tune/paired.c sim/tune/space.c sim/tune/race.c sim/tune/recommend.c \
+              sim/tune/paired.c sim/tune/space.c sim/tune/race.c sim/tune/models.c sim/tune/recommend.c \
               sim/real/common.c sim/real/serve.c sim/real/backend.c sim/real/drive.c sim/real/session.c
 CLI_SRC    := sim/cli/main.c sim/cli/common.c sim/cli/plugin_cmd.c sim/cli/rare_cmd.c sim/cli/real_cmd.c sim/cli/report_cmd.c sim/cli/tune_cmd.c
 TESTS      := test_fileio test_html test_policy test_zero test_call test_retry_after test_limit test_equeue test_engine test_lathist test_dist test_scenario test_model test_recovery test_tune test_discipline test_host test_limiter
@@ -224,8 +224,12 @@ cli-test: herd $(CLI_TEST_BUILDS)
 	@sh tests/figure-layout.sh ./herd
 	@sh tests/hostile-plot.sh ./herd
 	@sh tests/plot-signal.sh ./herd
+	@sh tests/figure-write.sh ./herd
+	@sh tests/publish.sh ./herd
+	@sh tests/hardening.sh ./herd
 	@sh tests/report.sh ./herd
 	@sh tests/term.sh ./herd
+	@sh tests/live-term.sh ./herd
 	@sh tests/workshop.sh ./herd --check
 	@sh tests/bad.sh ./herd
 	@sh tests/noop.sh ./herd '' $(BUILD)/herd-nocheck
@@ -273,13 +277,14 @@ cli-test: herd $(CLI_TEST_BUILDS)
 # harness each: scenario parsing and the command line (fuzz_scenario), the
 # shard reader and herd merge (fuzz_merge), herd plot's results-folder
 # readers (fuzz_plot), the data-file readers (fuzz_data), herd serve's
-# request routing (fuzz_serve).  FUZZ_SECONDS is the total: each harness
-# gets a fifth of it, after replaying the inputs of every crash found so
+# request routing (fuzz_serve), herd tune's flags (fuzz_tune), herd
+# report's readers (fuzz_report).  FUZZ_SECONDS is the total: each harness
+# gets a seventh of it, after replaying the inputs of every crash found so
 # far (tests/fuzz-regressions/, the scenario harness's at the top, the
 # others' in a folder named after the harness).  Corpora grow in
 # build/fuzz-corpus/NAME.
-FUZZERS  := scenario merge plot data serve
-FUZZ_EACH = $$(( $(FUZZ_SECONDS) / 5 > 1 ? $(FUZZ_SECONDS) / 5 : 1 ))
+FUZZERS  := scenario merge plot data serve tune report
+FUZZ_EACH = $$(( $(FUZZ_SECONDS) / 7 > 1 ? $(FUZZ_SECONDS) / 7 : 1 ))
 FUZZ_CC   = clang -std=c11 -D_DEFAULT_SOURCE -DHERD_NO_PLUGINS -Dmain=herd_main -g -O1 -fno-sanitize-recover=undefined
 # the simulator compiled once for every harness (instrumented, not linked
 # with the fuzzer's main), then one link per harness
@@ -312,13 +317,13 @@ fuzz: $(FUZZERS:%=build/fuzz_%) fuzz-seeds
 	 printf '[clients]\ncount = 3\n[variant a]\nrun.seed = 4\n--\n--seed\n7\n-o\n\n--jobs\n2\n' >build/fuzz-corpus/scenario/flags-2.txt; true
 	@echo "fuzz: replaying the inputs of every crash found so far (tests/fuzz-regressions)"
 	build/fuzz_scenario -close_fd_mask=3 $$(find tests/fuzz-regressions -maxdepth 1 -type f)
-	@set -e; for h in merge plot data serve; do \
+	@set -e; for h in merge plot data serve tune report; do \
 	  if [ -d tests/fuzz-regressions/$$h ] && [ -n "$$(ls tests/fuzz-regressions/$$h)" ]; then \
 	    echo "build/fuzz_$$h tests/fuzz-regressions/$$h/*"; build/fuzz_$$h -close_fd_mask=3 tests/fuzz-regressions/$$h/*; fi; \
 	done
 	@set -e; for h in $(FUZZERS); do \
 	  echo "== fuzz_$$h: $(FUZZ_EACH) s"; \
-	  build/fuzz_$$h -max_total_time=$(FUZZ_EACH) -max_len=$$( [ $$h = merge ] || [ $$h = plot ] && echo 65536 || echo 4096 ) \
+	  build/fuzz_$$h -max_total_time=$(FUZZ_EACH) -max_len=$$( [ $$h = merge ] || [ $$h = plot ] || [ $$h = report ] && echo 65536 || echo 4096 ) \
 	    -timeout=10 -close_fd_mask=1 -rss_limit_mb=2048 -print_final_stats=1 build/fuzz-corpus/$$h; \
 	done
 

@@ -11,8 +11,10 @@ shift 4
 case $HERD in /*) ;; *) HERD=$(pwd)/$HERD ;; esac
 T=$(mktemp -d "${TMPDIR:-/tmp}/herd-figure.XXXXXX")
 trap 'rm -rf "$T"' EXIT
+# hard links (a copy across file systems), not symbolic links: herd plot
+# never follows a link inside a results folder (doc/report.md)
 for f in "$RESULTS"/*.csv "$RESULTS"/manifest.txt; do
-    [ -f "$f" ] && ln -s "$(cd "$(dirname "$f")" && pwd)/$(basename "$f")" "$T/"
+    [ -f "$f" ] && { ln "$f" "$T/" 2>/dev/null || cp "$f" "$T/"; }
 done
 case $FIG in
 *.gif) "$HERD" plot "$T" --quiet --gif "$@" ;;

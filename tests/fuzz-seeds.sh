@@ -48,6 +48,27 @@ for args in "scenarios/thundering-herd.ini --set clients.count=30 --replications
     bundle "$T/p$i" "$C/plot/folder-$i-gif" gif
 done
 
+# report: the same folders, with compare_variants.csv
+mkdir -p "$C/report" "$C/tune"
+i=0
+for d in "$T"/p*; do
+    [ -d "$d" ] || continue
+    i=$((i + 1))
+    { for f in manifest.txt aggregate.csv compare.csv compare_variants.csv summary.csv timeseries.csv tools.csv mechanisms.csv; do
+          [ -f "$d/$f" ] && { echo "==> $f <=="; head -c 20000 "$d/$f"; }
+      done; } >"$C/report/folder-$i"
+done
+"$HERD" run scenarios/deadline.ini --replications 1 -o "$T/v" --quiet 2>/dev/null &&
+    { for f in manifest.txt aggregate.csv compare_variants.csv; do
+          [ -f "$T/v/$f" ] && { echo "==> $f <=="; head -c 20000 "$T/v/$f"; }
+      done; } >"$C/report/variants"
+
+# tune: flags, one per line
+printf -- '--search\nretry.max_attempts=1:4:1\n--minimize\nfailures\n' >"$C/tune/a"
+printf -- '--search\nretry.max_attempts=1,3\n--search\nretry.cap_s=0.05,0.1\n--minimize\nfailures\n--subject-to\namplification<=1.5\n--max-replications\n8\n' >"$C/tune/b"
+printf -- '--search\nretry.base_s=0.001:0.01:0.003\n--maximize\nsuccesses\n--aggregate\nmean\n--sweep\nserver.workers=1,2\n--min-replications\n2\n--validation-replications\n4\n' >"$C/tune/c"
+printf -- '--search\nlimits.limiter=none,token_bucket\n--minimize\np99_latency_s\n--subject-to\nfailures<=2\n--set\nserver.error_rate_503=0.5\n' >"$C/tune/d"
+
 # data: every data file shipped or refused
 for f in scenarios/data/*.csv tests/bad/data/*.csv tests/data/*.csv; do
     [ -f "$f" ] && cp "$f" "$C/data/$(echo "$f" | tr / _)"

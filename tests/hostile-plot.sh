@@ -194,8 +194,8 @@ refused NaN-word plain aggregate.csv 2 "is 'NaN()'; expected a number" "setf agg
 # headers
 refused header-renamed plain summary.csv 1 "column 3 is 'sed'; expected 'seed'" "sed -i '1s/,seed,/,sed,/' summary.csv"
 refused header-extra plain aggregate.csv 1 "expected the header to end after" "sed -i '1s/\$/,extra/' aggregate.csv"
-refused header-short plain timeseries.csv 1 "the header ends after 10 columns; expected 'goodput' next" \
-    "sed -i '1s/,goodput\$//' timeseries.csv"
+refused header-short plain timeseries.csv 1 "the header ends after 11 columns; expected 'turned_away' next" \
+    "sed -i '1s/,turned_away\$//' timeseries.csv"
 refused no-strategy plain compare.csv 1 "expected the header of a herd compare.csv" "sed -i '1s/^strategy,//' compare.csv"
 refused header-code swept summary.csv 1 "column 1 is 'x;system(touch PWNED)'; expected the header of a herd summary.csv" \
     "sed -i '1s/^server.workers/x;system(touch PWNED)/' summary.csv"

@@ -92,5 +92,50 @@ try run-plot-term TERM "$HERD" run scenarios/thundering-herd.ini --quiet --set c
 # the results of the run are whole (published before the plot began)
 [ -s "$T/runplot/aggregate.csv" ] && ok || bad "run --plot: no aggregate.csv after SIGTERM in the plot"
 
+# herd tune and herd report draw with the same hold (issue 42, items 2
+# and 4): exit 128 + signal, and a fresh tune folder keeps nothing (no
+# tune.csv, recommendation.txt or manifest.txt without figures); the
+# report's figure directory in TMPDIR is removed
+mkdir -p "$T/tmp"
+dir=tmp
+try tune-term TERM "$HERD" tune tests/tune/known.ini --search retry.max_attempts=1:2:1 --minimize failures \
+    --quiet -o "$T/tunefresh"
+[ ! -e "$T/tunefresh" ] && ok || bad "tune: SIGTERM while drawing left $(ls -A "$T/tunefresh")"
+try tune-hup HUP "$HERD" tune tests/tune/known.ini --search retry.max_attempts=1:2:1 --minimize failures \
+    --quiet -o "$T/tunefresh"
+[ ! -e "$T/tunefresh" ] && ok || bad "tune: SIGHUP while drawing left $(ls -A "$T/tunefresh")"
+try report-term TERM env TMPDIR="$T/tmp" "$HERD" report "$T/res"
+[ -z "$(ls -A "$T/tmp")" ] && ok || bad "report: SIGTERM while drawing left $(ls -A "$T/tmp") in TMPDIR"
+[ ! -e "$T/res/report.html" ] && ok || bad "report: SIGTERM while drawing published report.html"
+
+# the time series per variant (herd report draws one for each, issue 41)
+# is drawn in a TMPDIR directory of its own, under the same hold: the fake
+# gnuplot waits on the second timeseries.gp (the first variant's series),
+# the real one draws before it
+"$HERD" run scenarios/deadline.ini --quiet --set clients.count=50 --replications 2 -o "$T/var" ||
+    { echo "FAIL: herd run deadline.ini"; exit 1; }
+real=$(command -v gnuplot)
+cat >"$T/bin/gnuplot.series" <<EOS
+#!/bin/sh
+case "\$*" in
+*/timeseries.gp*)
+    if [ -e "$T/seen-ts" ]; then
+        sleep 60 &
+        echo "\$\$ \$!" >"$T/fake.\$\$"
+        wait
+        exit 0
+    fi
+    : >"$T/seen-ts" ;;
+esac
+exec "$real" "\$@"
+EOS
+chmod +x "$T/bin/gnuplot.series"
+mv "$T/bin/gnuplot.series" "$T/bin/gnuplot"
+rm -rf "$T/tmp" "$T/seen-ts" && mkdir -p "$T/tmp"
+dir=var
+try report-series-term TERM env TMPDIR="$T/tmp" "$HERD" report "$T/var"
+[ -z "$(ls -A "$T/tmp")" ] && ok || bad "report: SIGTERM while drawing a variant's series left $(ls -A "$T/tmp") in TMPDIR"
+[ ! -e "$T/var/report.html" ] && ok || bad "report: SIGTERM while drawing a variant's series published report.html"
+
 echo "plot-signal: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

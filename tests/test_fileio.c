@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,38 @@ TEST(test_open_stream_skips_bom)
     assert_int_equal(size, 2);
 }
 
+/* HERD_FILE_NOFOLLOW: a symbolic link is refused (HERD_FILE_SYMLINK, its
+ * target never read), a link loop too; without the flag a link is
+ * followed; a regular file reads as before. */
+static void test_nofollow_refuses_links(void **state)
+{
+    (void)state;
+    char p[128], q[128];
+    char *b = NULL;
+    size_t n = 0;
+    put("target.txt", "secret", 6);
+    snprintf(p, sizeof p, "%s/target.txt", dir);
+    snprintf(q, sizeof q, "%s/link.txt", dir);
+    assert_int_equal(symlink(p, q), 0);
+    assert_int_equal(rd("link.txt", 100, HERD_FILE_NOFOLLOW, &b, &n), HERD_FILE_SYMLINK);
+    assert_null(b);
+    assert_int_equal(rd("link.txt", 100, 0, &b, &n), HERD_FILE_OK);
+    assert_int_equal(n, 6);
+    herd_free(b);
+    assert_int_equal(rd("target.txt", 100, HERD_FILE_NOFOLLOW | HERD_FILE_TEXT, &b, &n), HERD_FILE_OK);
+    herd_free(b);
+    snprintf(q, sizeof q, "%s/loop.txt", dir);
+    assert_int_equal(symlink(q, q), 0);
+    assert_int_equal(rd("loop.txt", 100, HERD_FILE_NOFOLLOW, &b, &n), HERD_FILE_SYMLINK);
+    int e = 0;
+    assert_int_equal(herd_file_read(q, 100, 0, &b, &n, &e), HERD_FILE_ERROR);
+    assert_int_equal(e, ELOOP);
+    FILE *f = NULL;
+    snprintf(q, sizeof q, "%s/link.txt", dir);
+    assert_int_equal(herd_file_open(q, 100, HERD_FILE_NOFOLLOW, &f, NULL, NULL), HERD_FILE_SYMLINK);
+    assert_null(f);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/herd-fileio-%d", (int)getpid());
@@ -115,6 +148,7 @@ int main(void)
         cmocka_unit_test(test_read_regular_bom_nul_empty),
         cmocka_unit_test(test_fifo_and_directory_refused),
         cmocka_unit_test(test_open_stream_skips_bom),
+        cmocka_unit_test(test_nofollow_refuses_links),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[128];

@@ -249,7 +249,7 @@ static void lifo_queues(int quick, int family)
         double pw = erlang_c(q->servers, lambda / mu), gap = q->servers * mu - lambda;
         double w2_fifo = 2 * pw / (gap * gap);
         char name[16];
-        snprintf(name, sizeof name, "%s/L", q->name);
+        snprintf(name, sizeof name, "%s LIFO", q->name); /* not Kendall's /L (a capacity) */
         row(name, q->rho, "mean wait", pw / gap, Wq, reps, family);
         row(name, q->rho, "E[W^2]", w2_fifo / (1 - q->rho), W2, reps, family);
     }

@@ -14,14 +14,18 @@
 static const unsigned char bom[3] = {0xEF, 0xBB, 0xBF};
 
 /* The checked descriptor: HERD_FILE_OK with *fd blocking and *size set. */
-static herd_file_status open_fd(const char *path, long long max_bytes, int *fd, long long *size, int *err_no)
+static herd_file_status open_fd(const char *path, long long max_bytes, unsigned flags, int *fd, long long *size,
+                                int *err_no)
 {
     int e = 0;
-    *fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    *fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (flags & HERD_FILE_NOFOLLOW ? O_NOFOLLOW : 0));
     if (*fd < 0) {
         e = errno;
         if (err_no)
             *err_no = e;
+        struct stat ls;
+        if (e == ELOOP && (flags & HERD_FILE_NOFOLLOW) && lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode))
+            return HERD_FILE_SYMLINK;
         if (e == ENOENT || e == ENOTDIR)
             return HERD_FILE_MISSING;
         if (e == EISDIR)
@@ -64,7 +68,7 @@ herd_file_status herd_file_open(const char *path, long long max_bytes, unsigned 
     int fd;
     long long sz = 0;
     *out = NULL;
-    herd_file_status s = open_fd(path, max_bytes, &fd, &sz, err_no);
+    herd_file_status s = open_fd(path, max_bytes, flags, &fd, &sz, err_no);
     if (s == HERD_FILE_TOO_LARGE && size)
         *size = sz;
     if (s != HERD_FILE_OK)
@@ -101,7 +105,7 @@ herd_file_status herd_file_read(const char *path, long long max_bytes, unsigned 
     long long sz = 0;
     *buf = NULL;
     *len = 0;
-    herd_file_status s = open_fd(path, max_bytes, &fd, &sz, err_no);
+    herd_file_status s = open_fd(path, max_bytes, flags, &fd, &sz, err_no);
     if (s != HERD_FILE_OK)
         return s;
     /* room for the size seen plus one byte: a file that grew shows it */
@@ -185,6 +189,9 @@ const char *herd_file_why(herd_file_status s, long long max_bytes, int err_no, c
         break;
     case HERD_FILE_EMBEDDED_NUL:
         snprintf(buf, n, "contains a NUL byte");
+        break;
+    case HERD_FILE_SYMLINK:
+        snprintf(buf, n, "is a symbolic link (not followed out of a results folder)");
         break;
     case HERD_FILE_ERROR:
     default:

@@ -23,11 +23,14 @@ typedef enum {
     HERD_FILE_NOT_REGULAR, /* a FIFO, a device, a socket */
     HERD_FILE_TOO_LARGE,   /* more than the bound */
     HERD_FILE_EMBEDDED_NUL,/* herd_file_read with HERD_FILE_TEXT: a NUL byte */
+    HERD_FILE_SYMLINK,     /* with HERD_FILE_NOFOLLOW: a symbolic link */
     HERD_FILE_ERROR        /* open or read failed: see *err_no */
 } herd_file_status;
 
 /* Flags. */
 #define HERD_FILE_TEXT 1u /* skip a UTF-8 byte-order mark at the start; herd_file_read also refuses a NUL byte */
+#define HERD_FILE_NOFOLLOW 2u /* a symbolic link is refused, not followed (the files of a results folder,
+                               * untrusted: a link may point out of it) */
 
 /* Opens path for reading through the checks above: HERD_FILE_OK with *out
  * a blocking stream positioned at the first byte (after a BOM with

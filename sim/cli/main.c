@@ -490,8 +490,10 @@ static int cmd_run(int argc, char **argv, int check)
         herd_free(text);
         return 2;
     }
+    const char *ec = getenv("COLUMNS"), *el = getenv("LINES");
     exp_options opt = {.live_cols = live > 0 ? live_cols : 0, .live_lines = live > 0 ? live_lines : 0,
-                       .table_cols = quiet ? 0 : live_cols, .outdir = outdir, .quiet = quiet, .jobs = jobs, .stats = stats, .queue = queue,
+                       .live_follow = !(ec && *ec) && !(el && *el), .table_cols = quiet ? 0 : live_cols,
+                       .outdir = outdir, .quiet = quiet, .jobs = jobs, .stats = stats, .queue = queue,
                        .shard_k = shard_k, .shard_n = shard_n, .mpi = mpi, .live = check ? 0 : live,
                        .version = HERD_VERSION, .argc = argc, .argv = argv,
                        .text = text, .textlen = textlen, .sets = flags, .nsets = nflags,

@@ -106,10 +106,9 @@ int cmd_report(int argc, char **argv)
         return rc == HTML_INVALID ? 2 : 1;
     }
     if (!quiet) {
-        if (out)
-            printf("wrote %s\n", out);
-        else
-            printf("wrote %s/report.html\n", dir);
+        char shown[4 * 4096]; /* control bytes escaped, as in every message */
+        text_visible(out ? out : dir, shown, sizeof shown);
+        printf(out ? "wrote %s\n" : "wrote %s/report.html\n", shown);
         if (fflush(stdout) != 0) {
             errorf("report: cannot write to standard output");
             return 1;

@@ -334,11 +334,20 @@ int exp_check(const scn_config *base, const char *path, const exp_options *opt, 
     human_bytes(a, sizeof a, exp_plan_memory(&plan, threads));
     human_bytes(b, sizeof b, one);
     human_bytes(c, sizeof c, scn_memory_limit());
+    /* a series never outgrows the horizon: the memory bound is named only
+     * when it is the tighter one */
+    const model_spec *s0 = &plan.points[0].spec;
+    double whole = ceil(s0->horizon_s / s0->bucket_s) + 1;
     fprintf(f, "memory: about %s at peak with %d thread(s) (largest simulation %s, with its timeseries up to "
-               "the end of the last outage or load change); at most %s may be used; a timeseries may grow to "
-               "%llu buckets (%g s at bucket_s = %g s)\n", a, threads, b, c,
-            (unsigned long long)plan.points[0].spec.max_buckets,
-            (double)plan.points[0].spec.max_buckets * plan.points[0].spec.bucket_s, plan.points[0].spec.bucket_s);
+               "the end of the last outage or load change); at most %s may be used; ", a, threads, b, c);
+    if ((double)s0->max_buckets >= whole)
+        fprintf(f, "a timeseries holds at most %.0f buckets (the whole horizon_s = %g s at bucket_s = %g s)\n", whole,
+                s0->horizon_s, s0->bucket_s);
+    else
+        fprintf(f, "a timeseries may grow to %llu buckets (%g of horizon_s = %g s at bucket_s = %g s: the memory "
+                   "bound; a run whose series outgrows it stops with an error)\n",
+                (unsigned long long)s0->max_buckets, (double)s0->max_buckets * s0->bucket_s, s0->horizon_s,
+                s0->bucket_s);
     if (hpl_any_not_reentrant())
         fprintf(f, "threads: 1: a retry plugin is not reentrant (the Python adapter: one interpreter lock), so the "
                    "jobs run one after the other; for parallelism run shards as processes (--shard, herd merge)\n");
@@ -370,7 +379,8 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
         return -2;
     }
     exp_plan_budget(&plan, run_threads(&plan, opt->jobs), scn_memory_limit());
-    if (opt->live > 0 && exp_live(&plan, base->name, opt->live, opt->live_cols, opt->live_lines, stdout, err, errlen) != 0) {
+    if (opt->live > 0 && exp_live(&plan, base->name, opt->live, opt->live_cols, opt->live_lines, opt->live_follow, stdout,
+                                     err, errlen) != 0) {
         exp_plan_free(&plan);
         return -1;
     }
@@ -518,9 +528,11 @@ int exp_run(const scn_config *base, const char *path, const exp_options *opt, ch
         if (rep_partial_write(opt->outdir, &table, man, exp_plan_fingerprint(man), opt->shard_k, opt->shard_n,
                               pl.results, pl.seeds, mine, njobs, err, errlen) != 0)
             goto done;
+        char od[4 * 4096];
+        text_visible(opt->outdir, od, sizeof od);
         if (!opt->quiet && (printf("herd: %s: shard %u/%u: %zu of %zu jobs; wrote %s/partial.herd (combine the "
                                    "shards with herd merge)\n", base->name, opt->shard_k, opt->shard_n, pl.ntodo,
-                                   njobs, opt->outdir) < 0 || fflush(stdout) != 0)) {
+                                   njobs, od) < 0 || fflush(stdout) != 0)) {
             snprintf(err, errlen, "cannot write to standard output");
             goto done;
         }

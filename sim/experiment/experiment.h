@@ -32,6 +32,7 @@ typedef struct exp_options {
     int mpi;            /* hand jobs out to MPI ranks (herd-mpi only); rank 0 writes */
     double live;        /* > 0: first show the live view at this speed (simulated s per wall s) */
     int live_cols, live_lines; /* the screen it is drawn on (0: 80 x 24; at least 80 x 24) */
+    int live_follow;    /* the size came from the terminal: follow it when it changes (SIGWINCH) */
     int queue;          /* the engine's pending-event set (sim_queue_kind; 0: the default) */
     /* for manifest.txt (all optional) */
     const char *version;
@@ -66,10 +67,13 @@ int exp_mpi_jobs(const size_t *todo, size_t ntodo, int (*run)(void *ctx, size_t 
  * simulated time paced at `speed` simulated seconds per wall second, on a
  * screen of cols x lines (raised to 80 x 24; the strategies beyond what it
  * holds are left out): a legend line names the density characters, and
- * the last frame shows the whole run compressed.  Returns 0, or -1 with
- * err. */
-int exp_live(const exp_plan *plan, const char *name, double speed, int cols, int lines, FILE *f, char *err,
-             size_t errlen);
+ * the last frame shows the whole run compressed.  With follow, a change
+ * of the terminal's size (SIGWINCH) is followed: the screen is cleared and
+ * the next frame drawn at the new size.  When f is not a terminal, no
+ * cursor movement is written and nothing is paced: only the last frame, as
+ * plain text.  Returns 0, or -1 with err. */
+int exp_live(const exp_plan *plan, const char *name, double speed, int cols, int lines, int follow, FILE *f,
+             char *err, size_t errlen);
 
 /* herd check: builds the plan of base and prints it (exp_describe), with
  * the memory estimate of a run on `opt->jobs` threads and the order of

@@ -18,10 +18,13 @@
  */
 #define _GNU_SOURCE
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../base/alloc.h"
 #include "../engine/sim.h"
@@ -42,8 +45,20 @@ static double now_wall(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* One line of the view: cleared, then fmt cut at width - 1 characters (the
- * last column stays free, so that no terminal wraps the line). */
+/* Set by SIGWINCH: the terminal's size changed. */
+static volatile sig_atomic_t live_resized;
+static void on_winch(int sig)
+{
+    (void)sig;
+    live_resized = 1;
+}
+
+/* Whether f is a terminal: cursor movement and pacing only then. */
+static int live_tty;
+
+/* One line of the view: cleared (on a terminal), then fmt cut at width - 1
+ * characters (the last column stays free, so that no terminal wraps the
+ * line). */
 static void put_line(FILE *f, int width, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void put_line(FILE *f, int width, const char *fmt, ...)
 {
@@ -54,7 +69,7 @@ static void put_line(FILE *f, int width, const char *fmt, ...)
     va_end(ap);
     if (width - 1 < (int)sizeof buf)
         buf[width - 1] = '\0';
-    fprintf(f, "\033[2K%s\n", buf);
+    fprintf(f, "%s%s\n", live_tty ? "\033[2K" : "", buf);
 }
 
 /* The density characters, from none to the busiest. */
@@ -107,7 +122,7 @@ static int frame(FILE *f, int width, const char *name, const model_spec *spec, m
         for (uint32_t s = 0; s < n; s++)
             peak = col_max(&mds[s].ts, 0, (long)len) > peak ? col_max(&mds[s].ts, 0, (long)len) : peak;
     }
-    if (!first)
+    if (!first && live_tty)
         fprintf(f, "\033[%uA", n + 4); /* back to the top of the previous frame */
     const spec_outage *o = spec_outage_at(spec, 0, t);
     put_line(f, width, "herd live: %s, replication 0, t = %.1f s (x%g)%s", name, t, speed,
@@ -131,19 +146,33 @@ static int frame(FILE *f, int width, const char *name, const model_spec *spec, m
                  nowv / spec->bucket_s, (unsigned long long)mds[s].m.successes,
                  (unsigned long long)mds[s].m.failures);
     }
-    fprintf(f, "\033[2K\n");
+    fprintf(f, "%s\n", live_tty ? "\033[2K" : "");
     return fflush(f) != 0 || ferror(f) ? -1 : 0;
 }
 
-int exp_live(const exp_plan *plan, const char *name, double speed, int cols, int lines, FILE *f, char *err,
-             size_t errlen)
+/* The view's width and strategies shown on a screen of cols x lines. */
+static void live_size(int cols, int lines, uint32_t n, int *width, uint32_t *shown)
 {
-    int width = cols < LIVE_MIN_COLS ? LIVE_MIN_COLS : cols > LIVE_MAX_COLS ? LIVE_MAX_COLS : cols;
-    const exp_point *pt = &plan->points[0];
-    uint32_t n = pt->nstrategies;
+    *width = cols < LIVE_MIN_COLS ? LIVE_MIN_COLS : cols > LIVE_MAX_COLS ? LIVE_MAX_COLS : cols;
     /* n + 5 lines (the frame and the line after it) must fit the screen */
-    uint32_t shown = lines < LIVE_MIN_LINES ? LIVE_MIN_LINES - 5 : (uint32_t)lines - 5;
-    shown = shown < n ? shown : n;
+    *shown = lines < LIVE_MIN_LINES ? LIVE_MIN_LINES - 5 : (uint32_t)lines - 5;
+    *shown = *shown < n ? *shown : n;
+}
+
+int exp_live(const exp_plan *plan, const char *name, double speed, int cols, int lines, int follow, FILE *f,
+             char *err, size_t errlen)
+{
+    const exp_point *pt = &plan->points[0];
+    uint32_t n = pt->nstrategies, shown;
+    int width;
+    live_size(cols, lines, n, &width, &shown);
+    live_tty = isatty(fileno(f));
+    struct sigaction sa, old_winch;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_winch;
+    sigemptyset(&sa.sa_mask);
+    live_resized = 0;
+    int winch = live_tty && follow && sigaction(SIGWINCH, &sa, &old_winch) == 0;
     sim_t *sims = herd_calloc(n, sizeof *sims);
     model *mds = herd_calloc(n, sizeof *mds);
     int *alive = herd_calloc(n, sizeof *alive);
@@ -184,7 +213,17 @@ int exp_live(const exp_plan *plan, const char *name, double speed, int cols, int
                 if (mds[s].ts.b[b].arrivals > peak)
                     peak = mds[s].ts.b[b].arrivals;
         }
-        if (frame(f, width, name, &pt->spec, mds, pt->strategies, shown, t, speed, peak, first, !any) != 0) {
+        if (winch && live_resized) { /* the terminal's new size: the screen cleared, the frame drawn anew */
+            struct winsize ws;
+            live_resized = 0;
+            if (ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 && ws.ws_row > 0) {
+                live_size(ws.ws_col, ws.ws_row, n, &width, &shown);
+                fprintf(f, "\033[H\033[2J");
+                first = 1;
+            }
+        }
+        if ((live_tty || !any) &&
+            frame(f, width, name, &pt->spec, mds, pt->strategies, shown, t, speed, peak, first, !any) != 0) {
             snprintf(err, errlen, "cannot write the live view to standard output");
             goto done;
         }
@@ -193,7 +232,7 @@ int exp_live(const exp_plan *plan, const char *name, double speed, int cols, int
             break;
         t += step;
         double wait = t0 + t / speed - now_wall(); /* pace: simulated time = speed x wall time */
-        if (wait > 0) {
+        if (wait > 0 && live_tty) {
             struct timespec d = {(time_t)wait, (long)((wait - floor(wait)) * 1e9)};
             nanosleep(&d, NULL);
         }
@@ -201,6 +240,8 @@ int exp_live(const exp_plan *plan, const char *name, double speed, int cols, int
     fprintf(f, "live view done at t = %.1f s; now the whole plan\n", t);
     rc = fflush(f) != 0 ? -1 : 0;
 done:
+    if (winch)
+        sigaction(SIGWINCH, &old_winch, NULL);
     for (uint32_t s = 0; s < ready; s++) {
         model_free(&mds[s]);
         sim_free(&sims[s]);

@@ -37,6 +37,11 @@ int exp_plan_build(exp_plan *plan, const scn_config *base, const char *path, cha
         if (!plan->labels[i])
             goto oom;
         long n = scn_sweep_labels(s, plan->labels[i], EXP_MAX_POINTS, &msg);
+        char many[96];
+        if (n < 0 && !strcmp(msg, SCN_SWEEP_TOO_MANY)) {
+            snprintf(many, sizeof many, "too many sweep values (at most %d points in all)", EXP_MAX_POINTS);
+            msg = many;
+        }
         if (n < 0) {
             if (s->line > 0)
                 snprintf(err, errlen, "%s:%d: [sweep%s%s] values: %s", path, s->line, *s->name ? " " : "", s->name,
@@ -350,4 +355,14 @@ void exp_plan_free(exp_plan *plan)
     herd_free(plan->points);
     herd_free(plan->groups);
     memset(plan, 0, sizeof *plan);
+}
+
+double exp_plan_bytes(const exp_plan *plan)
+{
+    double b = (double)sizeof *plan + (double)plan->npoints * sizeof *plan->points +
+               (double)plan->ngroups * sizeof *plan->groups;
+    for (int i = 0; i < SCN_MAX_SWEEPS; i++)
+        if (plan->labels[i])
+            b += (double)(plan->nlabels[i] > 0 ? plan->nlabels[i] : 1) * sizeof *plan->labels[i];
+    return b;
 }

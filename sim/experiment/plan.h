@@ -23,7 +23,7 @@
 
 #include "../scenario/scenario.h"
 
-#define EXP_MAX_POINTS 10000
+#define EXP_MAX_POINTS SCN_SWEEP_POINTS_MAX
 #define EXP_MAX_NAMES 128
 
 typedef struct exp_point {
@@ -89,6 +89,10 @@ double exp_point_memory(const exp_point *p);
  * above: the largest simulations running together, plus every result kept
  * until the reports are written (the kept timeseries among them). */
 double exp_plan_memory(const exp_plan *plan, int threads);
+
+/* Bytes the built plan itself holds (its points, groups and labels), not
+ * counting the runs: herd tune keeps one plan per candidate. */
+double exp_plan_bytes(const exp_plan *plan);
 
 /* Shares `limit` bytes between the timeseries that can exist at once
  * (those of running simulations and those kept for the reports) and sets

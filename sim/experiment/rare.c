@@ -22,6 +22,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "../base/alloc.h"
+#include "../base/text.h"
 #include "../engine/sim.h"
 #include "experiment.h"
 #include "../model/model.h"
@@ -387,8 +388,14 @@ int rare_run(const scn_config *cfg, const char *shown, const rare_options *o, ch
         csv_dbl(&out[1], t_brute, 0);
         csv_end(&out[1]);
     }
-    if (csv_finish(&out[0], err, errlen) != 0 || csv_finish(&out[1], err, errlen) != 0 ||
-        csv_publish(&out[0], err, errlen) != 0 || csv_publish(&out[1], err, errlen) != 0)
+    if (csv_finish(&out[0], err, errlen) != 0 || csv_finish(&out[1], err, errlen) != 0)
+        goto done;
+    csv_pub pub;
+    if (csv_publish_begin(&pub, o->outdir, err, errlen) != 0)
+        goto done;
+    int bad = csv_publish(&out[0], err, errlen) != 0 || csv_publish(&out[1], err, errlen) != 0;
+    csv_publish_end(&pub);
+    if (bad)
         goto done;
     if (!o->quiet) {
         printf("%s: P(in flight reaches %u before t = %g s)\n", shown, K, spec->horizon_s);
@@ -400,7 +407,9 @@ int rare_run(const scn_config *cfg, const char *shown, const rare_options *o, ch
                    "at the horizon; %.1f s)\n",
                    (double)bh / (double)o->brute, blo, bhi, (unsigned long long)bh, (unsigned long long)o->brute,
                    (unsigned long long)still, K / 2, t_brute);
-        printf("wrote %s/rare.csv, %s/rare-summary.csv\n", o->outdir, o->outdir);
+        char od[4 * 4096];
+        text_visible(o->outdir, od, sizeof od);
+        printf("wrote %s/rare.csv, %s/rare-summary.csv\n", od, od);
     }
     rc = 0;
 done:

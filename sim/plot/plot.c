@@ -58,11 +58,6 @@ extern char **environ;
 static const int held_signals[] = {SIGINT, SIGTERM, SIGHUP};
 static volatile sig_atomic_t plot_caught; /* the signal recorded, 0: none */
 
-typedef struct plot_hold {
-    struct sigaction old[COUNT(held_signals)];
-    int on;
-} plot_hold;
-
 static void on_held_signal(int sig)
 {
     if (!plot_caught)
@@ -76,21 +71,20 @@ static void held_set(sigset_t *set)
         sigaddset(set, held_signals[i]);
 }
 
-/* From now on the held signals are recorded, not acted on. */
-static void hold_signals(plot_hold *h)
+void plot_hold_signals(plot_hold *h)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_held_signal; /* no SA_RESTART: a blocking call returns EINTR */
     sigfillset(&sa.sa_mask);
-    plot_caught = 0;
+    if (h->on)
+        return;
     for (size_t i = 0; i < COUNT(held_signals); i++)
         sigaction(held_signals[i], &sa, &h->old[i]);
     h->on = 1;
 }
 
-/* The handlers of before again; a signal recorded meanwhile is raised. */
-static void release_signals(plot_hold *h)
+void plot_release_signals(plot_hold *h)
 {
     if (!h->on)
         return;
@@ -100,8 +94,10 @@ static void release_signals(plot_hold *h)
     int sig = plot_caught;
     plot_caught = 0;
     if (sig)
-        raise(sig);
+        raise(sig); /* an outer hold's handler records it again */
 }
+
+int plot_held_signal(void) { return (int)plot_caught; }
 
 /* 0, or -1 with err if a held signal was recorded. */
 static int interrupted(char *err, size_t errlen)
@@ -378,6 +374,49 @@ static int select_figure(const folder *fo, job *jobs, int *njobs, char *err, siz
     return 0;
 }
 
+int plot_check_figure(const char *path, char *err, size_t errlen)
+{
+    static const unsigned char png_head[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    static const unsigned char png_tail[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
+    char shown[SHOWN_MAX + 8];
+    const char *ext = strrchr(path, '.');
+    ext = ext ? ext + 1 : "";
+    plot_esc(shown, sizeof shown, path, SHOWN_MAX);
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+        snprintf(err, errlen, "%s: %s (a full disk?); no figure published", shown,
+                 fd < 0 ? strerror(errno) : "gnuplot wrote an empty file");
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    unsigned char head[16], tail[64];
+    size_t nt = st.st_size < (off_t)sizeof tail ? (size_t)st.st_size : sizeof tail;
+    ssize_t h = pread(fd, head, sizeof head, 0), t = pread(fd, tail, nt, st.st_size - (off_t)nt);
+    close(fd);
+    int ok = h > 0 && t == (ssize_t)nt;
+    const char *kind = ext;
+    if (ok && !strcmp(ext, "png")) {
+        kind = "PNG (its IEND chunk)";
+        ok = h >= 8 && !memcmp(head, png_head, 8) && nt >= 12 && !memcmp(tail + nt - 12, png_tail, 12);
+    } else if (ok && !strcmp(ext, "svg")) {
+        kind = "SVG (</svg>)";
+        while (nt > 0 && strchr(" \t\r\n", tail[nt - 1]))
+            nt--;
+        ok = nt >= 6 && !memcmp(tail + nt - 6, "</svg>", 6);
+    } else if (ok && !strcmp(ext, "gif")) {
+        kind = "GIF (its trailer byte)";
+        ok = h >= 6 && !memcmp(head, "GIF8", 4) && tail[nt - 1] == 0x3b;
+    }
+    if (!ok) {
+        snprintf(err, errlen, "%s: gnuplot wrote %lld bytes that do not end as a whole %s does (a full disk?); "
+                 "no figure published", shown, (long long)st.st_size, kind);
+        return -1;
+    }
+    return 0;
+}
+
 /* Runs job j on wd and checks that it wrote each figure there. */
 static int render_one(const folder *fo, const job *j, const char *plots, const char *wd, char *err, size_t errlen)
 {
@@ -400,6 +439,8 @@ static int render_one(const folder *fo, const job *j, const char *plots, const c
                 snprintf(err, errlen, "%s did not write %s.%s", shown, j->fig[f], fmt[k]);
                 return -1;
             }
+            if (plot_check_figure(fig, err, errlen)) /* gnuplot exits 0 on a failed write */
+                return -1;
         }
     return 0;
 }
@@ -597,6 +638,7 @@ int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errl
     job *jobs = NULL;
     folder fo;
     plot_hold hold = {.on = 0};
+    csv_pub pub = {.on = 0, .lockfd = -1};
     if ((rc = load_folder(dir, o, &fo, d, shown, &jobs, &njobs, err, errlen)) != 0)
         goto done;
     rc = -1;
@@ -609,7 +651,7 @@ int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errl
     if (njobs) {
         if (plot_path_fmt(wd, err, errlen, "%s%s/.herd-plot.XXXXXX", dest[0] == '/' ? "" : "./", dest))
             goto done;
-        hold_signals(&hold);
+        plot_hold_signals(&hold);
         if (!mkdtemp(wd)) {
             snprintf(err, errlen, "%s: cannot write figures there: %s", shown, strerror(errno));
             goto done;
@@ -630,6 +672,8 @@ int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errl
             goto done;
     if (interrupted(err, errlen))
         goto done;
+    if (njobs && csv_publish_begin(&pub, dest, err, errlen))
+        goto done; /* every figure renamed as one step (csv.h) */
     for (int i = 0; i < njobs; i++) {
         const char *fmt[2];
         int nf = job_formats(&fo, &jobs[i], fmt);
@@ -688,11 +732,12 @@ int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errl
     }
     rc = 0;
 done:
+    csv_publish_end(&pub);
     if (made)
         remove_workdir(wd);
     herd_free(jobs);
     plot_folder_free(&fo);
-    release_signals(&hold); /* a signal recorded meanwhile: raised now */
+    plot_release_signals(&hold); /* a signal recorded meanwhile: raised now */
     return rc;
 }
 

@@ -32,10 +32,29 @@
 #ifndef HERD_PLOT_H
 #define HERD_PLOT_H
 
+#include <signal.h>
 #include <stddef.h>
 
 /* Room for any message of this module, gnuplot's first lines included. */
 #define PLOT_ERR_MAX 2048
+
+/* Signals held: from plot_hold_signals to plot_release_signals, SIGINT,
+ * SIGTERM and SIGHUP are only recorded (a blocking call returns EINTR),
+ * and a gnuplot that runs meanwhile is killed with its process group when
+ * one arrives.  plot_release_signals puts the handlers of before back and
+ * raises the signal recorded, if any (herd's handlers remove their
+ * temporaries and exit 128 + signal; an outer hold records it again).
+ * Every step that has temporaries outside herd's signal clean-up (a private
+ * directory of figures) runs held.  Holds nest; a zeroed plot_hold is
+ * released. */
+typedef struct plot_hold {
+    struct sigaction old[3];
+    int on;
+} plot_hold;
+void plot_hold_signals(plot_hold *h);
+void plot_release_signals(plot_hold *h);
+/* The signal recorded since the outermost hold began, 0: none. */
+int plot_held_signal(void);
 
 /* plot_render's result for a malformed results directory (exit status 2). */
 #define PLOT_INVALID (-2)
@@ -94,6 +113,14 @@ int plot_render_opts(const char *dir, const plot_opts *o, char *err, size_t errl
  * share).  0, or -1 with err (no script, gnuplot missing or failed: its
  * first lines quoted). */
 int plot_script(const char *name, const char *wd, const char *arg, char *err, size_t errlen);
+
+/* Whether the figure file path (by its extension: .png, .svg, .gif; any
+ * other: non-empty) is whole: a regular file, not a link, that starts and
+ * ends as its format does (PNG: the signature and the IEND chunk; SVG:
+ * "</svg>" at the end; GIF: "GIF8" and the trailer byte).  gnuplot exits 0
+ * when it cannot write, so every figure is checked so before it is
+ * published.  0, or -1 with err. */
+int plot_check_figure(const char *path, char *err, size_t errlen);
 
 /* Removes from dir every figure herd plot writes (its known names:
  * timeseries, goodput, sweep_METRIC, compare, sensitivity, variants,

@@ -188,7 +188,7 @@ static FILE *open_regular(const char *path, csv_rd *r, int *missing, int *rc)
     int e = 0;
     *missing = 0;
     *rc = -1;
-    herd_file_status s = herd_file_open(path, CSV_MAX_BYTES, HERD_FILE_TEXT, &f, &size, &e);
+    herd_file_status s = herd_file_open(path, CSV_MAX_BYTES, HERD_FILE_TEXT | HERD_FILE_NOFOLLOW, &f, &size, &e);
     r->line = 1;
     switch (s) {
     case HERD_FILE_OK:
@@ -199,6 +199,9 @@ static FILE *open_regular(const char *path, csv_rd *r, int *missing, int *rc)
     case HERD_FILE_DIRECTORY:
     case HERD_FILE_NOT_REGULAR:
         *rc = plot_csv_fail(r, "not a regular file; expected a herd CSV");
+        return NULL;
+    case HERD_FILE_SYMLINK:
+        *rc = plot_csv_fail(r, "a symbolic link; expected a herd CSV in the results folder (links are not followed)");
         return NULL;
     case HERD_FILE_TOO_LARGE:
         *rc = plot_csv_fail(r, "the file is %lld bytes; expected at most %lld", size, CSV_MAX_BYTES);
@@ -329,14 +332,10 @@ int plot_valid_variant(const char *s)
     return 1;
 }
 
-static int label_char(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr(" ._+-(),:/", c);
-}
-
-/* A sweep value: 1-63 of letters, digits, space and . _ + - ( ) , : /
- * (numbers, names, distributions such as normal(0.1, 0.02)); commas only
- * within balanced parentheses, as a sweep list is split at the others. */
+/* A sweep value: 1-63 bytes herd run may write in one (scn_label_byte:
+ * numbers, names, distributions such as normal(0.1, 0.02), data file
+ * paths such as empirical(o'brien.csv)); commas only within balanced
+ * parentheses, as a sweep list is split at the others. */
 static int valid_keyval(const char *s)
 {
     size_t n = strlen(s);
@@ -344,7 +343,7 @@ static int valid_keyval(const char *s)
     if (n == 0 || n > LABEL_MAX || s[0] == ' ' || s[n - 1] == ' ')
         return 0;
     for (; *s; s++) {
-        if (!label_char(*s) || (*s == ',' && depth == 0))
+        if (!scn_label_byte((unsigned char)*s) || (*s == ',' && depth == 0))
             return 0;
         depth += *s == '(' ? 1 : *s == ')' ? -1 : 0;
         if (depth < 0)
@@ -538,8 +537,8 @@ int plot_csv_row(csv_rd *r, const keyset *ks, const colspec *tail, int ntail, in
             break;
         case T_KEYVAL:
             if (!valid_keyval(f))
-                return plot_csv_fail(r, "column %d (%s) is '%s'; expected a sweep value of 1-%d letters, digits, "
-                                        "spaces and . _ + - ( ) : / (commas only within parentheses)",
+                return plot_csv_fail(r, "column %d (%s) is '%s'; expected a sweep value of 1-%d characters, none "
+                                        "a control character, '\"', '\\', '`' or '@' (commas only within parentheses)",
                                      i + 1, name, v, LABEL_MAX);
             break;
         case T_STRATEGY: {

@@ -172,7 +172,8 @@ extern const char *const plot_compared[PLOT_NCOMPARED];
 /* Bounded work: the most steps one timeseries panel draws (more buckets
  * are merged into wider ones); an animation draws every frame anew. */
 #define PLOT_TS_MAX_POINTS 20000
-#define PLOT_GIF_MAX_POINTS 1000
+#define PLOT_GIF_MAX_POINTS 1000 /* per strategy, and */
+#define PLOT_GIF_MAX_ALL 2000    /* in all, per frame: the animation's work bounded whatever the strategies */
 #define MAX_COLS 1024             /* fields of a line */
 #define VALUE_SHOWN 40            /* characters of a bad value echoed */
 

@@ -126,7 +126,7 @@ void plot_read_manifest(const char *dir, manifest *m)
     if (plot_path_fmt(path, e, sizeof e, "%s/manifest.txt", dir))
         return;
     FILE *f;
-    if (herd_file_open(path, CSV_MAX_BYTES, HERD_FILE_TEXT, &f, NULL, NULL) != HERD_FILE_OK)
+    if (herd_file_open(path, CSV_MAX_BYTES, HERD_FILE_TEXT | HERD_FILE_NOFOLLOW, &f, NULL, NULL) != HERD_FILE_OK)
         return;
     char *line = herd_malloc_array(MANIFEST_LINE + 2, 1);
     if (!line) {

@@ -70,6 +70,8 @@ int plot_prep_timeseries(const folder *fo, const char *dir, const char *wd, cons
         if (ts->r[i].variant == vsel && ts->r[i].t > span)
             span = ts->r[i].t;
     double nbuckets = floor(span / bucket + 0.5) + 1, maxpts = gif ? PLOT_GIF_MAX_POINTS : PLOT_TS_MAX_POINTS;
+    if (gif && maxpts * ns > PLOT_GIF_MAX_ALL) /* every frame draws every strategy: bounded in all */
+        maxpts = floor((double)PLOT_GIF_MAX_ALL / ns);
     double k = nbuckets > maxpts ? ceil(nbuckets / maxpts) : 1;
     double wide = k * bucket;
     /* pass 2: the blocks */

@@ -8,6 +8,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -34,8 +36,18 @@ static void track(char *tmp, int add)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
+/* Set while a set of outputs is renamed into place (csv_publish_begin to
+ * csv_publish_end): a signal then is recorded and acted on once the last
+ * rename is done, whichever thread it reaches. */
+static volatile sig_atomic_t publishing, deferred;
+
 static void on_signal(int sig)
 {
+    if (publishing) {
+        if (!deferred)
+            deferred = sig;
+        return;
+    }
     for (int i = 0; i < MAX_OPEN; i++)
         if (open_tmp[i])
             unlink(open_tmp[i]); /* async-signal-safe */
@@ -173,6 +185,52 @@ int csv_publish(csv_out *o, char *err, size_t errlen)
     herd_free(o->dest);
     o->tmp = o->dest = NULL;
     return rc;
+}
+
+int csv_publish_begin(csv_pub *p, const char *dir, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    /* a second herd publishing into dir waits for this one to finish: the
+     * folder holds one run's outputs, whole.  A folder that cannot be
+     * opened for reading (mode -wx) or locked (a file system without
+     * locks) is published into unlocked, as before: the lock only orders
+     * two herds */
+    p->lockfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    while (p->lockfd >= 0 && flock(p->lockfd, LOCK_EX) != 0) {
+        if (errno != EINTR) {
+            close(p->lockfd);
+            p->lockfd = -1;
+        }
+    }
+    pthread_sigmask(SIG_BLOCK, &set, &p->old);
+    deferred = 0;
+    publishing = 1;
+    p->on = 1;
+    return 0;
+}
+
+void csv_publish_end(csv_pub *p)
+{
+    if (!p->on)
+        return;
+    p->on = 0;
+    publishing = 0;
+    if (p->lockfd >= 0) {
+        flock(p->lockfd, LOCK_UN);
+        close(p->lockfd);
+        p->lockfd = -1;
+    }
+    int sig = deferred;
+    deferred = 0;
+    pthread_sigmask(SIG_SETMASK, &p->old, NULL); /* a signal blocked meanwhile acts now */
+    if (sig)
+        raise(sig);
 }
 
 void csv_abort(csv_out *o)

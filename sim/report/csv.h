@@ -10,6 +10,7 @@
 #ifndef HERD_CSV_H
 #define HERD_CSV_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -46,6 +47,26 @@ int csv_finish(csv_out *o, char *err, size_t errlen);
 
 /* Renames a finished temporary into place.  Returns 0, or -1 with err. */
 int csv_publish(csv_out *o, char *err, size_t errlen);
+
+/* One publishing step for every command that writes.  Between
+ * csv_publish_begin and csv_publish_end the caller renames its finished
+ * temporaries into dir (csv_publish, or rename for figures) and removes
+ * the stale outputs of an earlier run.  Meanwhile dir is locked (flock on
+ * the directory: a second herd publishing into it waits, so the folder
+ * holds one run's outputs, never a mix of two), and SIGINT, SIGTERM and
+ * SIGHUP are held: they act once the last rename is done, so an
+ * interrupted run leaves the previous complete outputs or the new ones.
+ * Begin returns 0 (a folder that cannot be locked is published into
+ * unlocked); the -1 with err is kept for callers' sake. */
+typedef struct csv_pub {
+    int on;     /* between begin and end */
+    int lockfd; /* the folder, locked (-1: not lockable here) */
+    sigset_t old;
+} csv_pub;
+int csv_publish_begin(csv_pub *p, const char *dir, char *err, size_t errlen);
+/* Unlocks dir; a signal that arrived meanwhile acts now.  Safe on a
+ * zeroed csv_pub (nothing begun). */
+void csv_publish_end(csv_pub *p);
 
 /* Closes and removes the temporary.  Safe on a zeroed or finished csv_out. */
 void csv_abort(csv_out *o);

@@ -573,6 +573,13 @@ int html_report(const char *dir, const char *out, char *err, size_t errlen)
     return html_report_opts(dir, out, NULL, err, errlen);
 }
 
+static int report(const char *dir, const char *out, const html_opts *opt, int figures, char *err, size_t errlen);
+
+int html_report_ex(const char *dir, const char *out, int figures, char *err, size_t errlen)
+{
+    return report(dir, out, NULL, figures, err, errlen);
+}
+
 /* The time-series figure per variant (o's, or every variant of agg, in
  * its order) in place of herd plot's default (the first variant's): fig
  * gets them where "timeseries" was.  0, HTML_INVALID or -1 with err. */
@@ -631,6 +638,12 @@ static int series_per_variant(const char *dir, const ctab *agg, const html_opts 
 }
 
 int html_report_opts(const char *dir, const char *out, const html_opts *opt, char *err, size_t errlen)
+{
+    return report(dir, out, opt, 1, err, errlen);
+}
+
+/* html_report_opts, with figures = 0 without any figure (html_report_ex). */
+static int report(const char *dir, const char *out, const html_opts *opt, int figures, char *err, size_t errlen)
 {
     char shown[SHOWN + 8], outbuf[PATH_MAX], odir[PATH_MAX], oname[NAME_MAX + 1];
     hbuf mb = {0};
@@ -701,13 +714,29 @@ int html_report_opts(const char *dir, const char *out, const html_opts *opt, cha
     else
         snprintf(odir, sizeof odir, "%.*s", (int)(slash - out), out);
 
+    /* the page never replaces one of the results it is made from */
+    {
+        static const char *const inputs[] = {"summary.csv", "aggregate.csv", "timeseries.csv", "compare.csv",
+                                             "tools.csv", "compare_variants.csv", "mechanisms.csv", "manifest.txt",
+                                             "input.csv", "partial.herd"};
+        struct stat od, dd;
+        int same = stat(odir, &od) == 0 && stat(dir, &dd) == 0 && od.st_dev == dd.st_dev && od.st_ino == dd.st_ino;
+        for (size_t i = 0; same && i < sizeof inputs / sizeof *inputs; i++)
+            if (!strcmp(oname, inputs[i])) {
+                html_shown_path(shown, sizeof shown, out);
+                snprintf(err, errlen, "-o %s: one of the results the report is made from; expected another file "
+                         "name, e.g. -o report.html", shown);
+                rc = HTML_INVALID;
+                goto done;
+            }
+    }
     fig = herd_calloc(HTML_MAX_FIGS, sizeof *fig);
     if (!fig) {
         snprintf(err, errlen, "out of memory");
         goto done;
     }
     /* validates every CSV of dir (a malformed one: HTML_INVALID) */
-    if ((rc = html_draw_figures(dir, fig, &nfig, err, errlen)) != 0)
+    if (figures && (rc = html_draw_figures(dir, fig, &nfig, err, errlen)) != 0)
         goto done;
     rc = -1;
     if (html_man_parse(&man, &mb) != 0) {

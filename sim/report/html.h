@@ -53,4 +53,9 @@ typedef struct html_opts {
  * A --variant the run does not have is HTML_INVALID. */
 int html_report_opts(const char *dir, const char *out, const html_opts *o, char *err, size_t errlen);
 
+/* html_report, with figures = 0 without any figure (no gnuplot): every
+ * file of dir read, checked and laid out as the page does.  For the fuzzer
+ * (tests/fuzz_report.c). */
+int html_report_ex(const char *dir, const char *out, int figures, char *err, size_t errlen);
+
 #endif

@@ -129,7 +129,12 @@ int html_draw_series(const char *dir, const char *variant, hfig *g, char *err, s
         snprintf(err, errlen, "TMPDIR: path too long");
         return -1;
     }
+    /* outside herd's signal clean-up, as html_draw_figures' directory:
+     * signals held until it is removed (plot.h) */
+    plot_hold hold = {.on = 0};
+    plot_hold_signals(&hold);
     if (!mkdtemp(wd)) {
+        plot_release_signals(&hold);
         char shown[SHOWN + 8];
         html_shown_path(shown, sizeof shown, wd);
         snprintf(err, errlen, "%s: cannot create a temporary directory for the figures: %s", shown, strerror(errno));
@@ -160,6 +165,7 @@ int html_draw_series(const char *dir, const char *variant, hfig *g, char *err, s
         herd_free(g->svg.p);
         memset(g, 0, sizeof *g);
     }
+    plot_release_signals(&hold); /* a signal recorded meanwhile: raised now */
     return rc;
 }
 
@@ -175,7 +181,12 @@ int html_draw_figures(const char *dir, hfig *fig, int *n, char *err, size_t errl
         snprintf(err, errlen, "TMPDIR: path too long");
         return -1;
     }
+    /* the private directory is outside herd's signal clean-up: signals
+     * held until it is removed (plot.h) */
+    plot_hold hold = {.on = 0};
+    plot_hold_signals(&hold);
     if (!mkdtemp(wd)) {
+        plot_release_signals(&hold);
         char shown[SHOWN + 8];
         html_shown_path(shown, sizeof shown, wd);
         snprintf(err, errlen, "%s: cannot create a temporary directory for the figures: %s", shown, strerror(errno));
@@ -227,6 +238,7 @@ done:
         html_figs_free(fig, *n);
         *n = 0;
     }
+    plot_release_signals(&hold); /* a signal recorded meanwhile: raised now */
     return rc;
 }
 

@@ -80,8 +80,10 @@ void html_text(FILE *f, const char *s, size_t n);
 
 /* html_read.c */
 
-/* Reads dir/name whole into *b: 1, 0 when it does not exist, -1 with err
- * (not a regular file, too large, unreadable, out of memory). */
+/* Reads dir/name whole into *b through the one checked open (fileio.h,
+ * links not followed): 1, 0 when it does not exist, HTML_INVALID with err
+ * (a directory, a FIFO, a device, a symbolic link, too large, unreadable),
+ * -1 with err (an I/O error, out of memory). */
 int html_read_file(const char *dir, const char *name, hbuf *b, char *err, size_t errlen);
 /* Reads and splits the CSV dir/name: 1, 0 when absent, HTML_INVALID
  * ("NAME:LINE: ...": a row whose length is not the header's, no

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../base/alloc.h"
+#include "../base/fileio.h"
 #include "../base/text.h"
 #include "html_internal.h"
 
@@ -29,33 +30,18 @@ int html_read_file(const char *dir, const char *name, hbuf *b, char *err, size_t
         return -1;
     }
     html_shown_path(shown, sizeof shown, path);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (errno == ENOENT)
-            return 0;
-        snprintf(err, errlen, "%s: %s", shown, strerror(errno));
-        return -1;
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > FILE_MAX) {
-        snprintf(err, errlen, "%s: not a regular file of at most %lld bytes", shown, FILE_MAX);
-        fclose(f);
-        return -1;
-    }
-    b->p = herd_malloc_array((size_t)st.st_size + 1, 1);
-    if (!b->p) {
-        snprintf(err, errlen, "%s: out of memory", shown);
-        fclose(f);
-        return -1;
-    }
-    b->n = fread(b->p, 1, (size_t)st.st_size, f);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        snprintf(err, errlen, "%s: read error", shown);
-        herd_free(b->p);
+    /* the one checked open: a regular file in the folder (a FIFO never
+     * hangs herd, a symbolic link is not followed out of it), bounded */
+    int e = 0;
+    herd_file_status s = herd_file_read(path, FILE_MAX, HERD_FILE_NOFOLLOW, &b->p, &b->n, &e);
+    if (s == HERD_FILE_MISSING && e == ENOENT)
+        return 0;
+    if (s != HERD_FILE_OK) {
+        char why[160];
+        snprintf(err, errlen, "%s: %s; expected a file herd run wrote (a regular file of at most %lld bytes)", shown,
+                 herd_file_why(s, FILE_MAX, e, why, sizeof why), FILE_MAX);
         memset(b, 0, sizeof *b);
-        return -1;
+        return s == HERD_FILE_ERROR && e != EACCES && e != EPERM ? -1 : HTML_INVALID;
     }
     b->p[b->n] = '\0';
     return 1;

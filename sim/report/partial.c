@@ -263,7 +263,8 @@ static int partial_read(const char *path, partial *p, char *err, size_t errlen)
     memset(p, 0, sizeof *p);
     int e = 0;
     char *bytes = NULL;
-    herd_file_status s = herd_file_read(path, (long long)MAX_FILE, 0, &bytes, &p->len, &e);
+    /* a shard folder is untrusted: its partial.herd is never followed through a link */
+    herd_file_status s = herd_file_read(path, (long long)MAX_FILE, HERD_FILE_NOFOLLOW, &bytes, &p->len, &e);
     p->data = (uint8_t *)bytes;
     if (s != HERD_FILE_OK) {
         char why[160];

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../base/alloc.h"
+#include "../base/text.h"
 #include "csv.h"
 #include "../plot/plot.h"
 #include "stats.h"
@@ -537,9 +538,14 @@ int rep_write(const rep_table *t, const char *outdir, const char *manifest, char
     for (int i = 0; i < F_COUNT; i++)
         if (want[i] && csv_finish(&out[i], err, errlen) != 0)
             goto done; /* every temporary is removed below: none published */
+    csv_pub pub;
+    if (csv_publish_begin(&pub, outdir, err, errlen) != 0)
+        goto done;
     for (int i = 0; i < F_COUNT; i++)
-        if (want[i] && csv_publish(&out[i], err, errlen) != 0)
+        if (want[i] && csv_publish(&out[i], err, errlen) != 0) {
+            csv_publish_end(&pub);
             goto done;
+        }
     /* the folder holds the results of this run only: the outputs of herd
      * that it did not write (an earlier run's compare.csv, an earlier herd
      * plot's figures) go, once this run's are all in place; a file that
@@ -550,6 +556,7 @@ int rep_write(const rep_table *t, const char *outdir, const char *manifest, char
             unlink(stale);
     }
     plot_remove_figures(outdir);
+    csv_publish_end(&pub);
     rc = 0;
 done:
     for (int i = 0; i < F_COUNT; i++)
@@ -854,8 +861,9 @@ int rep_print_table(FILE *f, const rep_table *t, const char *outdir)
             break;
         first = last;
     }
-    char wrote[4096];
-    o = (size_t)snprintf(wrote, sizeof wrote, "wrote %s/summary.csv, aggregate.csv, timeseries.csv", outdir);
+    char od[4 * PATH_MAX], wrote[4 * PATH_MAX + 256]; /* a folder name's control bytes escaped, as in every message */
+    text_visible(outdir, od, sizeof od);
+    o = (size_t)snprintf(wrote, sizeof wrote, "wrote %s/summary.csv, aggregate.csv, timeseries.csv", od);
     if (any_compare(t) && o < sizeof wrote)
         o += (size_t)snprintf(wrote + o, sizeof wrote - o, ", compare.csv");
     if (any_tools(t) && o < sizeof wrote)

@@ -336,8 +336,8 @@ static int same_at_every_point(const scn_config *c, int a, int b, const char *pa
     char e[SCN_ERR_MAX];
     for (uint32_t i = 0; i < c->nsweeps; i++) {
         const char *msg;
-        labels[i] = herd_malloc_array(SCN_SWEEP_VALUES_MAX, sizeof *labels[i]);
-        nl[i] = labels[i] ? scn_sweep_labels(&c->sweeps[i], labels[i], SCN_SWEEP_VALUES_MAX, &msg) : -1;
+        labels[i] = herd_malloc_array(SCN_SWEEP_POINTS_MAX, sizeof *labels[i]);
+        nl[i] = labels[i] ? scn_sweep_labels(&c->sweeps[i], labels[i], SCN_SWEEP_POINTS_MAX, &msg) : -1;
         if (nl[i] <= 0) {
             same = 0; /* the plan reports it */
             goto out;
@@ -372,7 +372,7 @@ int scn_check_effect(const scn_config *c, const scn_config *file, const char *pa
     written *w = herd_malloc_array(MAXW, sizeof *w);
     scn_config *scratch = herd_malloc_array(1, sizeof *scratch);
     scn_config *point = herd_malloc_array(1, sizeof *point);
-    char (*labels)[SCN_VALUE_MAX] = herd_malloc_array(SCN_SWEEP_VALUES_MAX, sizeof *labels);
+    char (*labels)[SCN_VALUE_MAX] = herd_malloc_array(SCN_SWEEP_POINTS_MAX, sizeof *labels);
     char (*first)[SCN_VALUE_MAX] = herd_malloc_array(SCN_MAX_SWEEPS, sizeof *first);
     char *ref = canon(c), *text = NULL, e[SCN_ERR_MAX];
     if (!w || !scratch || !point || !labels || !first || !ref) {
@@ -383,7 +383,7 @@ int scn_check_effect(const scn_config *c, const scn_config *file, const char *pa
     const char *lab0[SCN_MAX_SWEEPS];
     for (uint32_t i = 0; i < c->nsweeps; i++) {
         const char *msg;
-        long nl = scn_sweep_labels(&c->sweeps[i], labels, SCN_SWEEP_VALUES_MAX, &msg);
+        long nl = scn_sweep_labels(&c->sweeps[i], labels, SCN_SWEEP_POINTS_MAX, &msg);
         if (nl <= 0) { /* the plan reports it */
             rc = 0;
             goto out;
@@ -466,7 +466,7 @@ int scn_check_effect(const scn_config *c, const scn_config *file, const char *pa
      * their first value) */
     for (uint32_t i = 0; i < c->nsweeps; i++) {
         const char *msg;
-        long nl = scn_sweep_labels(&c->sweeps[i], labels, SCN_SWEEP_VALUES_MAX, &msg);
+        long nl = scn_sweep_labels(&c->sweeps[i], labels, SCN_SWEEP_POINTS_MAX, &msg);
         char **texts = herd_calloc((size_t)nl, sizeof *texts);
         if (!texts) {
             snprintf(err, SCN_ERR_MAX, "%s: out of memory checking the sweeps", path);

@@ -205,7 +205,7 @@ static long range_labels(const char *v, char (*out)[SCN_VALUE_MAX], long max, co
         return -1;
     }
     if ((T - F) / S + 1 > max) {
-        *msg = "too many sweep values (at most 10000 points in all)";
+        *msg = SCN_SWEEP_TOO_MANY; /* the caller names its limit */
         return -1;
     }
     long count = (long)((T - F) / S + 1);
@@ -268,8 +268,14 @@ long scn_sweep_labels(const scn_sweep *s, char (*out)[SCN_VALUE_MAX], long max, 
                 *msg = "a sweep value is longer than 63 characters";
                 return -1;
             }
+            for (const char *q = a; q < b; q++)
+                if (!scn_label_byte((unsigned char)*q)) {
+                    *msg = "a sweep value holds a control character, '\"', '\\', '`' or '@'; expected other characters "
+                           "(they name the point in the results' CSVs)";
+                    return -1;
+                }
             if (n == max) {
-                *msg = "too many sweep values (at most 10000 points in all)";
+                *msg = SCN_SWEEP_TOO_MANY; /* the caller names its limit */
                 return -1;
             }
             memcpy(out[n], a, (size_t)(b - a));

@@ -98,8 +98,34 @@ void scn_origin_label(const scn_config *c, const char *path, const char *const *
 
 /* ---- lines ---------------------------------------------------------- */
 
+/* 1 if "KEY = VALUE" is input a scenario (or --set) may write: KEY
+ * ("section.key", "layer NAME.key", "outage 1.key") names a key of the
+ * table, and VALUE is accepted by its parser (tried on x->scratch, never
+ * on the config).  A data file's entry, an internal sentinel (a window or
+ * a trigger not set: none, -1), a derived line (retry.retry_only) are not. */
+static int is_input(xctx *x, const char *kname, const char *value)
+{
+    char section[64], name[64], msg[256];
+    size_t sl = strcspn(kname, " .");
+    const char *dot = strrchr(kname, '.');
+    if (!x->scratch || !dot || sl >= sizeof section || strlen(dot + 1) >= sizeof name)
+        return 0;
+    memcpy(section, kname, sl);
+    section[sl] = '\0';
+    snprintf(name, sizeof name, "%s", dot + 1);
+    size_t i = scn_key_find(section, name);
+    if (i == scn_key_count)
+        return 0;
+    const key *k = &scn_key_table[i];
+    if (k->type == K_DATA || strstr(value, "data entry")) /* a path is input; its table's index is not */
+        return 0;
+    return scn_apply(k, x->scratch, value, msg, sizeof msg) == NULL;
+}
+
 /* One line: "  KEY = VALUE", with origins "  # ORIGIN"; a value the model
- * does not read (why != NULL) is left out of the canonical text. */
+ * does not read (why != NULL) is left out of the canonical text.  What
+ * --explain prints is valid input: a line that is not (is_input) is
+ * printed as a comment, "  # KEY = VALUE". */
 void scn_x_put(xctx *x, const char *kname, const char *value, const char *origin, const char *why)
 {
     if (!x->origins) {
@@ -108,7 +134,7 @@ void scn_x_put(xctx *x, const char *kname, const char *value, const char *origin
         return;
     }
     char left[512];
-    snprintf(left, sizeof left, "  %s = %s", kname, value);
+    snprintf(left, sizeof left, is_input(x, kname, value) ? "  %s = %s" : "  # %s = %s", kname, value);
     if (why)
         fprintf(x->f, "%-52s # unused: %s (%s)\n", left, why, origin);
     else
@@ -705,7 +731,12 @@ int scn_explain(FILE *f, const scn_config *c, const char *path, const char *cons
     if (!x)
         return -1;
     *x = (xctx){.f = f, .c = c, .path = path, .sets = sets, .nsets = nsets, .origins = origins};
+    if (origins && !(x->scratch = herd_malloc_array(1, sizeof(scn_config)))) {
+        herd_free(x);
+        return -1;
+    }
     dump(x);
+    herd_free(x->scratch);
     herd_free(x);
     return ferror(f) ? -1 : 0;
 }
@@ -722,8 +753,8 @@ int scn_explain_points(FILE *f, const scn_config *c, const char *path, const cha
         goto out;
     for (uint32_t i = 0; i < c->nsweeps; i++) {
         const char *msg;
-        labels[i] = herd_malloc_array(SCN_SWEEP_VALUES_MAX, sizeof *labels[i]);
-        nl[i] = labels[i] ? scn_sweep_labels(&c->sweeps[i], labels[i], SCN_SWEEP_VALUES_MAX, &msg) : -1;
+        labels[i] = herd_malloc_array(SCN_SWEEP_POINTS_MAX, sizeof *labels[i]);
+        nl[i] = labels[i] ? scn_sweep_labels(&c->sweeps[i], labels[i], SCN_SWEEP_POINTS_MAX, &msg) : -1;
         if (nl[i] <= 0)
             goto out;
         total *= nl[i];

@@ -26,6 +26,7 @@ typedef struct xctx {
     uint32_t nstrategies;
     bool ra_sent, reset_sent, any_timeout, obeys_overload, adaptive;
     bool any_sheddable; /* some traffic is sheddable ([clients] or a [tool]) */
+    void *scratch;      /* sizeof (scn_config) bytes: where scn_x_put tries a value as input */
 } xctx;
 
 /* v in the fewest significant digits that read back as the same double

@@ -208,7 +208,7 @@ const key scn_key_table[] = {
     {"server", "codel_target_s", K_DOUBLE, C(codel_target_s), 0, 1e9, NULL, "s", "0",
      "CoDel for RPC queues (Fail at Scale; 0: none): when the minimum queueing time over the last "
      "codel_interval_s exceeded this target, a worker looking for work first drops every waiting attempt "
-     "that has waited longer than the target (answered 503, counted as rejected). Fail at Scale uses 5 ms."},
+     "that has waited longer than the target (answered 503, counted in codel_dropped, not in rejected). Fail at Scale uses 5 ms."},
     {"server", "codel_interval_s", K_DOUBLE, C(codel_interval_s), 1e-9, 1e9, NULL, "s", "0.1",
      "CoDel's interval: the minimum queueing time is taken over each interval (Fail at Scale: 100 ms)."},
     {"server", "drop_expired", K_BOOL, C(drop_expired), 0, 0, bool_names, "", "false",

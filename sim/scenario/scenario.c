@@ -411,8 +411,8 @@ static int slurp(const char *path, const char *shown, char **out, size_t *len, c
             snprintf(err, SCN_ERR_MAX, "%s: out of memory reading the scenario", shown);
         else if (e == EACCES || e == EPERM)
             snprintf(err, SCN_ERR_MAX, "%s: cannot open scenario: %s", shown, strerror(e));
-        else
-            snprintf(err, SCN_ERR_MAX, "%s: cannot read the file", shown);
+        else /* a link loop (ELOOP), an I/O error: always the reason */
+            snprintf(err, SCN_ERR_MAX, "%s: cannot open scenario: %s", shown, strerror(e ? e : EIO));
         break;
     }
     return -1;

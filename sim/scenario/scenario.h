@@ -303,6 +303,21 @@ uint32_t scn_expanded_layers(const scn_config *c);
  * *msg set: a malformed range, an empty or repeated value, too many, or two
  * points that are the same binary number. */
 long scn_sweep_labels(const scn_sweep *s, char (*out)[SCN_VALUE_MAX], long max, const char **msg);
+/* 1 if byte c may appear in a sweep value: the labels herd run writes into
+ * its CSVs and that every reader of a results folder takes back (herd
+ * plot, herd report): any byte from a space up (UTF-8 included) but DEL
+ * and '"', '\\', '`', '@' (quoting and macros in gnuplot).  scn_sweep_labels
+ * refuses a value with another byte, so what herd writes, herd reads. */
+static inline int scn_label_byte(unsigned char c)
+{
+    return c >= 0x20 && c != 0x7f && c != '"' && c != '\\' && c != '`' && c != '@';
+}
+/* *msg of scn_sweep_labels when there are more than max values: the
+ * caller says which limit (a sweep's points, tune's candidates). */
+#define SCN_SWEEP_TOO_MANY "too many values"
+/* The most labels one sweep can have (the plan's limit on points): the
+ * size of every table of a sweep's labels. */
+#define SCN_SWEEP_POINTS_MAX 10000
 
 /* Checks what varies before anything is expanded: every sweep has a key
  * and values, no key is swept twice (in the file or by --sweep), sweeps

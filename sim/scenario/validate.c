@@ -16,6 +16,7 @@
 
 #include "../spec/memory.h"
 #include "data.h"
+#include "explain.h"
 
 /* "PATH:LINE", "--set ASSIGNMENT" or "PATH" for an origin. */
 void scn_origin_text(const scn_origins *o, int where, char *out, size_t n)
@@ -341,6 +342,17 @@ int scn_check(const scn_config *c, const scn_origins *from, char err[static SCN_
         BAD(line_of(from, "server", "shed_sheddable_above"),
             "[server] shed_sheddable_above = 1 never sheds: without a capacity_file at most every worker is busy, a "
             "share of 1, not above it; expected a fraction below 1");
+    /* one rule for keys that cannot act: a wait threshold at or beyond
+     * the horizon is never exceeded (no attempt waits longer than the
+     * run), as a share of 1 is never above every worker busy */
+    if (c->codel_target_s > 0 && c->codel_target_s >= c->horizon_s)
+        BAD(line_of(from, "server", "codel_target_s"),
+            "[server] codel_target_s = %g s never acts: no attempt waits longer than horizon_s = %g s; expected a "
+            "target below horizon_s (0: no CoDel)", c->codel_target_s, c->horizon_s);
+    if (c->queue_discipline == SPEC_QD_ADAPTIVE_LIFO && c->adaptive_lifo_after_s >= c->horizon_s)
+        BAD(line_of(from, "server", "adaptive_lifo_after_s"),
+            "[server] adaptive_lifo_after_s = %g s never acts: no attempt waits longer than horizon_s = %g s; "
+            "expected a wait below horizon_s (or queue_discipline = fifo)", c->adaptive_lifo_after_s, c->horizon_s);
     if (c->keys == SPEC_KEYS_CONTENT_HASH && c->kind == SPEC_SERVER_OCC)
         BAD(line_of(from, "idempotency", "keys"), "[idempotency] keys: the occ server has no key store");
     if (c->baseline_variant[0]) {
@@ -442,9 +454,9 @@ int scn_check(const scn_config *c, const scn_origins *from, char err[static SCN_
     if (c->window_s[1] > c->window_s[0] && c->window_s[1] > c->horizon_s) {
         int l = line_of(from, "run", "window_s");
         BAD(l ? l : line_of(from, "run", "horizon_s"),
-            "[run] window_s = %g:%g ends after horizon_s = %g s: requests started after the horizon never "
+            "[run] window_s = %s:%s ends after horizon_s = %s s: requests started after the horizon never "
             "happen; expected TO <= horizon_s",
-            c->window_s[0], c->window_s[1], c->horizon_s);
+            scn_x_num(c->window_s[0]).s, scn_x_num(c->window_s[1]).s, scn_x_num(c->horizon_s).s);
     }
     if (c->start == SPEC_START_SPREAD && !(c->spread_s > 0))
         BAD(line_of(from, "clients", "start"), "[clients] start = spread needs spread_s > 0");

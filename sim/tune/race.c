@@ -51,46 +51,11 @@ static void cand_text(const tune_state *st, size_t c, char *out, size_t n)
     }
 }
 
-/* Candidate c's overrides (tune's --set first, then its values; c ==
- * ncand: the scenario as written) into sets, the texts in buf; returns
- * their number. */
-static int cand_sets(const tune_state *st, size_t c, const char **sets,
-                     char (*buf)[SCN_SWEEP_KEY_MAX + SCN_VALUE_MAX + 2])
-{
-    const tune_request *rq = st->rq;
-    int n = 0;
-    for (int i = 0; i < rq->nsets && n < 256; i++)
-        sets[n++] = rq->sets[i];
-    if (c != st->ncand)
-        for (int d = 0; d < rq->space->ndims; d++) {
-            tune_space_set(rq->space, c, d, buf[d], sizeof buf[d]);
-            sets[n++] = buf[d];
-        }
-    return n;
-}
-
-/* The resolved model of cfg at every point, as herd check --explain
- * prints it without origins (what the no-op rule compares): a new string
- * (herd_free it), or NULL when out of memory. */
-static char *model_text(const scn_config *cfg)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return NULL;
-    int rc = scn_explain_points(f, cfg, "", NULL, 0, false);
-    fclose(f);
-    char *out = rc == 0 && buf ? herd_strdup(buf) : NULL;
-    free(buf);
-    return out;
-}
-
 /* Builds candidate c (c == ncand: the scenario as written): its plan
  * on the search's seed and max_reps.  The scenario as written goes
  * through every rule, the no-op rule too; a candidate through every rule
  * but that one (a searched value that changes nothing makes the same
- * model as another candidate: same_models).  0; -2 refused (err); -1
+ * model as another candidate: tune_same_models, models.c).  0; -2 refused (err); -1
  * memory. */
 static int build(tune_state *st, size_t c, char *err, size_t errlen)
 {
@@ -99,7 +64,7 @@ static int build(tune_state *st, size_t c, char *err, size_t errlen)
     int baseline = c == st->ncand;
     const char *sets[256 + TUNE_MAX_DIMS];
     char buf[TUNE_MAX_DIMS][SCN_SWEEP_KEY_MAX + SCN_VALUE_MAX + 2];
-    int n = cand_sets(st, c, sets, buf);
+    int n = tune_cand_sets(st, c, sets, buf);
     char who[512], serr[SCN_ERR_MAX];
     if (baseline)
         snprintf(who, sizeof who, "the scenario as written");
@@ -129,7 +94,7 @@ static int build(tune_state *st, size_t c, char *err, size_t errlen)
         st->seed = cd->plan.points[0].seed;
     } else {
         cd->plan.base = st->base;
-        cd->model_text = model_text(cfg);
+        cd->model_text = tune_model_text(cfg);
         herd_free(cfg);
         if (!cd->model_text) {
             snprintf(err, errlen, "out of memory building %s", who);
@@ -173,6 +138,7 @@ static int build(tune_state *st, size_t c, char *err, size_t errlen)
     cd->ev = herd_malloc_array(st->npoints * rq->max_reps, sizeof *cd->ev);
     cd->con = -1;
     cd->versus = -1;
+    cd->twin = -1;
     if (!cd->y || !cd->ev) {
         snprintf(err, errlen, "out of memory building %s", who);
         return -1;
@@ -231,6 +197,9 @@ static int run(tune_state *st, int validation, uint32_t target, char *err, size_
         uint32_t r = who[3 * i + 2];
         for (int k = 0; k < st->nm; k++)
             (validation ? tune_vy(st, cd, k, p) : tune_y(st, cd, k, p))[r] = metric_value(&res[i].m, st->m[k]);
+        const char *na = metric_reason(&res[i].m, st->m[0]);
+        if (!validation && na && !st->obj_na[0])
+            snprintf(st->obj_na, sizeof st->obj_na, "%s", na);
         (validation ? cd->vev : cd->ev)[p * (validation ? rq->val_reps : rq->max_reps) + r] = (double)res[i].m.events;
         if (validation)
             st->vevents += res[i].m.events;
@@ -400,25 +369,26 @@ static long decide(tune_state *st, uint32_t round, uint32_t n)
             cd->reason = TUNE_INFEASIBLE;
         }
     }
-    for (size_t c = 0; c < nc; c++) { /* the same results as one kept: the first is kept */
+    /* the same results as another so far: one group, its first candidate
+     * tested for all (identical on few replications is not identical:
+     * the groups are formed again each round, so they split when the
+     * results part) */
+    for (size_t c = 0; c < nc; c++) {
         tune_cand *cd = &st->c[c];
+        if (!cd->identical)
+            cd->twin = -1; /* one dropped identical keeps its group's first (the summary's identical: lines) */
         if (cd->status != TUNE_ALIVE)
             continue;
         for (size_t e = 0; e < c; e++)
-            if (st->c[e].status == TUNE_ALIVE && identical(st, cd, &st->c[e], n)) {
-                cd->status = TUNE_DROPPED;
-                cd->round = (int)round;
-                cd->reason = TUNE_DOMINATED;
-                cd->versus = (long)e;
-                cd->identical = 1;
-                snprintf(cd->why, sizeof cd->why, "identical results, run for run, to candidate %zu", e + 1);
+            if (st->c[e].status == TUNE_ALIVE && st->c[e].twin < 0 && identical(st, cd, &st->c[e], n)) {
+                cd->twin = (long)e;
                 break;
             }
     }
     long inc = -1;
     double best = INFINITY;
     for (size_t c = 0; c < nc; c++)
-        if (st->c[c].status == TUNE_ALIVE && feas[c] > 0) {
+        if (st->c[c].status == TUNE_ALIVE && st->c[c].twin < 0 && feas[c] > 0) {
             double o = agg_objective(st, &st->c[c], n);
             if (o < best) {
                 best = o;
@@ -431,13 +401,14 @@ static long decide(tune_state *st, uint32_t round, uint32_t n)
      * run at every point: that one is feasible whenever it is. */
     size_t m = 0;
     for (size_t c = 0; c < nc; c++) {
-        if (st->c[c].status != TUNE_ALIVE || (long)c == inc)
+        if (st->c[c].status != TUNE_ALIVE || st->c[c].twin >= 0 || (long)c == inc)
             continue;
         long vs = inc;
         if (vs < 0) {
             double bo = agg_objective(st, &st->c[c], n);
             for (size_t e = 0; e < nc; e++) {
-                if (e == c || st->c[e].status != TUNE_ALIVE || !no_worse(st, &st->c[e], &st->c[c], n))
+                if (e == c || st->c[e].status != TUNE_ALIVE || st->c[e].twin >= 0 ||
+                    !no_worse(st, &st->c[e], &st->c[c], n))
                     continue;
                 double o = agg_objective(st, &st->c[e], n);
                 if (o < bo) {
@@ -465,9 +436,24 @@ static long decide(tune_state *st, uint32_t round, uint32_t n)
                      "Holm over %zu tests at %g)", rq->objective->name, vsx[k] + 1,
                      inc < 0 ? ", whose constrained metrics are no worse in any run" : "", pv[k], m, rq->alpha);
         }
-    alive = 0;
+    for (size_t c = 0; c < nc; c++) { /* a group's members go with its first: the same runs, the same test */
+        tune_cand *cd = &st->c[c];
+        const tune_cand *g = cd->twin >= 0 ? &st->c[cd->twin] : NULL;
+        if (cd->status == TUNE_ALIVE && g && g->status == TUNE_DROPPED) {
+            cd->status = TUNE_DROPPED;
+            cd->round = (int)round;
+            cd->reason = g->reason;
+            cd->versus = g->versus;
+            cd->identical = 1;
+            char gw[sizeof g->why];
+            memcpy(gw, g->why, sizeof gw);
+            snprintf(cd->why, sizeof cd->why, "identical results, run for run over %u replications, to candidate "
+                     "%ld, dropped: %.150s", n, cd->twin + 1, gw);
+        }
+    }
+    alive = 0; /* the groups still in the race (a group: one candidate, or several identical so far) */
     for (size_t c = 0; c < nc; c++)
-        alive += st->c[c].status == TUNE_ALIVE;
+        alive += st->c[c].status == TUNE_ALIVE && st->c[c].twin < 0;
     size_t o = strlen(st->rounds_log);
     if (o < sizeof st->rounds_log - 200)
         snprintf(st->rounds_log + o, sizeof st->rounds_log - o,
@@ -553,116 +539,6 @@ static void choose(tune_state *st)
         }
 }
 
-/* What explain says of `key` in candidate c's model, after "unused: "
- * (the first point where it is unused), into out; "" if nothing. */
-static void unused_note(const tune_state *st, size_t c, const char *key, char *out, size_t n)
-{
-    out[0] = '\0';
-    const char *sets[256 + TUNE_MAX_DIMS];
-    char buf[TUNE_MAX_DIMS][SCN_SWEEP_KEY_MAX + SCN_VALUE_MAX + 2], serr[SCN_ERR_MAX];
-    int ns = cand_sets(st, c, sets, buf);
-    scn_config *cfg = herd_malloc_array(1, sizeof *cfg);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = NULL;
-    if (!cfg || scn_load_candidate(cfg, st->rq->file, sets, ns, serr) != 0 || !(f = open_memstream(&text, &len)))
-        goto out;
-    scn_explain_points(f, cfg, st->rq->path, sets, ns, true);
-    fclose(f);
-    char want[SCN_SWEEP_KEY_MAX + 8];
-    snprintf(want, sizeof want, "  %s = ", key);
-    for (char *l = text; l && *l;) {
-        char *e = strchr(l, '\n');
-        char *u = strstr(l, " # unused: ");
-        if (!strncmp(l, want, strlen(want)) && u && (!e || u < e)) {
-            snprintf(out, n, "%.*s", (int)((e ? e : l + strlen(l)) - u - 11), u + 11);
-            break;
-        }
-        l = e ? e + 1 : NULL;
-    }
-out:
-    free(text);
-    herd_free(cfg);
-}
-
-/* Candidates that resolve to the same model at every point are one
- * candidate: each is dropped before the search (TUNE_SAME_MODEL, never
- * run) in favour of the first with its model.  A searched key no value of
- * which changes the model of any candidate is refused, as the no-op rule
- * refuses a key that changes nothing.  0; -2 refused (err). */
-static int same_models(tune_state *st, char *err, size_t errlen)
-{
-    const tune_space *sp = st->rq->space;
-    for (size_t c = 0; c < st->ncand; c++) {
-        tune_cand *cd = &st->c[c];
-        for (size_t e = 0; e < c; e++) {
-            const tune_cand *k = &st->c[e];
-            if (k->status == TUNE_ALIVE && k->model == cd->model && !strcmp(k->model_text, cd->model_text)) {
-                cd->status = TUNE_DROPPED;
-                cd->reason = TUNE_SAME_MODEL;
-                cd->versus = (long)e;
-                break;
-            }
-        }
-    }
-    long idx[TUNE_MAX_DIMS], kdx[TUNE_MAX_DIMS];
-    for (int d = 0; d < sp->ndims; d++) {
-        if (sp->dims[d].n < 2)
-            continue;
-        int live = 0;
-        size_t stride = 1; /* from a candidate to the next value of d */
-        for (int e = sp->ndims - 1; e > d; e--)
-            stride *= (size_t)sp->dims[e].n;
-        for (size_t c = 0; c < st->ncand && !live; c++) {
-            tune_space_index(sp, c, idx);
-            size_t other = c - (size_t)idx[d] * stride; /* the same but value 0 of d */
-            long a = st->c[c].versus >= 0 && st->c[c].reason == TUNE_SAME_MODEL ? st->c[c].versus : (long)c;
-            long b = st->c[other].versus >= 0 && st->c[other].reason == TUNE_SAME_MODEL ? st->c[other].versus
-                                                                                        : (long)other;
-            live = a != b;
-        }
-        if (!live) {
-            char note[300];
-            unused_note(st, 0, sp->dims[d].key, note, sizeof note);
-            char *origin = strstr(note, " (--set ");
-            if (origin)
-                *origin = '\0';
-            snprintf(err, errlen, "--search %s: no effect: no value of it changes the model of any candidate, "
-                     "because %s", sp->dims[d].key, note[0] ? note : "no value of it changes the model herd runs");
-            return -2;
-        }
-    }
-    for (size_t c = 0; c < st->ncand; c++) {
-        tune_cand *cd = &st->c[c];
-        if (cd->reason != TUNE_SAME_MODEL)
-            continue;
-        /* why: the keys in which it differs from the one kept, and what
-         * explain says of the first (unused: ...) */
-        tune_space_index(sp, c, idx);
-        tune_space_index(sp, (size_t)cd->versus, kdx);
-        size_t o = (size_t)snprintf(cd->why, sizeof cd->why, "the same model as candidate %ld at every point (", cd->versus + 1);
-        int first = -1;
-        for (int d = 0; d < sp->ndims; d++)
-            if (idx[d] != kdx[d]) {
-                if (first < 0)
-                    first = d;
-                if (o < sizeof cd->why)
-                    o += (size_t)snprintf(cd->why + o, sizeof cd->why - o, "%s%s=%s", first == d ? "" : ", ",
-                                          sp->dims[d].key, sp->dims[d].labels[idx[d]]);
-            }
-        char note[200] = "";
-        if (first >= 0)
-            unused_note(st, c, sp->dims[first].key, note, sizeof note);
-        char *origin = strstr(note, " (--set ");
-        if (origin)
-            *origin = '\0';
-        if (o < sizeof cd->why)
-            snprintf(cd->why + o, sizeof cd->why - o, " changes nothing here%s%s); run and reported once", note[0] ? ": " : "",
-                     note);
-    }
-    return 0;
-}
-
 int tune_run(const tune_request *rq, char *err, size_t errlen)
 {
     tune_state st;
@@ -689,10 +565,24 @@ int tune_run(const tune_request *rq, char *err, size_t errlen)
         goto done;
     }
     int b = build(&st, st.ncand, err, errlen); /* the scenario as written first: the points' names */
+    if (b == 0) {
+        /* every candidate keeps a plan like this one and its results: the
+         * whole search's memory, refused before any candidate is built */
+        const exp_plan *p0 = &st.c[st.ncand].plan;
+        double per = exp_plan_bytes(p0) + (double)(st.nm + 1) * (double)st.npoints *
+                                              (double)(rq->max_reps + rq->val_reps) * sizeof(double);
+        double need = per * (double)(st.ncand + 1) + exp_plan_memory(p0, rq->jobs), limit = scn_memory_limit();
+        if (need > limit) {
+            snprintf(err, errlen, "the search (%zu candidates x %zu operating points) needs about %.3g GB for its "
+                     "plans and results, more than the %.3g GB this machine may use; expected fewer candidates or "
+                     "operating points", st.ncand, st.npoints, need / 1e9, limit / 1e9);
+            b = -2;
+        }
+    }
     for (size_t c = 0; b == 0 && c < st.ncand; c++)
         b = build(&st, c, err, errlen);
     if (b == 0)
-        b = same_models(&st, err, errlen);
+        b = tune_same_models(&st, err, errlen);
     for (size_t c = 0; st.c && c < st.ncand; c++) {
         herd_free(st.c[c].model_text);
         st.c[c].model_text = NULL;
@@ -730,14 +620,28 @@ int tune_run(const tune_request *rq, char *err, size_t errlen)
         if (tty)
             fprintf(stderr, "\rherd tune: round %u, %u replications: %ld candidate(s) alive, %llu events\n", round,
                     n, alive, (unsigned long long)st.events);
-        int settled = alive == 0;
-        if (alive == 1)
+        int settled = alive == 0, grouped = 0;
+        for (size_t c = 0; c < st.ncand; c++)
+            grouped |= st.c[c].status == TUNE_ALIVE && st.c[c].twin >= 0;
+        if (alive == 1 && !grouped) /* a group left: more replications may split it */
             for (size_t c = 0; c < st.ncand; c++)
                 if (st.c[c].status == TUNE_ALIVE)
                     settled = feasibility(&st, &st.c[c], n) > 0;
         if (settled || n >= rq->max_reps)
             break;
         n = n * 2 > rq->max_reps ? rq->max_reps : n * 2;
+    }
+    for (size_t c = 0; c < st.ncand; c++) { /* identical over every search replication: the group's first stays */
+        tune_cand *cd = &st.c[c];
+        if (cd->status == TUNE_ALIVE && cd->twin >= 0) {
+            cd->status = TUNE_DROPPED;
+            cd->round = (int)st.rounds;
+            cd->reason = TUNE_DOMINATED;
+            cd->versus = cd->twin;
+            cd->identical = 1;
+            snprintf(cd->why, sizeof cd->why, "identical results, run for run over all %u search replications, to "
+                     "candidate %ld", st.final_reps, cd->twin + 1);
+        }
     }
     for (size_t c = 0; c < st.ncand; c++)
         if (st.c[c].status == TUNE_ALIVE) {

@@ -226,6 +226,34 @@ static void paired_diff(const tune_state *st, const tune_cand *rec, const tune_c
     herd_free(d);
 }
 
+/* Why no candidate is recommended: the objective undefined (n/a) in every
+ * candidate's runs, and why; a metric undefined somewhere in each without
+ * constraints; or no candidate satisfying every constraint. */
+static const char *none_why(const tune_state *st, char *buf, size_t n)
+{
+    const tune_request *rq = st->rq;
+    size_t obj_na = 0, na = 0, run = 0; /* run: the candidates not the same model as another (those never run) */
+    for (size_t c = 0; c < st->ncand; c++) {
+        const tune_cand *cd = &st->c[c];
+        run += cd->reason != TUNE_SAME_MODEL;
+        if (cd->reason != TUNE_INFEASIBLE || cd->con >= 0)
+            continue;
+        na++;
+        if (!strncmp(cd->why, rq->objective->name, strlen(rq->objective->name)) &&
+            !strncmp(cd->why + strlen(rq->objective->name), " is n/a", 7)) {
+            obj_na++;
+        }
+    }
+    if (run && obj_na == run)
+        snprintf(buf, n, "the objective %s is undefined (n/a) in every candidate's runs (%s); expected an objective "
+                 "this scenario defines", rq->objective->name, st->obj_na[0] ? st->obj_na : "not measurable");
+    else if (!rq->ncons && na)
+        snprintf(buf, n, "every candidate has a metric undefined (n/a) at some operating point; no constraint was given");
+    else
+        snprintf(buf, n, "no candidate satisfies every constraint at every operating point");
+    return buf;
+}
+
 static void write_recommendation(const tune_state *st, FILE *f)
 {
     const tune_request *rq = st->rq;
@@ -235,7 +263,8 @@ static void write_recommendation(const tune_state *st, FILE *f)
     fprintf(f, " (%s)\n", rq->aggregate_mean ? "the mean over operating points" :
                           "at every operating point; the objective's worst point");
     if (st->recommended < 0) {
-        fprintf(f, "# no candidate satisfies every constraint at every operating point: nothing to set\n");
+        char why[400];
+        fprintf(f, "# %s: nothing to set\n", none_why(st, why, sizeof why));
         return;
     }
     const tune_cand *rc = &st->c[st->recommended];
@@ -441,34 +470,46 @@ static int write_figure_data(const tune_state *st, const char *wd, int xk)
     return fclose(f) != 0 ? -1 : 0;
 }
 
-/* Draws DIR/tune.png and .svg through plots/tune.gp. */
-static int figure(const tune_state *st, const char *dir, int xk, char *err, size_t errlen)
+/* recommendation.txt through write_recommendation, with no "--set" in a
+ * comment line: a comment echoes names the user chose (the scenario's
+ * path, a constraint, a variant, a sweep value), and the documented
+ * `herd run SCENARIO $(grep -- --set DIR/recommendation.txt)` must take
+ * the setting lines only; "--set" in a comment is written "-\\-set".
+ * 0, or -1 (memory). */
+static int write_recommendation_safe(const tune_state *st, FILE *f)
 {
-    char wd[4096];
-    snprintf(wd, sizeof wd, "%s/.tune-figure.XXXXXX", dir);
-    if (!mkdtemp(wd)) {
-        snprintf(err, errlen, "%s: cannot create a temporary directory: %s", dir, strerror(errno));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return -1;
+    write_recommendation(st, m);
+    if (fclose(m) != 0) {
+        free(buf);
         return -1;
     }
-    int rc = -1;
-    if (write_figure_data(st, wd, xk) != 0) {
-        snprintf(err, errlen, "%s: cannot write the figure's data", wd);
-        goto done;
-    }
-    if (plot_script("tune.gp", wd, NULL, err, errlen) != 0)
-        goto done;
-    rc = 0;
-    const char *ext[] = {"png", "svg"};
-    for (int i = 0; i < 2 && rc == 0; i++) {
-        char a[4200], b[4200];
-        snprintf(a, sizeof a, "%s/tune.%s", wd, ext[i]);
-        snprintf(b, sizeof b, "%s/tune.%s", dir, ext[i]);
-        if (rename(a, b) != 0) {
-            snprintf(err, errlen, "%s: %s", b, strerror(errno));
-            rc = -1;
+    for (const char *p = buf; *p;) {
+        size_t n = strcspn(p, "\n");
+        int comment = p[0] == '#';
+        for (size_t i = 0; i < n; i++) {
+            if (comment && !strncmp(p + i, "--set", 5) && i + 5 <= n) {
+                fputs("-\\-", f);
+                i++;
+                continue;
+            }
+            fputc(p[i], f);
         }
+        if (p[n] == '\n')
+            fputc('\n', f);
+        p += n + (p[n] == '\n');
     }
-done:;
+    free(buf); /* open_memstream's buffer: the C library's allocation */
+    return 0;
+}
+
+/* Removes the figure's private directory wd and what is in it. */
+static void figure_cleanup(const char *wd)
+{
     const char *names[] = {"front.csv", "tune.tsv", "tune.png", "tune.svg"};
     for (int i = 0; i < 4; i++) {
         char a[4200];
@@ -476,71 +517,37 @@ done:;
         unlink(a);
     }
     rmdir(wd);
-    return rc;
 }
 
-/* Why a searched key can give identical results, run for run, whatever
- * its value: what did not happen in the runs. */
-static const char *idle_reason(const char *key)
+/* Draws tune.png and .svg through plots/tune.gp into the private
+ * directory wd[4096] it creates in dir, and checks both are whole (gnuplot
+ * exits 0 when it cannot write).  0, or -1 with err (wd removed). */
+static int figure(const tune_state *st, const char *dir, int xk, char *wd, char *err, size_t errlen)
 {
-    static const struct {
-        const char *key, *why;
-    } why[] = {
-        {"limits.breaker", "the breaker never opened"},
-        {"limits.limiter", "the limiter never refused a retry"},
-        {"limits.retry_budget", "the budget never ran out"},
-        {"limits.throttle", "the throttle never rejected a request"},
-        {"retry.cap_s", "no sleep reached the cap"},
-        {"retry.max_attempts", "no request used the extra attempts"},
-        {"retry.attempt_timeout_s", "no attempt ran into the timeout"},
-    };
-    for (size_t i = 0; i < sizeof why / sizeof why[0]; i++)
-        if (!strncmp(key, why[i].key, strlen(why[i].key)))
-            return why[i].why;
-    return "it changed no metric in any run";
-}
-
-/* The lines "identical: ..." of the summary: for every searched key and
- * value, the candidates dropped before the search as the same model as
- * another, or after a round for identical results, run for run, that
- * differ from the candidate kept in that key alone (a value that changed
- * nothing there).  The first line names the recommendation's keys. */
-static void identical_lines(const tune_state *st, FILE *f)
-{
-    const tune_space *sp = st->rq->space;
-    long idx[TUNE_MAX_DIMS], kdx[TUNE_MAX_DIMS];
-    for (int d = 0; d < sp->ndims; d++)
-        for (long vk = 0; vk < sp->dims[d].n; vk++) {
-            size_t n = 0, model = 0, rec = 0, o = 0;
-            char vals[512] = "";
-            for (long va = 0; va < sp->dims[d].n; va++) {
-                size_t m = 0;
-                for (size_t c = 0; c < st->ncand; c++) {
-                    const tune_cand *cd = &st->c[c];
-                    if (cd->versus < 0 || !(cd->identical || cd->reason == TUNE_SAME_MODEL))
-                        continue;
-                    tune_space_index(sp, c, idx);
-                    tune_space_index(sp, (size_t)cd->versus, kdx);
-                    int only = idx[d] == va && kdx[d] == vk;
-                    for (int e = 0; e < sp->ndims && only; e++)
-                        only = e == d || idx[e] == kdx[e];
-                    if (!only)
-                        continue;
-                    m++;
-                    model += cd->reason == TUNE_SAME_MODEL;
-                    rec += cd->versus == st->recommended;
-                }
-                if (m && o < sizeof vals)
-                    o += (size_t)snprintf(vals + o, sizeof vals - o, "%s%s", n ? ", " : "", sp->dims[d].labels[va]);
-                n += m;
-            }
-            if (!n)
-                continue;
-            fprintf(f, "identical: %s=%s %s %s=%s (%zu candidate(s)%s): %s\n", sp->dims[d].key, vals,
-                    model == n ? "is the same model as" : "gave the same results in every run as", sp->dims[d].key,
-                    sp->dims[d].labels[vk], n, rec ? ", the recommendation's among them" : "",
-                    model == n ? "the value changes nothing there (tune.csv: same_model)" : idle_reason(sp->dims[d].key));
-        }
+    snprintf(wd, 4096, "%s/.tune-figure.XXXXXX", dir);
+    if (!mkdtemp(wd)) {
+        snprintf(err, errlen, "%s: cannot create a temporary directory: %s", dir, strerror(errno));
+        wd[0] = '\0';
+        return -1;
+    }
+    if (write_figure_data(st, wd, xk) != 0) {
+        snprintf(err, errlen, "%s: cannot write the figure's data", wd);
+        goto fail;
+    }
+    if (plot_script("tune.gp", wd, NULL, err, errlen) != 0)
+        goto fail;
+    const char *ext[] = {"png", "svg"};
+    for (int i = 0; i < 2; i++) {
+        char a[4200];
+        snprintf(a, sizeof a, "%s/tune.%s", wd, ext[i]);
+        if (plot_check_figure(a, err, errlen) != 0)
+            goto fail;
+    }
+    return 0;
+fail:
+    figure_cleanup(wd);
+    wd[0] = '\0';
+    return -1;
 }
 
 static int summary(const tune_state *st, FILE *f)
@@ -590,14 +597,15 @@ static int summary(const tune_state *st, FILE *f)
         fprintf(f, "models: %zu distinct; %zu candidate(s) the same model as another at every point (a value that "
                    "changes nothing there), run and reported once\n", st->ncand - same, same);
     fprintf(f, "search: %u round(s), %u to %u replications; %zu dropped (%zu dominated, %zu infeasible, %zu identical "
-               "run for run to one kept), %zu finalist(s)\n", st->rounds, rq->min_reps, st->final_reps,
+               "run for run to another), %zu finalist(s)\n", st->rounds, rq->min_reps, st->final_reps,
             dom + inf + ident, dom, inf, ident, fin);
     fprintf(f, "events: %llu simulated by the search, %.1f%% of an exhaustive grid at %u replications (about %.3g); "
                "validation %llu\n", (unsigned long long)st->events,
             st->grid_events > 0 ? 100.0 * (double)st->events / st->grid_events : 0.0, st->final_reps, st->grid_events,
             (unsigned long long)st->vevents);
     if (st->recommended < 0) {
-        fprintf(f, "recommended: none: no candidate satisfies every constraint at every operating point\n");
+        char why[400];
+        fprintf(f, "recommended: none: %s\n", none_why(st, why, sizeof why));
         return ferror(f) ? -1 : 0;
     }
     const tune_cand *rc = &st->c[st->recommended];
@@ -616,7 +624,7 @@ static int summary(const tune_state *st, FILE *f)
         fprintf(f, "  %s = %s (validation, %u replications; %s%s)\n", st->m[k]->name, pm(b, sizeof b, m, h), rc->vreps,
                 wp >= 0 ? "worst point " : "", pl);
     }
-    identical_lines(st, f);
+    tune_identical_lines(st, f);
     if (st->binding >= 0) {
         size_t better = 0;
         for (size_t c = 0; c < st->ncand; c++)
@@ -685,37 +693,73 @@ int tune_report(tune_state *st, char *err, size_t errlen)
 {
     const tune_request *rq = st->rq;
     const char *dir = rq->outdir;
+    struct stat dst;
+    int fresh = stat(dir, &dst) != 0; /* removed again if nothing is published */
     if (csv_mkdirs(dir, err, errlen) != 0)
         return -1;
     csv_out out[3];
     memset(out, 0, sizeof out);
     const char *names[] = {"tune.csv", "recommendation.txt", "manifest.txt"};
+    char wd[4096] = "";
     int rc = -1;
+    /* every output is finished (the figures drawn and checked) before any
+     * is published, with SIGINT, SIGTERM and SIGHUP held from the figure's
+     * private directory to the last rename: a failure or a signal leaves
+     * the previous outputs or none (csv.h, plot.h) */
+    plot_hold hold = {.on = 0};
+    plot_hold_signals(&hold);
     for (int i = 0; i < 3; i++)
         if (csv_open(&out[i], dir, names[i], err, errlen) != 0)
-            goto fail;
+            goto done;
     write_csv(st, out[0].f);
-    write_recommendation(st, out[1].f);
+    if (write_recommendation_safe(st, out[1].f) != 0) {
+        snprintf(err, errlen, "%s/recommendation.txt: out of memory", dir);
+        goto done;
+    }
     write_manifest(st, out[2].f);
     for (int i = 0; i < 3; i++)
         if (csv_finish(&out[i], err, errlen) != 0)
-            goto fail;
-    for (int i = 0; i < 3; i++)
-        if (csv_publish(&out[i], err, errlen) != 0)
-            goto fail;
+            goto done;
     int xk = st->binding >= 0 ? st->binding : rq->ncons ? 0 : -1;
-    if (figure(st, dir, xk, err, errlen) != 0)
-        return -1;
+    if (figure(st, dir, xk, wd, err, errlen) != 0 || plot_held_signal())
+        goto done;
+    csv_pub pub;
+    if (csv_publish_begin(&pub, dir, err, errlen) != 0)
+        goto done;
+    int bad = 0;
+    for (int i = 0; i < 3 && !bad; i++)
+        bad = csv_publish(&out[i], err, errlen) != 0;
+    const char *ext[] = {"png", "svg"};
+    for (int i = 0; i < 2 && !bad; i++) {
+        char a[4200], b[4200];
+        snprintf(a, sizeof a, "%s/tune.%s", wd, ext[i]);
+        snprintf(b, sizeof b, "%s/tune.%s", dir, ext[i]);
+        if (rename(a, b) != 0) {
+            snprintf(err, errlen, "%s: %s", b, strerror(errno));
+            bad = 1;
+        }
+    }
+    csv_publish_end(&pub);
+    if (!bad)
+        rc = 0;
+done:
+    for (int i = 0; i < 3; i++)
+        csv_abort(&out[i]);
+    if (wd[0])
+        figure_cleanup(wd);
+    if (rc != 0 && fresh)
+        rmdir(dir); /* only when empty */
+    plot_release_signals(&hold); /* a signal recorded meanwhile: raised now (exit 128 + signal) */
+    if (rc != 0)
+        return rc;
     if (!rq->quiet) {
+        char od[4 * 4096];
+        text_visible(dir, od, sizeof od);
         if (summary(st, stdout) != 0 || printf("wrote %s/tune.csv, recommendation.txt, manifest.txt, tune.png, "
-                                               "tune.svg\n", dir) < 0 || fflush(stdout) != 0) {
+                                               "tune.svg\n", od) < 0 || fflush(stdout) != 0) {
             snprintf(err, errlen, "cannot write to standard output");
             return -1;
         }
     }
     return 0;
-fail:
-    for (int i = 0; i < 3; i++)
-        csv_abort(&out[i]);
-    return rc;
 }

@@ -34,6 +34,11 @@ int tune_space_add(tune_space *s, const char *text, char *err, size_t errlen)
                  sw.key);
         return -1;
     }
+    const char *why = scn_fixed_key(sw.key); /* a candidate varies as a sweep point does */
+    if (why) {
+        snprintf(err, errlen, "--search %s: %s cannot be searched (nor swept): %s", text, sw.key, why);
+        return -1;
+    }
     if (tune_space_has(s, sw.key)) {
         snprintf(err, errlen, "--search %s: %s is searched twice; give each key one --search", text, sw.key);
         return -1;
@@ -46,6 +51,11 @@ int tune_space_add(tune_space *s, const char *text, char *err, size_t errlen)
     }
     const char *msg = NULL;
     long n = scn_sweep_labels(&sw, d->labels, TUNE_MAX_CANDIDATES, &msg);
+    if (n < 0 && !strcmp(msg, SCN_SWEEP_TOO_MANY)) {
+        snprintf(err, errlen, "--search %s: the search has more than %d candidates; expected fewer values", text,
+                 TUNE_MAX_CANDIDATES);
+        goto fail;
+    }
     if (n < 0) {
         snprintf(err, errlen, "--search %s: %s", text, msg);
         goto fail;

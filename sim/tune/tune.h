@@ -19,8 +19,9 @@
  *     incumbent's (the best candidate proven feasible; while there is
  *     none, the best candidate whose constrained metrics are no worse than
  *     its own in any run), Holm-corrected at alpha across the round's
- *     tests, or when its results are identical run for run to a candidate
- *     kept;
+ *     tests; candidates identical run for run so far race as one group
+ *     (its first tested for all, regrouped every round), and a group left
+ *     at the end keeps its first;
  *   - the survivors are the finalists; they (and the scenario as written,
  *     when it is one candidate) run again on validation seeds the search
  *     never used (master seed: the replication seed of the search's seed
