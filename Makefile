@@ -55,7 +55,7 @@ SIM_SRC    := sim/plugin/loader.c sim/base/alloc.c sim/base/text.c sim/base/csvr
               sim/model/server.c sim/model/limiter.c sim/model/discipline.c sim/model/discipline_fifo.c \
               sim/model/discipline_lifo.c sim/model/discipline_adaptive.c sim/model/shed.c sim/model/occ.c sim/model/mech.c sim/model/instance.c sim/model/host.c sim/model/recovery.c \
               sim/scenario/scenario.c sim/scenario/assign.c sim/scenario/validate.c sim/scenario/keys.c sim/scenario/keyparse.c sim/scenario/expand.c sim/scenario/compile.c sim/scenario/explain.c sim/scenario/explain_server.c sim/scenario/effect.c sim/scenario/data.c \
-              sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/partial.c sim/plot/plot.c \
+              sim/report/csv.c sim/report/stats.c sim/report/report.c sim/report/columns.c sim/report/partial.c sim/plot/plot.c \
               sim/plot/plot_csv.c sim/plot/plot_load.c sim/plot/plot_manifest.c sim/plot/plot_data.c sim/plot/plot_time.c sim/plot/plot_figure.c \
               sim/report/presets.c sim/report/html.c sim/report/html_read.c sim/report/html_figs.c sim/report/html_md.c \
               sim/experiment/plan.c sim/experiment/experiment.c sim/experiment/live.c sim/experiment/rare.c \
