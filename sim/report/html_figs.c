@@ -120,39 +120,58 @@ static void remove_dir(const char *wd)
     rmdir(wd);
 }
 
-int html_draw_series(const char *dir, const char *variant, hfig *g, char *err, size_t errlen)
+/* Draws the figures of dir that o selects as SVG into a new private
+ * directory wd[PATH_MAX] (under TMPDIR), with signals held in *hold: the
+ * directory is outside herd's signal clean-up, so signals stay held until
+ * the caller has removed it (remove_dir, then plot_release_signals).
+ * 0; HTML_INVALID (a malformed CSV) or -1 with err, the directory removed
+ * where it was made and the signals released. */
+static int draw_private(const char *dir, plot_opts *o, char *wd, plot_hold *hold, char *err, size_t errlen)
 {
     const char *tmp = getenv("TMPDIR");
-    char wd[PATH_MAX];
-    memset(g, 0, sizeof *g);
-    if (snprintf(wd, sizeof wd, "%s/herd-report.XXXXXX", tmp && *tmp ? tmp : "/tmp") >= (int)sizeof wd) {
+    if (snprintf(wd, PATH_MAX, "%s/herd-report.XXXXXX", tmp && *tmp ? tmp : "/tmp") >= PATH_MAX) {
         snprintf(err, errlen, "TMPDIR: path too long");
         return -1;
     }
-    /* outside herd's signal clean-up, as html_draw_figures' directory:
-     * signals held until it is removed (plot.h) */
-    plot_hold hold = {.on = 0};
-    plot_hold_signals(&hold);
+    *hold = (plot_hold){.on = 0};
+    plot_hold_signals(hold);
     if (!mkdtemp(wd)) {
-        plot_release_signals(&hold);
+        plot_release_signals(hold);
         char shown[SHOWN + 8];
         html_shown_path(shown, sizeof shown, wd);
         snprintf(err, errlen, "%s: cannot create a temporary directory for the figures: %s", shown, strerror(errno));
         return -1;
     }
+    o->term = PLOT_TERM_SVG;
+    o->quiet = 1;
+    o->figdir = wd;
+    char perr[PLOT_ERR_MAX];
+    int rc = plot_render_opts(dir, o, perr, sizeof perr);
+    if (rc != 0) {
+        if (o->variant)
+            snprintf(err, errlen, "--variant %s: %s", o->variant, perr);
+        else
+            snprintf(err, errlen, "%s", perr);
+        remove_dir(wd);
+        plot_release_signals(hold);
+        return rc == PLOT_INVALID ? HTML_INVALID : -1;
+    }
+    return 0;
+}
+
+int html_draw_series(const char *dir, const char *variant, hfig *g, char *err, size_t errlen)
+{
+    char wd[PATH_MAX];
+    plot_hold hold;
+    memset(g, 0, sizeof *g);
     plot_opts o;
     plot_opts_init(&o);
-    o.term = PLOT_TERM_SVG;
-    o.quiet = 1;
-    o.figdir = wd;
     o.figure = "timeseries";
     o.variant = variant;
-    char perr[PLOT_ERR_MAX];
-    int rc = plot_render_opts(dir, &o, perr, sizeof perr);
-    if (rc != 0) {
-        snprintf(err, errlen, "--variant %s: %s", variant, perr);
-        rc = rc == PLOT_INVALID ? HTML_INVALID : -1;
-    } else if (html_read_file(wd, "timeseries.svg", &g->svg, err, errlen) != 1) {
+    int rc = draw_private(dir, &o, wd, &hold, err, errlen);
+    if (rc != 0)
+        return rc;
+    if (html_read_file(wd, "timeseries.svg", &g->svg, err, errlen) != 1) {
         rc = -1;
     } else if (html_svg_unsafe(g->svg.p)) {
         snprintf(err, errlen, "figure timeseries of %s: its SVG holds a script or an outside reference; nothing "
@@ -174,36 +193,14 @@ int html_draw_series(const char *dir, const char *variant, hfig *g, char *err, s
  * HTML_INVALID (a malformed CSV) or -1, with err. */
 int html_draw_figures(const char *dir, hfig *fig, int *n, char *err, size_t errlen)
 {
-    const char *tmp = getenv("TMPDIR");
     char wd[PATH_MAX];
+    plot_hold hold;
     *n = 0;
-    if (snprintf(wd, sizeof wd, "%s/herd-report.XXXXXX", tmp && *tmp ? tmp : "/tmp") >= (int)sizeof wd) {
-        snprintf(err, errlen, "TMPDIR: path too long");
-        return -1;
-    }
-    /* the private directory is outside herd's signal clean-up: signals
-     * held until it is removed (plot.h) */
-    plot_hold hold = {.on = 0};
-    plot_hold_signals(&hold);
-    if (!mkdtemp(wd)) {
-        plot_release_signals(&hold);
-        char shown[SHOWN + 8];
-        html_shown_path(shown, sizeof shown, wd);
-        snprintf(err, errlen, "%s: cannot create a temporary directory for the figures: %s", shown, strerror(errno));
-        return -1;
-    }
     plot_opts o;
     plot_opts_init(&o);
-    o.term = PLOT_TERM_SVG;
-    o.quiet = 1;
-    o.figdir = wd;
-    char perr[PLOT_ERR_MAX];
-    int rc = plot_render_opts(dir, &o, perr, sizeof perr);
-    if (rc != 0) {
-        snprintf(err, errlen, "%s", perr);
-        rc = rc == PLOT_INVALID ? HTML_INVALID : -1;
-        goto done;
-    }
+    int rc = draw_private(dir, &o, wd, &hold, err, errlen);
+    if (rc != 0)
+        return rc;
     DIR *dp = opendir(wd);
     if (!dp) {
         snprintf(err, errlen, "the figures' temporary directory: %s", strerror(errno));
