@@ -18,6 +18,7 @@
  */
 #include "keys.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -324,6 +325,61 @@ static int written_of(const char *assignment, written *w)
     return 1;
 }
 
+
+/* A sweep's canonical texts, for the duplicate search: a text's 64-bit
+ * FNV-1a hash, the text, its point. */
+typedef struct {
+    uint64_t h;
+    const char *t;
+    long j;
+} point_text;
+
+static int by_text(const void *a, const void *b)
+{
+    const point_text *x = a, *y = b;
+    if (x->h != y->h)
+        return x->h < y->h ? -1 : 1;
+    int c = strcmp(x->t, y->t);
+    return c ? c : (x->j > y->j) - (x->j < y->j);
+}
+
+/* The first point j of texts[0..n) whose text equals an earlier point's
+ * (*dup = j, *with = the first such earlier point; -1 both when none; a
+ * NULL text takes no part): what comparing each text with every earlier
+ * one finds, in O(n log n) (sorted by hash, then text, then point), so a
+ * sweep of 10,000 points is checked in a fraction of a second.  0, or -1
+ * out of memory. */
+static int first_duplicate(char **texts, long n, int *dup, int *with)
+{
+    *dup = *with = -1;
+    point_text *p = herd_calloc((size_t)(n ? n : 1), sizeof *p);
+    if (!p)
+        return -1;
+    long m = 0;
+    for (long j = 0; j < n; j++) {
+        if (!texts[j])
+            continue;
+        uint64_t h = 14695981039346656037ULL;
+        for (const unsigned char *q = (const unsigned char *)texts[j]; *q; q++)
+            h = (h ^ *q) * 1099511628211ULL;
+        p[m++] = (point_text){h, texts[j], j};
+    }
+    qsort(p, (size_t)m, sizeof *p, by_text);
+    for (long k = 1; k < m; k++)
+        if (p[k].h == p[k - 1].h && !strcmp(p[k].t, p[k - 1].t)) {
+            /* p[k] repeats its group's first, p[g] */
+            long g = k - 1;
+            while (g > 0 && p[g - 1].h == p[g].h && !strcmp(p[g - 1].t, p[g].t))
+                g--;
+            if (*dup < 0 || p[k].j < *dup) {
+                *dup = (int)p[k].j;
+                *with = (int)p[g].j;
+            }
+        }
+    herd_free(p);
+    return 0;
+}
+
 /* 1 if variants a and b resolve to the same model at every sweep point
  * (x and y: scratch configs). */
 static int same_at_every_point(const scn_config *c, int a, int b, const char *path, scn_config *x, scn_config *y)
@@ -474,18 +530,18 @@ int scn_check_effect(const scn_config *c, const scn_config *file, const char *pa
         }
         const char *lab[SCN_MAX_SWEEPS];
         memcpy(lab, lab0, sizeof lab);
-        int dup = -1, with = -1;
-        for (long j = 0; j < nl && dup < 0; j++) {
+        for (long j = 0; j < nl; j++) {
             lab[i] = labels[j];
-            if (scn_derive(point, c, c->nvariants ? 0 : -1, lab, path, e) != 0)
-                continue;
-            texts[j] = canon(point);
-            for (long q = 0; q < j && texts[j]; q++)
-                if (texts[q] && !strcmp(texts[q], texts[j])) {
-                    dup = (int)j;
-                    with = (int)q;
-                    break;
-                }
+            if (scn_derive(point, c, c->nvariants ? 0 : -1, lab, path, e) == 0)
+                texts[j] = canon(point);
+        }
+        int dup = -1, with = -1;
+        if (first_duplicate(texts, nl, &dup, &with) < 0) {
+            for (long j = 0; j < nl; j++)
+                herd_free(texts[j]);
+            herd_free(texts);
+            snprintf(err, SCN_ERR_MAX, "%s: out of memory checking the sweeps", path);
+            goto out;
         }
         for (long j = 0; j < nl; j++)
             herd_free(texts[j]);
