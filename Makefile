@@ -84,7 +84,7 @@ all: herd $(BUILD)/libherdpolicy.a $(BUILD)/$(SO_REAL) $(BUILD)/herd-python.so
 # does (it loads the adapter only for plugin = python:MODULE:OBJECT).
 # Debian's interpreter on purpose: the one a fresh Debian 12 machine has.
 PY3 ?= /usr/bin/python3
-PY_ADAPTER_SRC := sim/plugin/python/build.py sim/plugin/python/adapter.c sim/plugin/python/runtime.py \
+PY_ADAPTER_SRC := sim/plugin/python/build.py sim/plugin/python/adapter.c sim/plugin/python/herdpy.h sim/plugin/python/runtime.py \
                   sim/plugin/python/herd_adapters.py sim/policy/herdpolicy/plugin.h sim/policy/herdpolicy.h
 python-plugin: $(BUILD)/herd-python.so
 $(BUILD)/herd-python.so: $(PY_ADAPTER_SRC)

@@ -16,20 +16,11 @@ here = os.path.dirname(os.path.abspath(__file__))
 out = os.path.abspath(sys.argv[1])
 policy = os.path.join(here, "..", "..", "policy")
 ffi = cffi.FFI()
-ffi.embedding_api("""
-int herdpy_configure(const char *argument, const char *dir, const char *adir, const char *keys, uint64_t *h,
-                     uint32_t *nu, char *err, size_t n);
-int herdpy_call_start(uint64_t cfg, uint64_t *client, uint64_t *call, double now, uint32_t tool, double deadline);
-int herdpy_admit(uint64_t cfg, uint64_t client, uint64_t call, double now, uint32_t attempts);
-void herdpy_decide(uint64_t cfg, uint64_t client, uint64_t call, double now, uint32_t attempts, uint32_t retries,
-                   uint32_t tool, int outcome, int cls, double retry_after, const double *u, uint32_t nu, int *action,
-                   int *reason, double *delay, char *why, size_t n);
-void herdpy_finish(uint64_t cfg, uint64_t client, uint64_t call, double now);
-void herdpy_client_free(uint64_t cfg, uint64_t client);
-void herdpy_release(uint64_t cfg);
-""")
+with open(os.path.join(here, "herdpy.h")) as f:
+    ffi.embedding_api(f.read())
+
 with open(os.path.join(here, "adapter.c")) as f:
-    ffi.set_source("herd_python", f.read(), include_dirs=[policy], extra_compile_args=["-std=c11", "-O2"])
+    ffi.set_source("herd_python", f.read(), include_dirs=[policy, here], extra_compile_args=["-std=c11", "-O2"])
 with open(os.path.join(here, "runtime.py")) as f:
     ffi.embedding_init_code(f.read())
 tmp = os.path.join(out, "python-adapter")
